@@ -1,0 +1,135 @@
+"""A game pack folder -> output/<game>/: sheets PDF, board PDFs and build.json.
+
+build() reads top to bottom like the pipeline. Files are written beside their targets and moved
+into place only when every file of the build is complete, so a failed build leaves the earlier
+output as it was.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from .errors import BuildError, display_path
+from .impose import Options, impose, impose_board
+from .manifest import PAPERS, load_pack
+from .model import Game, Group
+from .pdfwrite import PdfWriter
+from .render import FaceRenderer, expand_faces
+
+
+@dataclass
+class BuildRequest:
+    paper: str | None = None
+    duplex: str | None = None
+    bleed: float | None = None
+    marks: str | None = None
+    out_dir: Path = Path("output")
+    lenient: bool = False
+
+
+@dataclass
+class BuildResult:
+    game: Game
+    out_dir: Path
+    files: list[dict] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+class Progress:
+    """What build() reports while it works; the CLI shows it, library users may ignore it."""
+
+    def start(self, total: int, label: str) -> None: ...
+    def advance(self, n: int = 1) -> None: ...
+    def finish(self) -> None: ...
+
+
+def build(pack_root: Path, request: BuildRequest, progress: Progress | None = None) -> BuildResult:
+    progress = progress or Progress()
+    game = load_pack(pack_root)                                   # manifest -> model
+    result = BuildResult(game, Path(request.out_dir) / game.id)
+    staged: dict[str, bytes] = {}
+    sheet_groups = [g for g in game.groups if g.kind != "mat"]
+    progress.start(sum(g.total * g.sides for g in game.groups), f"{game.id}")
+    if sheet_groups:
+        name = f"{game.id}-sheets.pdf"
+        staged[name], meta = _render_groups(game, sheet_groups, request, progress, "sheets", result)
+        result.files.append({"path": name, "role": "sheets", **meta})
+    for group in (g for g in game.groups if g.kind == "mat"):
+        name = f"{game.id}-{group.id}.pdf"
+        staged[name], meta = _render_groups(game, [group], request, progress, "board", result)
+        result.files.append({"path": name, "role": "board", **meta})
+    progress.finish()
+    staged["build.json"] = build_json(game, request, result).encode()
+    write_atomically(result.out_dir, staged)
+    return result
+
+
+def options_for(game: Game, group: Group, request: BuildRequest) -> Options:
+    """Command line beats the group's own setting, which beats the game's defaults."""
+    d = game.defaults
+    paper = request.paper or d["paper"]
+    bleed = request.bleed if request.bleed is not None else group.bleed if group.bleed is not None else d["bleed"]
+    return Options(paper=paper, page_width=PAPERS[paper]["width"], page_height=PAPERS[paper]["height"],
+                   margin=d["margin"], bleed=bleed, duplex=request.duplex or d["duplex"],
+                   marks=request.marks or d["marks"])
+
+
+def _render_groups(game, groups, request, progress, role, result):
+    sheets, renderers = [], {}
+    for group in groups:
+        opts = options_for(game, group, request)
+        renderer = renderers[group.id] = FaceRenderer(game, opts.bleed, request.lenient)
+        fronts, backs = expand_faces(group)
+        try:
+            if role == "board":
+                for face in fronts:
+                    sheets += impose_board(face, group.width, group.height, f"{game.title}: {group.name}", opts)
+            else:
+                sheets += impose(fronts, backs, group.width, group.height, group.shape, group.orientation, opts)
+        except ValueError as exc:
+            raise BuildError(f"{group.file}: group '{group.id}': {exc}; use larger paper, a smaller "
+                             "face, or kind: mat to tile it across pages") from None
+    writer = PdfWriter(
+        face_svg=lambda f: renderers[f.group.id].svg(f), face_key=lambda f: f.key,
+        face_outline=lambda f, grow: f.group.outline(grow),
+        title=f"{game.title} - {role}", subject=f"pnpgen print-and-play {role} for {game.title}")
+    pdf = writer.write(sheets, lambda n: progress.advance(n))
+    for renderer in renderers.values():
+        result.warnings += renderer.warnings
+    first = sheets[0]
+    return pdf, {"pages": len(sheets), "page_width_mm": round(first.width, 3),
+                 "page_height_mm": round(first.height, 3)}
+
+
+def build_json(game: Game, request: BuildRequest, result: BuildResult) -> str:
+    items = [{"id": item.id, "group": g.id, "kind": g.kind, "shape": g.shape, "copies": item.copies,
+              "width_mm": round(g.width, 3), "height_mm": round(g.height, 3), "sides": g.sides}
+             for g in game.groups for item in g.items]
+    groups = [{"id": g.id, "name": g.name, "kind": g.kind, "total": g.total,
+               "rulebook_count": g.rulebook_count, "prototype_content": g.prototype_content,
+               "options": asdict(options_for(game, g, request))} for g in game.groups]
+    doc = {"game": game.id, "title": game.title, "total_components": game.total,
+           "groups": groups, "items": items, "files": result.files}
+    return json.dumps(doc, indent=1, sort_keys=True) + "\n"
+
+
+def write_atomically(out_dir: Path, files: dict[str, bytes]) -> None:
+    """Write every file to a staging folder beside the target, then move each into place."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    staging = out_dir / f".pnpgen-staging-{os.getpid()}"
+    try:
+        staging.mkdir(exist_ok=True)
+        for name, data in files.items():
+            with open(staging / name, "wb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+        for name in files:
+            os.replace(staging / name, out_dir / name)
+    except OSError as exc:
+        raise BuildError(f"cannot write {display_path(out_dir)}: {exc.strerror}") from None
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)

@@ -1,0 +1,169 @@
+"""Command line: pnpgen list | validate | build. Printing happens here and nowhere else."""
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import sys
+import time
+from pathlib import Path
+
+from . import __version__
+from .build import BuildRequest, Progress, build
+from .errors import ManifestError, PnpError, UsageError, display_path
+from .manifest import PAPERS, find_pack, list_packs, load_pack
+from .fonts import PROJECT_ROOT
+
+
+def components_dir() -> Path:
+    """Packs are looked up in ./components, else in the project's own components/."""
+    local = Path("components")
+    return local if local.is_dir() else PROJECT_ROOT / "components"
+
+
+def resolve_packs(names: list[str]) -> list[Path]:
+    root = components_dir()
+    if not names:
+        packs = list_packs(root)
+        if not packs:
+            raise UsageError(f"no game packs found in {display_path(root)}/ (a pack is a folder with a game.yaml)")
+        return packs
+    packs = []
+    for name in names:
+        pack = find_pack(name, root)
+        if pack is None:
+            known = ", ".join(p.name for p in list_packs(root)) or "none"
+            raise UsageError(f"'{name}' is not a game pack: no {name}/game.yaml under {display_path(root)}/ "
+                             f"or at that path (known packs: {known})")
+        packs.append(pack)
+    return packs
+
+
+class TerminalProgress(Progress):
+    """A one-line bar on stderr, shown only on a terminal and only once work takes a moment."""
+
+    def __init__(self, enabled: bool):
+        self.enabled = enabled and sys.stderr.isatty()
+        self.total = self.done = 0
+        self.label, self.started, self.shown = "", 0.0, False
+
+    def start(self, total, label):
+        self.total, self.done, self.label, self.started, self.shown = max(total, 1), 0, label, time.monotonic(), False
+
+    def advance(self, n=1):
+        self.done += n
+        if self.enabled and (self.shown or time.monotonic() - self.started > 0.5):
+            self.shown = True
+            width = 30
+            filled = int(width * min(self.done, self.total) / self.total)
+            sys.stderr.write(f"\r{self.label:<20} [{'#' * filled}{'.' * (width - filled)}] "
+                             f"{self.done}/{self.total} faces")
+            sys.stderr.flush()
+
+    def finish(self):
+        if self.shown:
+            sys.stderr.write("\n")
+
+
+def cmd_list(args) -> int:
+    for pack in resolve_packs([]):
+        try:
+            game = load_pack(pack)
+        except ManifestError as exc:
+            print(f"{pack.name:<22} (invalid: {len(exc.problems)} problem(s); run pnpgen validate {pack.name})")
+            continue
+        groups = ", ".join(f"{g.id} {g.total}" for g in game.groups)
+        print(f"{pack.name:<22} {game.title:<24} {game.total:>5} components  ({groups})")
+    return 0
+
+
+def cmd_validate(args) -> int:
+    failed = 0
+    for pack in resolve_packs(args.games):
+        try:
+            game = load_pack(pack)
+        except ManifestError as exc:
+            for problem in exc.problems:
+                print(problem, file=sys.stderr)
+            failed += 1
+            continue
+        print(f"{display_path(pack)}: ok ({game.total} components in {len(game.groups)} groups)")
+    return 1 if failed else 0
+
+
+def cmd_build(args) -> int:
+    request = BuildRequest(paper=args.paper, duplex=args.duplex, bleed=args.bleed, marks=args.marks,
+                           out_dir=Path(args.out), lenient=args.lenient)
+    failed = 0
+    for pack in resolve_packs(args.games):
+        try:
+            result = build(pack, request, TerminalProgress(not args.quiet))
+        except ManifestError as exc:
+            for problem in exc.problems:
+                print(problem, file=sys.stderr)
+            print(f"{pack.name}: not built, earlier output left as it was", file=sys.stderr)
+            failed += 1
+            continue
+        except PnpError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            print(f"{pack.name}: not built, earlier output left as it was", file=sys.stderr)
+            failed += 1
+            continue
+        for warning in result.warnings:
+            print(f"warning: {warning}", file=sys.stderr)
+        if not args.quiet:
+            files = ", ".join(f"{f['path']} ({f['pages']} p.)" for f in result.files)
+            print(f"{pack.name}: {result.game.total} components -> {display_path(result.out_dir)}/: {files}")
+    return 1 if failed else 0
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="pnpgen", description="Print-and-play component generator.")
+    p.add_argument("--version", action="version", version=f"pnpgen {__version__}")
+    sub = p.add_subparsers(dest="command", required=True)
+    sub.add_parser("list", help="the game packs found, with their component totals").set_defaults(run=cmd_list)
+    v = sub.add_parser("validate", help="check manifests; print every problem as file:line:col")
+    v.add_argument("games", nargs="*", metavar="GAME", help="pack name under components/ or a pack folder")
+    v.set_defaults(run=cmd_validate)
+    b = sub.add_parser("build", help="build print-ready PDFs into output/<game>/")
+    b.add_argument("games", nargs="*", metavar="GAME", help="pack name under components/ or a pack folder (default: all)")
+    b.add_argument("--paper", choices=sorted(PAPERS), help="paper size (default: the pack's, usually a4)")
+    b.add_argument("--duplex", choices=["long", "short", "none"],
+                   help="backs for long- or short-edge duplex, or none: fronts and backs side by side to fold and glue")
+    b.add_argument("--bleed", type=_bleed, metavar="MM", help="bleed in mm (default: the pack's, usually 3)")
+    b.add_argument("--marks", choices=["crop", "lines", "none"], help="crop marks, full cut lines, or none")
+    b.add_argument("--out", default="output", metavar="DIR", help="output folder (default: output)")
+    b.add_argument("--lenient", action="store_true", help="text that does not fit is a warning, not an error")
+    b.add_argument("-q", "--quiet", action="store_true", help="no progress bar or summary")
+    b.set_defaults(run=cmd_build)
+    return p
+
+
+def _bleed(text: str) -> float:
+    try:
+        value = float(text.removesuffix("mm"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a number of millimetres") from None
+    if not 0 <= value <= 10:
+        raise argparse.ArgumentTypeError("bleed must be between 0 and 10 mm")
+    return value
+
+
+def _terminate(signum, frame):
+    raise SystemExit(128 + signum)     # unwinds through the build's cleanup
+
+
+def main(argv: list[str] | None = None) -> int:
+    signal.signal(signal.SIGTERM, _terminate)
+    args = parser().parse_args(argv)
+    try:
+        return args.run(args)
+    except UsageError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except PnpError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print("interrupted; earlier output left as it was", file=sys.stderr)
+        return 130

@@ -1,0 +1,87 @@
+"""Error types that say whose fault a failure is, and where it happened.
+
+ManifestError: the game pack is wrong (file:line:col, what, how to fix).
+BuildError: a build could not finish for a reason tied to one component.
+UsageError: the command line is wrong (exit code 2).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A position in a source file, 1-based like editors show it."""
+    file: str
+    line: int = 0
+    col: int = 0
+
+    def __str__(self) -> str:
+        if self.line:
+            return f"{self.file}:{self.line}:{self.col}"
+        return self.file
+
+
+def display_path(path: Path) -> str:
+    """A path as the user should read it: relative to the working folder when inside it."""
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+@dataclass(frozen=True)
+class Problem:
+    mark: Mark
+    message: str
+    hint: str = ""
+    warning: bool = False
+
+    def __str__(self) -> str:
+        text = f"{self.mark}: {'warning: ' if self.warning else ''}{self.message}"
+        return f"{text}; {self.hint}" if self.hint else text
+
+
+class Reporter:
+    """Collects every problem of a run, so all are reported at once."""
+
+    def __init__(self) -> None:
+        self.problems: list[Problem] = []
+
+    def error(self, mark: Mark, message: str, hint: str = "") -> None:
+        self.problems.append(Problem(mark, message, hint))
+
+    def warn(self, mark: Mark, message: str, hint: str = "") -> None:
+        self.problems.append(Problem(mark, message, hint, warning=True))
+
+    @property
+    def errors(self) -> list[Problem]:
+        return [p for p in self.problems if not p.warning]
+
+    @property
+    def warnings(self) -> list[Problem]:
+        return [p for p in self.problems if p.warning]
+
+    def raise_if_errors(self) -> None:
+        if self.errors:
+            raise ManifestError(self.problems)
+
+
+class PnpError(Exception):
+    """Base of the errors the CLI reports without a traceback."""
+    exit_code = 1
+
+
+class ManifestError(PnpError):
+    def __init__(self, problems: list[Problem]):
+        self.problems = list(problems)
+        super().__init__("\n".join(str(p) for p in self.problems))
+
+
+class BuildError(PnpError):
+    pass
+
+
+class UsageError(PnpError):
+    exit_code = 2

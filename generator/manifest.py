@@ -1,0 +1,360 @@
+"""Game pack folder (game.yaml + component YAML files) -> checked model (model.Game).
+
+Every problem is gathered with its file:line:col before loading stops; nothing is built from a
+pack that has errors.
+"""
+from __future__ import annotations
+
+import itertools
+import re
+import xml.etree.ElementTree as ET
+from functools import lru_cache
+from pathlib import Path
+
+import yaml
+
+from . import templating
+from .errors import Mark, ManifestError, Reporter, display_path
+from .fonts import library
+from .kinds import KINDS
+from .model import FontRole, Game, Group, Icon, Item, Player
+from .schema import (INVALID, AnyData, Bool, Choice, Color, Field, Id, Int, Length, ListOf, MapOf,
+                     Num, Spec, Str, Type)
+from .shapes import SHAPES
+from .yamlsrc import SrcDict, load_yaml
+
+DATA_DIR = Path(__file__).parent / "data"
+PAPERS = yaml.safe_load((DATA_DIR / "papers.yaml").read_text())
+SIZES = yaml.safe_load((DATA_DIR / "sizes.yaml").read_text())
+NON_COMPONENT_FILES = {"game.yaml", "handout.yaml"}
+MAX_GROUP_TOTAL = 200_000      # faces in one group
+MAX_ICON_BYTES = 512 * 1024
+SVG_NS = "{http://www.w3.org/2000/svg}"
+
+
+class SizeType(Type):
+    """A face size: a named size, one length (side, diameter, across flats) or {width, height}."""
+    description = "a named size (poker, mini, ...), a length like 25mm, or {width, height}"
+    limits = (3.0, 2000.0)
+
+    def check(self, value, mark, rep, where):
+        if isinstance(value, str) and value in SIZES:
+            return (float(SIZES[value]["width"]), float(SIZES[value]["height"]))
+        if isinstance(value, dict):
+            rec = Spec("size", {"width": Field(Length(*self.limits), True),
+                                "height": Field(Length(*self.limits), True)}).check(value, mark, rep, where)
+            if rec is INVALID or None in (rec.width, rec.height):
+                return INVALID
+            return (rec.width, rec.height)
+        if isinstance(value, str) and not re.match(r"^\s*[\d.]", value):
+            rep.error(mark, f"{where}: unknown size name '{value}'", f"use one of {', '.join(SIZES)}, a length, or width/height")
+            return INVALID
+        return Length(*self.limits).check(value, mark, rep, where)
+
+
+class VaryType(Type):
+    """Values an item is repeated over: a list, or a range written '1..6'."""
+    description = "a list of values or a range such as 1..6"
+
+    def check(self, value, mark, rep, where):
+        if isinstance(value, list) and value:
+            return list(value)
+        if isinstance(value, str):
+            match = re.match(r"^\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*$", value)
+            if match and int(match.group(1)) <= int(match.group(2)) and int(match.group(2)) - int(match.group(1)) < 10_000:
+                return list(range(int(match.group(1)), int(match.group(2)) + 1))
+        rep.error(mark, f"{where} must be a non-empty list or a range like 1..6, not {value!r}",
+                  "write e.g. number: 1..6 or number: [1, 2, 3]")
+        return INVALID
+
+
+FIELD_TYPES = {"text": Str(), "int": Int(), "number": Num(), "bool": Bool(), "color": Color(),
+               "list": ListOf(AnyData()), "data": AnyData()}
+
+PLAYER_SPEC = Spec("player colour", {
+    "id": Field(Id(), True, doc="a short id such as red"),
+    "name": Field(Str(40), True, doc="the colour's name"),
+    "color": Field(Color(), True, doc="'#rrggbb'"),
+})
+FONT_SPEC = Spec("font role", {
+    "family": Field(Str(80), True, doc="a family shipped in fonts/"),
+    "weight": Field(Choice("normal", "bold"), default="normal"),
+    "style": Field(Choice("normal", "italic"), default="normal"),
+})
+DEFAULTS_SPEC = Spec("defaults", {
+    "paper": Field(Choice(*PAPERS), default="a4"),
+    "duplex": Field(Choice("long", "short", "none"), default="long"),
+    "bleed": Field(Length(0, 10), default=3.0),
+    "marks": Field(Choice("crop", "lines", "none"), default="crop"),
+    "margin": Field(Length(0, 30), default=5.0),
+})
+GAME_SPEC = Spec("game", {
+    "title": Field(Str(120), True, doc="the game's title"),
+    "subtitle": Field(Str(200), default=""),
+    "players": Field(Spec("players", {
+        "min": Field(Int(1, 20), True), "max": Field(Int(1, 20), True), "default": Field(Int(1, 20)),
+    }), True, doc="min, max and default player counts"),
+    "player_colors": Field(ListOf(PLAYER_SPEC, 1, 20), True, doc="a list of {id, name, color}"),
+    "palette": Field(MapOf(Color()), default={}),
+    "fonts": Field(MapOf(FONT_SPEC), True, doc="roles such as title and body, each {family, weight}"),
+    "icons": Field(MapOf(Str(300)), default={}),
+    "defaults": Field(DEFAULTS_SPEC, default=None),
+    "notes": Field(ListOf(Str()), default=[]),
+    "rulebook": Field(Str(300), default=""),
+})
+GROUP_SPEC = Spec("component group", {
+    "id": Field(Id(), True, doc="a short id such as counters"),
+    "name": Field(Str(120), default=""),
+    "kind": Field(Choice(*KINDS), True, doc="one of " + ", ".join(KINDS)),
+    "shape": Field(Choice(*SHAPES)),
+    "orientation": Field(Choice("pointy", "flat"), default="pointy"),
+    "size": Field(SizeType(), True, doc=SizeType.description),
+    "points": Field(ListOf(ListOf(Num(-2000, 2000), 2, 2), 3, 200)),
+    "corner_radius": Field(Length(0, 50)),
+    "template": Field(Str(200), True, doc="a template file under templates/"),
+    "back_template": Field(Str(200)),
+    "bleed": Field(Length(0, 10)),
+    "per_player": Field(Bool(), default=False),
+    "rulebook_count": Field(Int(0, MAX_GROUP_TOTAL)),
+    "prototype_content": Field(Bool(), default=False),
+    "fields": Field(MapOf(Choice(*FIELD_TYPES)), default={}),
+    "notes": Field(ListOf(Str()), default=[]),
+    "items": Field(ListOf(AnyData(), 1), True, doc="the list of items"),
+})
+FILE_SPEC = Spec("components file", {
+    "groups": Field(ListOf(GROUP_SPEC, 1), True, doc="a list of component groups"),
+    "notes": Field(ListOf(Str()), default=[]),
+})
+
+
+def find_pack(name_or_path: str, components_dir: Path) -> Path | None:
+    """A pack is a folder name under components/ or the path of any folder with a game.yaml."""
+    for candidate in (components_dir / name_or_path, Path(name_or_path)):
+        if (candidate / "game.yaml").is_file():
+            return candidate.resolve()
+    return None
+
+
+def list_packs(components_dir: Path) -> list[Path]:
+    return sorted(p.parent for p in components_dir.glob("*/game.yaml"))
+
+
+def load_pack(root: Path, reporter: Reporter | None = None) -> Game:
+    """Load and check a whole pack; raise ManifestError listing every problem."""
+    rep = reporter or Reporter()
+    root = Path(root).resolve()
+    game_file = root / "game.yaml"
+    raw = load_yaml(game_file, rep)
+    game_rec = GAME_SPEC.check(raw, Mark(display_path(game_file), 1, 1), rep, "") if raw is not None else INVALID
+    if raw is not None and not isinstance(raw, dict):
+        game_rec = INVALID
+    players = []
+    if game_rec is not INVALID:
+        players = _check_game(game_rec, rep)
+    env = templating.environment(root)
+    groups = []
+    for path in sorted(root.glob("*.yaml")):
+        if path.name in NON_COMPONENT_FILES:
+            continue
+        groups.extend(_load_component_file(path, players, env, rep))
+    _check_unique([(g.id, g.mark) for g in groups], "group id", rep)
+    rep.raise_if_errors()
+    if game_rec is INVALID:
+        raise ManifestError(rep.problems)
+    game = Game(
+        id=root.name, title=game_rec.title, root=root,
+        players_min=game_rec.players.min, players_max=game_rec.players.max,
+        players_default=game_rec.players.default or game_rec.players.max,
+        players=players, palette=dict(game_rec.palette),
+        fonts={role: FontRole(f.family, f.weight == "bold", f.style == "italic") for role, f in game_rec.fonts.items()},
+        icons=_load_icons(root, game_rec, rep),
+        defaults=dict(game_rec.defaults.values) if game_rec.defaults else
+        dict(DEFAULTS_SPEC.check(SrcDict(), Mark(display_path(game_file)), rep, "defaults").values),
+        notes=list(game_rec.notes), groups=groups)
+    rep.raise_if_errors()
+    return game
+
+
+def _check_game(rec, rep: Reporter) -> list[Player]:
+    p = rec.players
+    if p is not INVALID and None not in (p.min, p.max):
+        if p.min > p.max:
+            rep.error(rec.value_mark("players"), f"players: min {p.min} is above max {p.max}", "swap them")
+        if p.default is not None and not p.min <= p.default <= p.max:
+            rep.error(rec.value_mark("players"), f"players: default {p.default} is outside {p.min}-{p.max}",
+                      "choose a default within min and max")
+    fonts = library()
+    for role, font in (rec.fonts or {}).items():
+        if font is INVALID or font.family is None:
+            continue
+        bold, italic = font.weight == "bold", font.style == "italic"
+        if fonts.face(font.family, bold, italic) is None:
+            fonts_src = rec.source.get("fonts")
+            rep.error(fonts_src.value_mark(role) if isinstance(fonts_src, SrcDict) else rec.mark,
+                      f"font role '{role}': {font.family} {font.weight} {font.style} is not in fonts/",
+                      f"use one of {', '.join(fonts.families)}, or add the font files to fonts/")
+    players = [Player(c.id, c.name, c.color) for c in rec.player_colors or [] if c is not INVALID]
+    if p is not INVALID and p.max and len(players) < p.max:
+        rep.error(rec.value_mark("player_colors"), f"{len(players)} player colours for up to {p.max} players",
+                  "add a colour for every seat")
+    _check_unique([(pl.id, rec.value_mark("player_colors")) for pl in players], "player colour id", rep)
+    return players
+
+
+def _load_component_file(path: Path, players, env, rep: Reporter) -> list[Group]:
+    raw = load_yaml(path, rep)
+    if raw is None:
+        return []
+    rec = FILE_SPEC.check(raw, Mark(display_path(path), 1, 1), rep, "")
+    if rec is INVALID or not rec.groups:
+        return []
+    out = []
+    for index, group_rec in enumerate(rec.groups):
+        if group_rec is INVALID or group_rec.id is None:
+            continue
+        group = _build_group(group_rec, display_path(path), players, env, rep)
+        if group is not None:
+            out.append(group)
+    return out
+
+
+def _build_group(g, file: str, players, env, rep: Reporter) -> Group | None:
+    kind = KINDS.get(g.kind)
+    if kind is None or g.size is None or g.items is None:
+        return None
+    shape = g.shape or kind.default_shape
+    if shape not in kind.shapes:
+        rep.error(g.value_mark("shape"), f"a {g.kind} cannot be a {shape}",
+                  f"use one of {', '.join(kind.shapes)} for kind {g.kind}")
+        return None
+    size = g.size
+    if shape in ("square", "circle", "hexagon"):
+        if isinstance(size, tuple):
+            rep.error(g.value_mark("size"), f"a {shape} takes one length ({SHAPES[shape].size_doc})",
+                      "write e.g. size: 25mm")
+            return None
+        width, height = SHAPES[shape].box(size, g.orientation)
+    elif shape == "polygon":
+        if not g.points:
+            rep.error(g.mark, "a polygon needs 'points'", "add points: [[x, y], ...] in mm")
+            return None
+        xs, ys = [p[0] for p in g.points], [p[1] for p in g.points]
+        width, height = max(xs) - min(xs), max(ys) - min(ys)
+    else:
+        if not isinstance(size, tuple):
+            size = (size, size)
+        width, height = size
+    points = tuple((x - min(p[0] for p in g.points), y - min(p[1] for p in g.points)) for x, y in g.points) if shape == "polygon" else None
+    for key in ("template", "back_template"):
+        name = getattr(g, key)
+        if name:
+            problem = templating.check_template(env, name)
+            if problem:
+                rep.error(g.value_mark(key), problem, "create the template or fix its name; templates are looked up in the pack's templates/ folder, then in templates/")
+    items = _expand_items(g, players, rep)
+    total = sum(item.copies for item in items)
+    if total > MAX_GROUP_TOTAL:
+        rep.error(g.value_mark("items"), f"group '{g.id}' has {total:,} faces, over the limit of {MAX_GROUP_TOTAL:,}",
+                  "split the group or lower the copies")
+    elif g.rulebook_count is not None and total != g.rulebook_count:
+        rep.error(g.value_mark("rulebook_count"),
+                  f"group '{g.id}' has {total} components (sum of copies) but rulebook_count is {g.rulebook_count}",
+                  "fix the copies of its items, or the count if the rulebook says otherwise")
+    return Group(
+        id=g.id, name=g.name or g.id, kind=g.kind, shape=shape, orientation=g.orientation,
+        width=float(width), height=float(height),
+        corner_radius=g.corner_radius if g.corner_radius is not None else kind.corner_radius,
+        points=points, template=g.template, back_template=g.back_template, bleed=g.bleed,
+        rulebook_count=g.rulebook_count, prototype_content=g.prototype_content, items=items,
+        file=file, mark=g.mark, notes=list(g.notes))
+
+
+def _expand_items(g, players, rep: Reporter) -> list[Item]:
+    """Items as written -> items as printed: one per value combination of `vary`, per player."""
+    declared = {name: Field(FIELD_TYPES[kind]) for name, kind in g.fields.items()}
+    item_spec = Spec(f"item of {g.id}", {
+        "id": Field(Id(), True, doc="a short id"), "copies": Field(Int(0, 100_000), default=1),
+        "vary": Field(MapOf(VaryType())), **declared})
+    checked = []
+    raw_items = g.source["items"]
+    for index, raw in enumerate(raw_items):
+        mark = raw_items.item_mark(index)
+        rec = item_spec.check(raw, mark, rep, f"items[{index + 1}]")
+        if rec is INVALID or rec.id is None:
+            continue
+        for name in rec.vary or {}:
+            if name not in declared:
+                rep.error(rec.value_mark("vary"), f"vary names '{name}', which is not in the group's fields",
+                          f"add '{name}: int' (or text) under fields")
+        checked.append((rec, mark))
+    items = []
+    for owner in (players if g.per_player else [None]):     # each player's set stays together
+        for rec, mark in checked:
+            data = {k: v for k, v in rec.values.items() if k not in ("id", "copies", "vary") and v is not None}
+            vary = rec.vary or {}
+            for combo in itertools.product(*vary.values()):
+                suffix = "".join(f"-{v}" for v in combo) + (f"-{owner.id}" if owner else "")
+                items.append(Item(id=rec.id + suffix, copies=rec.copies, data={**data, **dict(zip(vary, combo))},
+                                  player=owner, mark=mark))
+    _check_unique([(item.id, item.mark) for item in items], f"item id in group '{g.id}'", rep)
+    return items
+
+
+def _check_unique(pairs, what: str, rep: Reporter) -> None:
+    seen = {}
+    for key, mark in pairs:
+        if key in seen:
+            rep.error(mark, f"{what} '{key}' is used twice (also at {seen[key]})", "give each a distinct id")
+        else:
+            seen[key] = mark
+
+
+def _load_icons(root: Path, rec, rep: Reporter) -> dict[str, Icon]:
+    icons = {}
+    source = rec.source.get("icons") if isinstance(rec.source, dict) else None
+    for name, rel in (rec.icons or {}).items():
+        mark = source.value_mark(name) if isinstance(source, SrcDict) else rec.mark
+        path, problem = resolve_inside(root, rel)
+        if problem:
+            rep.error(mark, f"icon '{name}': {problem}", "put the icon file inside the game pack folder and give its relative path")
+            continue
+        try:
+            icons[name] = _read_icon(name, path)
+        except ValueError as exc:
+            rep.error(mark, f"icon '{name}' ({rel}): {exc}", "save the icon as a plain SVG file")
+    return icons
+
+
+def resolve_inside(root: Path, rel: str) -> tuple[Path | None, str]:
+    """Resolve a pack-relative path; refuse URLs, absolute paths and escapes (symlinks too)."""
+    if re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*://", rel):
+        return None, f"'{rel}' is a URL; nothing is fetched from the network"
+    if Path(rel).is_absolute():
+        return None, f"'{rel}' is an absolute path"
+    path = (root / rel).resolve()
+    if root.resolve() not in path.parents:
+        return None, f"'{rel}' points outside the game pack"
+    if not path.is_file():
+        return None, f"file '{rel}' not found"
+    return path, ""
+
+
+@lru_cache(maxsize=None)
+def _read_icon(name: str, path: Path) -> Icon:
+    raw = path.read_bytes()
+    if len(raw) > MAX_ICON_BYTES:
+        raise ValueError(f"{len(raw) // 1024} KB, over the {MAX_ICON_BYTES // 1024} KB limit for an icon")
+    text = raw.decode("utf-8-sig")
+    if "<!DOCTYPE" in text or "<!ENTITY" in text:
+        raise ValueError("SVG must not contain a DOCTYPE or entities")
+    try:
+        root = ET.fromstring(text)
+    except ET.ParseError as exc:
+        raise ValueError(f"not well-formed XML ({exc})") from None
+    box = [float(v) for v in re.split(r"[\s,]+", root.get("viewBox", "").strip()) if v]
+    if len(box) != 4 or box[2] <= 0 or box[3] <= 0:
+        raise ValueError("the <svg> element needs a viewBox such as '0 0 24 24'")
+    ET.register_namespace("", SVG_NS[1:-1])
+    markup = "".join(ET.tostring(child, encoding="unicode") for child in root)
+    markup = markup.replace(' xmlns="http://www.w3.org/2000/svg"', "")
+    return Icon(name, tuple(box), markup)

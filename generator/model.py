@@ -1,0 +1,93 @@
+"""The typed model a game pack loads into; everything after loading reads only this."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import Mark
+from .shapes import SHAPES, Outline
+
+
+@dataclass(frozen=True)
+class Player:
+    id: str
+    name: str
+    color: str
+
+
+@dataclass(frozen=True)
+class FontRole:
+    family: str
+    bold: bool = False
+    italic: bool = False
+
+
+@dataclass(frozen=True)
+class Icon:
+    name: str
+    view_box: tuple[float, float, float, float]
+    markup: str          # the icon's SVG elements, already checked and serialised
+
+
+@dataclass
+class Item:
+    id: str
+    copies: int
+    data: dict
+    player: Player | None
+    mark: Mark
+
+
+@dataclass
+class Group:
+    id: str
+    name: str
+    kind: str
+    shape: str
+    orientation: str
+    width: float
+    height: float
+    corner_radius: float
+    points: tuple | None
+    template: str
+    back_template: str | None
+    bleed: float | None
+    rulebook_count: int | None
+    prototype_content: bool
+    items: list[Item]
+    file: str
+    mark: Mark
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def sides(self) -> int:
+        return 2 if self.back_template else 1
+
+    @property
+    def total(self) -> int:
+        return sum(item.copies for item in self.items)
+
+    def outline(self, grow: float = 0.0) -> Outline:
+        return SHAPES[self.shape].outline(self.width, self.height, self.orientation, grow,
+                                          self.corner_radius, self.points)
+
+
+@dataclass
+class Game:
+    id: str
+    title: str
+    root: Path
+    players_min: int
+    players_max: int
+    players_default: int
+    players: list[Player]
+    palette: dict
+    fonts: dict[str, FontRole]
+    icons: dict[str, Icon]
+    defaults: dict
+    notes: list[str]
+    groups: list[Group]
+
+    @property
+    def total(self) -> int:
+        return sum(group.total for group in self.groups)

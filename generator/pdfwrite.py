@@ -1,0 +1,146 @@
+"""Sheets (impose.Sheet) + face SVG -> a vector PDF through cairo, fonts embedded as subsets.
+
+A face drawn more than once (a shared back, a repeated chit) is recorded once and painted where
+needed, which cairo writes as one reused form object.
+"""
+from __future__ import annotations
+
+import io
+from collections import Counter
+from typing import Callable
+
+import cairocffi as cairo
+
+from .impose import Sheet
+from .svgdraw import draw_svg
+from .units import MM_PER
+
+PT_PER_MM = 1 / MM_PER["pt"]
+FIXED_DATE = "2000-01-01T00:00:00Z"    # builds are reproducible: no clock in the file
+MARK_WIDTH = 0.25 / PT_PER_MM          # 0.25 pt
+LABEL_FONT = "Liberation Sans"
+
+
+def _text_options():
+    """Unhinted metrics: with hinting, advances snap to whole user units (millimetres here)."""
+    options = cairo.FontOptions()
+    options.set_hint_metrics(cairo.HINT_METRICS_OFF)
+    options.set_hint_style(cairo.HINT_STYLE_NONE)
+    return options
+
+
+TEXT_OPTIONS = _text_options()
+
+
+def new_context(surface) -> cairo.Context:
+    ctx = cairo.Context(surface)
+    ctx.set_font_options(TEXT_OPTIONS)
+    return ctx
+
+
+class PdfWriter:
+    """Draws sheets; `face_svg(face)` gives a face's SVG, `face_outline(face, grow)` its outline."""
+
+    def __init__(self, face_svg: Callable, face_key: Callable, face_outline: Callable, title: str,
+                 subject: str = ""):
+        self.face_svg, self.face_key, self.face_outline = face_svg, face_key, face_outline
+        self.title, self.subject = title, subject
+
+    def write(self, sheets: list[Sheet], progress: Callable[[int], None] | None = None) -> bytes:
+        buffer = io.BytesIO()
+        first = sheets[0]
+        surface = cairo.PDFSurface(buffer, first.width * PT_PER_MM, first.height * PT_PER_MM)
+        surface.set_metadata(cairo.PDF_METADATA_TITLE, self.title)
+        surface.set_metadata(cairo.PDF_METADATA_SUBJECT, self.subject)
+        surface.set_metadata(cairo.PDF_METADATA_CREATOR, "pnpgen")
+        surface.set_metadata(cairo.PDF_METADATA_CREATE_DATE, FIXED_DATE)
+        surface.set_metadata(cairo.PDF_METADATA_MOD_DATE, FIXED_DATE)
+        uses = Counter(self.face_key(p.face) for s in sheets for p in s.placements)
+        recorded: dict = {}
+        for number, sheet in enumerate(sheets):
+            surface.set_size(sheet.width * PT_PER_MM, sheet.height * PT_PER_MM)
+            ctx = new_context(surface)
+            ctx.scale(PT_PER_MM, PT_PER_MM)
+            self._draw_sheet(ctx, sheet, uses, recorded)
+            ctx.show_page()
+            if progress:
+                progress(len(sheet.placements))
+        surface.finish()
+        return buffer.getvalue()
+
+    def _draw_sheet(self, ctx, sheet: Sheet, uses: Counter, recorded: dict) -> None:
+        if sheet.clip:
+            ctx.save()
+            ctx.rectangle(*sheet.clip)
+            ctx.clip()
+        # A board piece shows only part of its face: cairo would keep the first page's part of a
+        # recorded face for every page, so pieces are drawn afresh.
+        reuse = sheet.clip is None
+        for placement in sheet.placements:
+            self._draw_face(ctx, placement, uses, recorded, reuse)
+        if sheet.clip:
+            ctx.restore()
+        self._draw_cut_guides(ctx, sheet)
+        if sheet.label:
+            ctx.set_source_rgb(0.25, 0.25, 0.25)
+            ctx.select_font_face(LABEL_FONT)
+            ctx.set_font_size(2.8)
+            ctx.move_to(sheet.clip[0] if sheet.clip else 10, sheet.height - 5 - 1.5)
+            ctx.show_text(sheet.label)
+
+    def _draw_face(self, ctx, p, uses, recorded, reuse) -> None:
+        ctx.save()
+        ctx.translate(p.x, p.y)
+        if p.clip_to_shape:
+            self.face_outline(p.face, max(p.bleed)).trace(ctx)
+        else:
+            left, top, right, bottom = p.bleed
+            ctx.rectangle(-left, -top, p.w + left + right, p.h + top + bottom)
+        ctx.clip()
+        key = self.face_key(p.face)
+        if reuse and uses[key] > 1:
+            if key not in recorded:
+                recorded[key] = self._record(p)
+            ctx.set_source_surface(recorded[key], 0, 0)
+            ctx.paint()
+        else:
+            draw_svg(ctx, self.face_svg(p.face))
+        ctx.restore()
+
+    def _record(self, p):
+        b = max(p.bleed) + 1
+        surface = cairo.RecordingSurface(cairo.CONTENT_COLOR_ALPHA, (-b, -b, p.w + 2 * b, p.h + 2 * b))
+        draw_svg(new_context(surface), self.face_svg(p.face))
+        return surface
+
+    def _draw_cut_guides(self, ctx, sheet: Sheet) -> None:
+        ctx.save()
+        ctx.set_line_width(MARK_WIDTH)
+        ctx.set_source_rgb(0, 0, 0)
+        if sheet.side == "board":
+            ctx.set_dash([2.0, 1.5])
+        for x0, y0, x1, y1 in sheet.lines:
+            ctx.move_to(x0, y0)
+            ctx.line_to(x1, y1)
+        ctx.stroke()
+        ctx.set_dash([])
+        if sheet.outlines:      # white under black dashes: visible on any background
+            for p in sheet.outlines:
+                ctx.save()
+                ctx.translate(p.x, p.y)
+                self.face_outline(p.face, 0.0).trace(ctx)
+                ctx.restore()
+            ctx.set_source_rgb(1, 1, 1)
+            ctx.set_line_width(2 * MARK_WIDTH)
+            ctx.stroke_preserve()
+            ctx.set_source_rgb(0, 0, 0)
+            ctx.set_line_width(MARK_WIDTH)
+            ctx.set_dash([1.2, 0.8])
+            ctx.stroke()
+            ctx.set_dash([])
+        if sheet.fold_x is not None:
+            ctx.set_dash([3.0, 2.0])
+            ctx.move_to(sheet.fold_x, 5)
+            ctx.line_to(sheet.fold_x, sheet.height - 5)
+            ctx.stroke()
+        ctx.restore()

@@ -1,0 +1,101 @@
+"""Model items -> faces (one per copy and side) -> SVG documents from the Jinja2 templates.
+
+An SVG document's user unit is the millimetre, with (0, 0) at the face's trim top-left and the
+viewBox widened by the bleed, so a template draws past the cut line by drawing past its edges.
+"""
+from __future__ import annotations
+
+import traceback
+from dataclasses import dataclass
+
+import jinja2
+
+from . import templating
+from .errors import BuildError
+from .model import Game, Group, Item
+from .textfit import TextFitError
+
+SVG_HEAD = ('<svg xmlns="http://www.w3.org/2000/svg" width="{W:.3f}mm" height="{H:.3f}mm" '
+            'viewBox="{x:.3f} {y:.3f} {W:.3f} {H:.3f}">')
+
+
+@dataclass(frozen=True)
+class FaceRef:
+    group: Group
+    item: Item
+    side: str            # 'front' | 'back'
+
+    @property
+    def key(self) -> tuple[str, str, str]:
+        return (self.group.id, self.item.id, self.side)
+
+
+def expand_faces(group: Group) -> tuple[list[FaceRef], list[FaceRef] | None]:
+    """Every printed copy of a group, fronts and (for two-sided groups) the matching backs."""
+    fronts = [FaceRef(group, item, "front") for item in group.items for _ in range(item.copies)]
+    backs = [FaceRef(f.group, f.item, "back") for f in fronts] if group.back_template else None
+    return fronts, backs
+
+
+class FaceRenderer:
+    """Renders each distinct face once; copies share the cached document."""
+
+    def __init__(self, game: Game, bleed: float, lenient: bool = False):
+        self.game, self.bleed = game, bleed
+        self.env = templating.environment(game.root)
+        self.helpers = templating.Helpers(game, lenient)
+        self.cache: dict[tuple, str] = {}
+        self.game_data = {"id": game.id, "title": game.title, "palette": game.palette,
+                          "players": [p.__dict__ for p in game.players], "notes": game.notes}
+
+    @property
+    def warnings(self) -> list[str]:
+        return self.helpers.warnings
+
+    def svg(self, face: FaceRef) -> str:
+        key = face.key
+        cached = self.cache.get(key)
+        if cached is None:
+            cached = self.cache[key] = self._render(face)
+        return cached
+
+    def _render(self, face: FaceRef) -> str:
+        group, item = face.group, face.item
+        name = group.template if face.side == "front" else group.back_template
+        bleed = self.bleed
+        context = {
+            "item": {"id": item.id, **item.data},
+            "player": item.player.__dict__ if item.player else None,
+            "game": self.game_data, "palette": self.game.palette,
+            "face": {"width": group.width, "height": group.height, "bleed": bleed, "side": face.side,
+                     "kind": group.kind, "shape": group.shape, "orientation": group.orientation,
+                     "group": group.id, "corner_radius": group.corner_radius},
+            "outline": lambda grow=0.0: group.outline(grow).svg_d(),
+            **self.helpers.bind(),
+        }
+        try:
+            body = self.env.get_template(name).render(context)
+        except (jinja2.TemplateError, TextFitError, TypeError, ValueError, ZeroDivisionError,
+                AttributeError, KeyError, RecursionError) as exc:
+            raise BuildError(f"{group.file}: group '{group.id}', item '{item.id}' ({face.side}): "
+                             f"{_where(exc, name)}{_message(exc)}") from None
+        head = SVG_HEAD.format(W=group.width + 2 * bleed, H=group.height + 2 * bleed, x=-bleed, y=-bleed)
+        return head + body + "</svg>"
+
+
+def _where(exc: BaseException, template: str) -> str:
+    """'template.svg.j2 line N: ' from the traceback frames Jinja2 maps onto template lines."""
+    line = getattr(exc, "lineno", None)
+    if not line:
+        for frame in reversed(traceback.extract_tb(exc.__traceback__)):
+            if frame.filename.endswith(template.split("/")[-1]):
+                line = frame.lineno
+                break
+    return f"template {template}{f' line {line}' if line else ''}: "
+
+
+def _message(exc: BaseException) -> str:
+    text = getattr(exc, "message", None) or str(exc)
+    if isinstance(exc, jinja2.UndefinedError):
+        return f"{text}; check the name, or add the field to the item"
+    return text

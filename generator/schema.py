@@ -1,0 +1,262 @@
+"""Typed declarations of what a manifest may say, and the checker that applies them.
+
+Each type checks one value and returns it cleaned (lengths in mm, colours normalised) or INVALID
+after reporting a located problem. Records (Spec) report unknown keys with the closest known one.
+"""
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import Mark, Reporter
+from .units import parse_length
+from .yamlsrc import SrcDict, SrcList
+
+INVALID = object()
+_COLOR = re.compile(r"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$")
+
+
+def type_name(value) -> str:
+    if value is None:
+        return "nothing"
+    return {bool: "yes/no", int: "a whole number", float: "a number", str: "text",
+            SrcDict: "a mapping", SrcList: "a list"}.get(type(value), type(value).__name__)
+
+
+class Type:
+    description = "a value"
+
+    def check(self, value, mark: Mark, rep: Reporter, where: str):
+        return value
+
+    def wrong(self, value, mark, rep, where):
+        rep.error(mark, f"{where} must be {self.description}, not {type_name(value)}",
+                  f"write {self.description}")
+        return INVALID
+
+
+class Str(Type):
+    description = "text"
+
+    def __init__(self, max_len: int = 10_000, pattern: str | None = None, example: str = ""):
+        self.max_len, self.pattern = max_len, re.compile(pattern) if pattern else None
+        self.example = example
+
+    def check(self, value, mark, rep, where):
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            value = str(value)
+        if not isinstance(value, str):
+            return self.wrong(value, mark, rep, where)
+        if len(value) > self.max_len:
+            rep.error(mark, f"{where} is {len(value)} characters long, over the limit of {self.max_len}",
+                      "shorten it")
+            return INVALID
+        if self.pattern and not self.pattern.match(value):
+            rep.error(mark, f"{where} '{value}' is not allowed here", f"use {self.example}")
+            return INVALID
+        return value
+
+
+class Id(Str):
+    def __init__(self):
+        super().__init__(80, r"^[a-z0-9][a-z0-9-]*$", "lowercase letters, digits and dashes, e.g. 'village-1'")
+
+
+class Num(Type):
+    description = "a number"
+    integer = False
+
+    def __init__(self, minimum=None, maximum=None):
+        self.minimum, self.maximum = minimum, maximum
+
+    def check(self, value, mark, rep, where):
+        ok = isinstance(value, int) if self.integer else isinstance(value, (int, float))
+        if isinstance(value, bool) or not ok:
+            return self.wrong(value, mark, rep, where)
+        return _bounded(value, self.minimum, self.maximum, mark, rep, where, "")
+
+
+class Int(Num):
+    description = "a whole number"
+    integer = True
+
+
+class Bool(Type):
+    description = "yes or no (true/false)"
+
+    def check(self, value, mark, rep, where):
+        return value if isinstance(value, bool) else self.wrong(value, mark, rep, where)
+
+
+class Length(Type):
+    description = "a length such as 63mm or 2.5in"
+
+    def __init__(self, minimum=None, maximum=None):
+        self.minimum, self.maximum = minimum, maximum
+
+    def check(self, value, mark, rep, where):
+        try:
+            mm = parse_length(value)
+        except ValueError as exc:
+            rep.error(mark, f"{where}: {exc}", "write e.g. 63mm, 2.5in or 6.3cm")
+            return INVALID
+        return _bounded(mm, self.minimum, self.maximum, mark, rep, where, " mm")
+
+
+class Color(Type):
+    description = "a colour such as '#c0392b'"
+
+    def check(self, value, mark, rep, where):
+        if not isinstance(value, str) or not _COLOR.match(value):
+            rep.error(mark, f"{where} must be a colour written '#rrggbb', not {value!r}",
+                      "quote it in YAML, e.g. color: '#c0392b'")
+            return INVALID
+        if len(value) == 4:
+            value = "#" + "".join(c * 2 for c in value[1:])
+        return value.lower()
+
+
+class Choice(Type):
+    def __init__(self, *choices):
+        self.choices = choices
+        self.description = "one of " + ", ".join(map(str, choices))
+
+    def check(self, value, mark, rep, where):
+        if value in self.choices:
+            return value
+        close = difflib.get_close_matches(str(value), [str(c) for c in self.choices], 1)
+        rep.error(mark, f"{where} is {value!r}, which is not one of {', '.join(map(str, self.choices))}",
+                  f"did you mean '{close[0]}'?" if close else f"use one of {', '.join(map(str, self.choices))}")
+        return INVALID
+
+
+class AnyData(Type):
+    """Free data for templates: text, numbers, yes/no, or lists and mappings of them."""
+    description = "plain data"
+
+
+class ListOf(Type):
+    def __init__(self, item: Type, min_len: int = 0, max_len: int = 100_000):
+        self.item, self.min_len, self.max_len = item, min_len, max_len
+        self.description = f"a list of {item.description}"
+
+    def check(self, value, mark, rep, where):
+        if not isinstance(value, list):
+            return self.wrong(value, mark, rep, where)
+        if not self.min_len <= len(value) <= self.max_len:
+            rep.error(mark, f"{where} has {len(value)} entries; it needs {self.min_len} to {self.max_len}",
+                      "add or remove entries")
+            return INVALID
+        out = []
+        for i, item in enumerate(value):
+            item_mark = value.item_mark(i) if isinstance(value, SrcList) else mark
+            checked = self.item.check(item, item_mark, rep, f"{where}[{i + 1}]")
+            if checked is not INVALID:
+                out.append(checked)
+        return out
+
+
+class MapOf(Type):
+    """A mapping with free keys (ids) and values of one type."""
+
+    def __init__(self, value: Type, key: Type | None = None):
+        self.value, self.key = value, key or Str(80)
+        self.description = f"a mapping of names to {value.description}"
+
+    def check(self, value, mark, rep, where):
+        if not isinstance(value, dict):
+            return self.wrong(value, mark, rep, where)
+        out = {}
+        for key, item in value.items():
+            kmark = value.key_mark(key) if isinstance(value, SrcDict) else mark
+            vmark = value.value_mark(key) if isinstance(value, SrcDict) else mark
+            if self.key.check(key, kmark, rep, f"{where} key") is INVALID:
+                continue
+            checked = self.value.check(item, vmark, rep, f"{where}.{key}")
+            if checked is not INVALID:
+                out[key] = checked
+        return out
+
+
+@dataclass
+class Field:
+    type: Type
+    required: bool = False
+    default: Any = None
+    doc: str = ""
+
+
+@dataclass
+class Record:
+    """The checked values of a Spec, with the source mapping for later located messages."""
+    values: dict
+    source: Any = None
+    mark: Mark | None = None
+
+    def __getattr__(self, name):
+        try:
+            return self.__dict__["values"][name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+    def key_mark(self, key) -> Mark:
+        if isinstance(self.source, SrcDict):
+            return self.source.key_mark(key)
+        return self.mark
+
+    def value_mark(self, key) -> Mark:
+        if isinstance(self.source, SrcDict):
+            return self.source.value_mark(key)
+        return self.mark
+
+
+class Spec(Type):
+    """A record with declared keys. Unknown keys are errors naming the closest known key."""
+
+    def __init__(self, name: str, fields: dict[str, Field], doc: str = "", extra: Type | None = None):
+        self.name, self.fields, self.doc, self.extra = name, fields, doc, extra
+        self.description = f"a mapping ({name})"
+
+    def check(self, value, mark, rep, where):
+        if not isinstance(value, dict):
+            return self.wrong(value, mark, rep, where)
+        here = value.mark if isinstance(value, SrcDict) else mark
+        out = {}
+        for key, item in value.items():
+            kmark = value.key_mark(key) if isinstance(value, SrcDict) else mark
+            vmark = value.value_mark(key) if isinstance(value, SrcDict) else mark
+            spec = self.fields.get(key)
+            if spec is None and self.extra is None:
+                self.unknown_key(key, kmark, rep, where)
+                continue
+            checked = (spec.type if spec else self.extra).check(item, vmark, rep, f"{where}.{key}" if where else str(key))
+            if checked is not INVALID:
+                out[key] = checked
+        for key, spec in self.fields.items():
+            if key in value:
+                continue
+            if spec.required:
+                rep.error(here, f"{where + ': ' if where else ''}missing required key '{key}'",
+                          f"add '{key}:' ({spec.doc or spec.type.description})")
+            else:
+                out[key] = spec.default
+        return Record(out, value, here)
+
+    def unknown_key(self, key, mark, rep, where):
+        close = difflib.get_close_matches(str(key), list(self.fields), 1, 0.6)
+        hint = f"did you mean '{close[0]}'?" if close else f"known keys: {', '.join(self.fields)}"
+        rep.error(mark, f"unknown key '{key}'{' in ' + where if where else ''}", hint)
+
+
+def _bounded(value, minimum, maximum, mark, rep, where, unit):
+    if minimum is not None and value < minimum:
+        rep.error(mark, f"{where} is {value:g}{unit}, below the smallest allowed {minimum:g}{unit}",
+                  f"use at least {minimum:g}{unit}")
+        return INVALID
+    if maximum is not None and value > maximum:
+        rep.error(mark, f"{where} is {value:g}{unit}, above the largest allowed {maximum:g}{unit}",
+                  f"use at most {maximum:g}{unit}")
+        return INVALID
+    return value

@@ -1,0 +1,169 @@
+"""Jinja2 SVG templates -> face markup. Templates run sandboxed with autoescaping, so every
+string from a manifest reaches the SVG as text, never as markup, and a pack's template cannot
+reach Python internals, files or the network.
+
+Helpers given to every template (sizes of text in points, everything else in mm):
+  text_box(text, x, y, w, h, size=9, min_size=6, font='body', color=None, align='left',
+           valign='top', line_height=1.2)   wrap + shrink to fit, inline :icon: tokens
+  text_line(text, x, y, w, size=9, min_size=5, font='body', color=None, align='center')
+           one line on the baseline y, shrunk to fit w
+  icon(name, x, y, size, color=None)         an icon from game.yaml in a size x size square
+  outline(grow=0)                            SVG path data of the face outline, grown by mm
+  hex_corners(cx, cy, flat, orientation='pointy')   'x,y x,y ...' for <polygon points>
+  hex_grid(cols, rows, flat, x=0, y=0, orientation='pointy')  centres of an offset hex grid
+  arrow(x1, y1, x2, y2, shorten=0, head=1.5)  SVG path data of an arrow with its head
+"""
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import jinja2
+from jinja2.sandbox import SandboxedEnvironment
+from markupsafe import Markup
+
+from .fonts import PROJECT_ROOT, library
+from .shapes import SQRT3, hex_points
+from .textfit import Style, TextFitError, fit, icon_svg, layout_lines, render_block
+from .units import pt_to_mm
+
+TEMPLATE_DIR = PROJECT_ROOT / "templates"
+MAX_RANGE = 10_000
+
+
+class _Sandbox(SandboxedEnvironment):
+    """The sandbox, with range() bounded so a template cannot loop forever."""
+
+    def __init__(self, **kw):
+        super().__init__(**kw)
+        self.globals["range"] = _bounded_range
+
+
+def _bounded_range(*args):
+    r = range(*args)
+    if len(r) > MAX_RANGE:
+        raise jinja2.exceptions.SecurityError(f"range() of {len(r):,} steps is over the limit of {MAX_RANGE:,}")
+    return r
+
+
+def environment(pack_root: Path) -> jinja2.Environment:
+    """Templates are looked up in the pack's own templates/ first, then in the shared templates/."""
+    loader = jinja2.FileSystemLoader([str(Path(pack_root) / "templates"), str(TEMPLATE_DIR)])
+    return _Sandbox(loader=loader, autoescape=True, undefined=jinja2.StrictUndefined,
+                    trim_blocks=True, lstrip_blocks=True, auto_reload=False, cache_size=400)
+
+
+def check_template(env: jinja2.Environment, name: str) -> str:
+    """'' when the template exists and compiles, else what is wrong."""
+    try:
+        env.get_template(name)
+    except jinja2.TemplateNotFound:
+        return f"template '{name}' not found"
+    except jinja2.TemplateSyntaxError as exc:
+        return f"template '{name}' line {exc.lineno}: {exc.message}"
+    return ""
+
+
+class Helpers:
+    """The drawing helpers of one game, bound to its fonts, palette and icons."""
+
+    def __init__(self, game, lenient: bool = False):
+        self.game, self.lenient = game, lenient
+        self.warnings: list[str] = []
+        self._styles = {}
+
+    def style(self, font: str, color: str | None) -> Style:
+        key = (font, color)
+        if key not in self._styles:
+            role = self.game.fonts.get(font)
+            if role is None:
+                raise TextFitError(f"font role '{font}' is not declared in game.yaml fonts")
+            metrics = library().metrics(role.family, role.bold, role.italic)
+            self._styles[key] = Style(role.family, role.bold, role.italic, metrics,
+                                      color or self.game.palette.get("ink", "#000000"))
+        return self._styles[key]
+
+    def text_box(self, text, x, y, w, h, size=9, min_size=6, font="body", color=None,
+                 align="left", valign="top", line_height=1.2):
+        text = str(text)
+        style = self.style(font, color)
+        fitted = fit(text, w, h, size, min_size, style, self.game.icons, line_height)
+        if fitted is None:
+            message = (f"text {_snippet(text)} does not fit its {w:g} x {h:g} mm box even at {min_size:g} pt; "
+                       "shorten the text, or enlarge the box or lower min_size in the template")
+            if not self.lenient:
+                raise TextFitError(message)
+            self.warnings.append(message)
+            fitted = _truncated(text, w, h, min_size, style, self.game.icons, line_height)
+        size_mm, lines = fitted
+        return Markup(render_block(lines, x, y, w, h, size_mm, style, self.game.icons, align,
+                                   valign, line_height))
+
+    def text_line(self, text, x, y, w, size=9, min_size=5, font="body", color=None, align="center"):
+        style = self.style(font, color)
+        ascent = style.metrics.ascent * pt_to_mm(size)
+        box = self.text_box(str(text).replace("\n", " "), x, y - ascent, w, 10 * pt_to_mm(size),
+                            size, min_size, font, color, align, "top", 1.2)
+        return box
+
+    def icon(self, name, x, y, size, color=None):
+        icon = self.game.icons.get(name)
+        if icon is None:
+            raise TextFitError(f"icon '{name}' is not declared in game.yaml icons")
+        return Markup(icon_svg(icon, x, y, size, color))
+
+    def bind(self) -> dict:
+        return {"text_box": self.text_box, "text_line": self.text_line, "icon": self.icon,
+                "hex_corners": hex_corners, "hex_grid": hex_grid, "arrow": arrow}
+
+
+def hex_corners(cx, cy, flat, orientation="pointy") -> str:
+    w, h = (flat, flat * 2 / SQRT3) if orientation == "pointy" else (flat * 2 / SQRT3, flat)
+    return " ".join(f"{cx - w / 2 + x:.3f},{cy - h / 2 + y:.3f}" for x, y in hex_points(w, h, orientation))
+
+
+def hex_grid(cols, rows, flat, x=0.0, y=0.0, orientation="pointy"):
+    """Centres of a cols x rows hex grid whose bounding box starts at (x, y); odd rows shifted
+    right (pointy) or odd columns shifted down (flat). Each: {col, row, cx, cy}."""
+    radius = flat / SQRT3
+    cells = []
+    for row in range(rows):
+        for col in range(cols):
+            if orientation == "pointy":
+                cx = x + flat / 2 + col * flat + (flat / 2 if row % 2 else 0)
+                cy = y + radius + row * 1.5 * radius
+            else:
+                cx = x + radius + col * 1.5 * radius
+                cy = y + flat / 2 + row * flat + (flat / 2 if col % 2 else 0)
+            cells.append({"col": col, "row": row, "cx": cx, "cy": cy})
+    return cells
+
+
+def arrow(x1, y1, x2, y2, shorten=0.0, head=1.5) -> str:
+    """SVG path data of an arrow from (x1, y1) to (x2, y2): a line (stroke it) and a head (it is
+    closed, so fill it too); both ends pulled in by `shorten` mm."""
+    length = math.hypot(x2 - x1, y2 - y1) or 1.0
+    ux, uy = (x2 - x1) / length, (y2 - y1) / length
+    ax, ay = x1 + ux * shorten, y1 + uy * shorten
+    bx, by = x2 - ux * shorten, y2 - uy * shorten
+    lx, ly = bx - ux * head, by - uy * head
+    px, py = -uy * head * 0.6, ux * head * 0.6
+    return (f"M{ax:.3f},{ay:.3f}L{lx:.3f},{ly:.3f}"
+            f"M{bx:.3f},{by:.3f}L{lx + px:.3f},{ly + py:.3f}L{lx - px:.3f},{ly - py:.3f}Z")
+
+
+def _snippet(text: str) -> str:
+    return repr(text if len(text) <= 40 else text[:37] + "...")
+
+
+def _truncated(text, w, h, min_pt, style, icons, line_height):
+    """--lenient: the text at its smallest size, cut at the last whole line that fits, with '...'."""
+    size = pt_to_mm(min_pt)
+    words = text.split()
+    while words:
+        candidate = " ".join(words) + "..."
+        lines = layout_lines(candidate, w, size, style, icons)
+        if lines is not None and (len(lines) - 1) * size * line_height + size <= h:
+            return size, lines
+        words.pop()
+    return size, []

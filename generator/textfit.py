@@ -1,0 +1,149 @@
+"""Text -> positioned SVG runs: wraps words into a box, shrinks the size until the text fits, and
+places inline icons written as :name:. Measured with the font files' advance widths, the same
+widths cairo uses when it draws into the PDF.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from html import escape
+
+from .fonts import FontMetrics
+from .units import pt_to_mm
+
+ICON_TOKEN = re.compile(r":([a-z0-9][a-z0-9_-]*):")
+SIZE_STEP_PT = 0.25
+
+
+class TextFitError(Exception):
+    """Text that cannot be set as asked (too long for its box, or a character the font lacks)."""
+
+
+@dataclass(frozen=True)
+class Style:
+    family: str
+    bold: bool
+    italic: bool
+    metrics: FontMetrics
+    color: str
+
+
+def _words(paragraph: str, icons) -> list[list[tuple[str, str]]]:
+    """A paragraph -> words, each a list of ('text', s) or ('icon', name) pieces."""
+    words = []
+    for raw in paragraph.split():
+        pieces, pos = [], 0
+        for match in ICON_TOKEN.finditer(raw):
+            if match.group(1) not in icons:
+                continue
+            if match.start() > pos:
+                pieces.append(("text", raw[pos:match.start()]))
+            pieces.append(("icon", match.group(1)))
+            pos = match.end()
+        if pos < len(raw):
+            pieces.append(("text", raw[pos:]))
+        words.append(pieces)
+    return words
+
+
+def _piece_width(piece, size, style) -> float:
+    kind, value = piece
+    return size * ICON_EM if kind == "icon" else style.metrics.width(value, size)
+
+
+ICON_EM = 1.15     # an inline icon is a little wider than a capital letter
+
+
+def layout_lines(text: str, width: float, size: float, style: Style, icons):
+    """Greedy wrap at one size. Returns lines (lists of words) or None if a word is too wide."""
+    space = style.metrics.width(" ", size)
+    lines = []
+    for paragraph in text.split("\n"):
+        line, line_w = [], 0.0
+        for word in _words(paragraph, icons):
+            w = sum(_piece_width(p, size, style) for p in word)
+            if w > width + 1e-6:
+                return None
+            if line and line_w + space + w > width + 1e-6:
+                lines.append(line)
+                line, line_w = [], 0.0
+            line_w += (space if line else 0.0) + w
+            line.append(word)
+        lines.append(line)
+    return lines
+
+
+def fit(text, width, height, size_pt, min_pt, style, icons, line_height=1.2):
+    """Largest size from size_pt down to min_pt (in 0.25 pt steps) at which the text fits."""
+    missing = style.metrics.missing(ICON_TOKEN.sub("", text))
+    if missing:
+        raise TextFitError(f"the font {style.family} has no glyph for {', '.join(repr(c) for c in missing)}"
+                           f" (U+{ord(missing[0]):04X}); replace the character or use a font that has it")
+    size_pt = max(size_pt, min_pt)
+    steps = int(round((size_pt - min_pt) / SIZE_STEP_PT))
+    for step in range(steps + 1):
+        pt = size_pt - step * SIZE_STEP_PT
+        size = pt_to_mm(pt)
+        lines = layout_lines(text, width, size, style, icons)
+        if lines is not None and _block_height(len(lines), size, line_height, style) <= height + 1e-6:
+            return size, lines
+    return None
+
+
+def _block_height(n_lines, size, line_height, style):
+    return (n_lines - 1) * size * line_height + (style.metrics.ascent + style.metrics.descent) * size
+
+
+def render_block(lines, x, y, width, height, size, style, icons, align="left", valign="top",
+                 line_height=1.2) -> str:
+    """Positioned SVG for fitted lines: one <text> per run between icons, a <g> per icon."""
+    m = style.metrics
+    block_h = _block_height(len(lines), size, line_height, style)
+    top = y + {"top": 0.0, "middle": (height - block_h) / 2, "bottom": height - block_h}[valign]
+    baseline = top + m.ascent * size
+    space = m.width(" ", size)
+    weight = ' font-weight="bold"' if style.bold else ""
+    slant = ' font-style="italic"' if style.italic else ""
+    head = f'font-family="{escape(style.family)}" font-size="{size:.3f}"{weight}{slant} fill="{style.color}"'
+    out = []
+
+    def emit(run, run_x):
+        stripped = run.lstrip(" ")
+        if stripped.strip():
+            run_x += m.width(run[: len(run) - len(stripped)], size)
+            out.append(f'<text x="{run_x:.3f}" y="{baseline:.3f}" {head}>{escape(stripped.rstrip())}</text>')
+
+    for line in lines:
+        line_w = sum(_piece_width(p, size, style) for word in line for p in word) + space * max(0, len(line) - 1)
+        run_x = x + {"left": 0.0, "center": (width - line_w) / 2, "right": width - line_w}[align]
+        run = ""
+        for i, word in enumerate(line):
+            for kind, value in ([("text", " ")] if i else []) + word:
+                if kind == "text":
+                    run += value
+                    continue
+                emit(run, run_x)
+                icon_x = run_x + m.width(run, size)
+                out.append(_icon_markup(icons[value], icon_x, baseline, size, style))
+                run, run_x = "", icon_x + size * ICON_EM
+        emit(run, run_x)
+        baseline += size * line_height
+    return "".join(out)
+
+
+def _icon_markup(icon, x, baseline, size, style) -> str:
+    """An icon one em high, centred on the capital height, inside an ICON_EM wide slot."""
+    box = size * 1.0
+    left = x + (size * ICON_EM - box) / 2
+    top = baseline - style.metrics.cap_height * size / 2 - box / 2
+    return icon_svg(icon, left, top, box, style.color)
+
+
+def icon_svg(icon, x, y, size, color=None) -> str:
+    """An icon scaled into a size x size square at (x, y), keeping its aspect ratio."""
+    minx, miny, vw, vh = icon.view_box
+    scale = size / max(vw, vh)
+    dx, dy = x + (size - vw * scale) / 2, y + (size - vh * scale) / 2
+    fill = f' fill="{color}"' if color else ""
+    return (f'<g transform="translate({dx:.3f},{dy:.3f}) scale({scale:.5f}) translate({-minx:g},{-miny:g})"{fill}>'
+            f"{icon.markup}</g>")

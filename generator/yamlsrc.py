@@ -1,0 +1,139 @@
+"""YAML text -> plain data that remembers where each value came from.
+
+PyYAML's safe composer gives nodes with positions; we build dicts and lists from them ourselves
+so that duplicate keys are refused, aliases cannot blow up memory, Python tags are refused, and
+every value keeps its file:line:col for error messages.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+from .errors import Mark, Reporter, display_path
+
+MAX_FILE_BYTES = 20 * 1024 * 1024   # a manifest larger than this is surely a mistake
+MAX_NODES = 2_000_000                # bounds alias expansion ("billion laughs")
+
+
+class SrcDict(dict):
+    """A mapping that knows where it and each of its keys and values are."""
+    mark: Mark
+    key_marks: dict
+    value_marks: dict
+
+    def key_mark(self, key) -> Mark:
+        return self.key_marks.get(key, self.mark)
+
+    def value_mark(self, key) -> Mark:
+        return self.value_marks.get(key, self.key_mark(key))
+
+
+class SrcList(list):
+    mark: Mark
+    item_marks: list
+
+    def item_mark(self, index: int) -> Mark:
+        return self.item_marks[index] if index < len(self.item_marks) else self.mark
+
+
+def node_mark(file: str, node) -> Mark:
+    return Mark(file, node.start_mark.line + 1, node.start_mark.column + 1)
+
+
+class _Builder:
+    def __init__(self, file: str, loader: yaml.SafeLoader, reporter: Reporter):
+        self.file, self.loader, self.reporter = file, loader, reporter
+        self.count = 0
+
+    def build(self, node):
+        self.count += 1
+        if self.count > MAX_NODES:
+            raise _TooLarge(node)
+        if isinstance(node, yaml.MappingNode):
+            return self._mapping(node)
+        if isinstance(node, yaml.SequenceNode):
+            out = SrcList()
+            out.mark = node_mark(self.file, node)
+            out.item_marks = [node_mark(self.file, n) for n in node.value]
+            out.extend(self.build(n) for n in node.value)
+            return out
+        return self.loader.construct_object(node, deep=True)
+
+    def _mapping(self, node):
+        out = SrcDict()
+        out.mark, out.key_marks, out.value_marks = node_mark(self.file, node), {}, {}
+        self.loader.flatten_mapping(node)   # resolves YAML merge keys (<<)
+        for key_node, value_node in node.value:
+            key = self.build(key_node)
+            mark = node_mark(self.file, key_node)
+            if not isinstance(key, (str, int, float, bool)) or key is None:
+                self.reporter.error(mark, "a key must be a plain word", "write the key as text")
+                continue
+            if key in out:
+                first = out.key_marks[key]
+                self.reporter.error(mark, f"duplicate key '{key}' (first at line {first.line})",
+                                    "remove one of the two, YAML keeps only the last")
+                continue
+            out.key_marks[key] = mark
+            out.value_marks[key] = node_mark(self.file, value_node)
+            out[key] = self.build(value_node)
+        return out
+
+
+class _TooLarge(Exception):
+    def __init__(self, node):
+        self.node = node
+
+
+def load_yaml(path: Path, reporter: Reporter):
+    """Load one YAML file; return its data (SrcDict/SrcList/scalars) or None after reporting."""
+    file = display_path(path)
+    top = Mark(file, 1, 1)
+    try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            reporter.error(top, f"file is {size // (1024 * 1024)} MB, over the {MAX_FILE_BYTES // (1024 * 1024)} MB limit for a manifest",
+                           "split it into several files")
+            return None
+        raw = path.read_bytes()
+    except OSError as exc:
+        reporter.error(top, f"cannot read file: {exc.strerror}", "check the path and its permissions")
+        return None
+    try:
+        text = raw.decode("utf-8-sig")   # a BOM is accepted and dropped
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        reporter.error(Mark(file, line, 1), "file is not UTF-8 text", "save it as UTF-8 in your editor")
+        return None
+    if not text.strip():
+        reporter.error(top, "file is empty", "add the manifest's keys, see docs/manifests.md")
+        return None
+    loader = yaml.SafeLoader(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            reporter.error(top, "file holds no data (only comments)", "add the manifest's keys, see docs/manifests.md")
+            return None
+        return _Builder(file, loader, reporter).build(node)
+    except _TooLarge as exc:
+        reporter.error(node_mark(file, exc.node), f"file expands to more than {MAX_NODES:,} values (aliases?)",
+                       "do not nest YAML aliases; write the data out")
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        where = Mark(file, mark.line + 1, mark.column + 1) if mark else top
+        problem = (exc.problem or "invalid YAML").replace("\t", "\\t")
+        reporter.error(where, f"YAML syntax: {problem}", _syntax_hint(problem))
+    except yaml.YAMLError as exc:
+        reporter.error(top, f"YAML error: {exc}", "check the file's syntax")
+    finally:
+        loader.dispose()
+    return None
+
+
+def _syntax_hint(problem: str) -> str:
+    if "\\t" in problem or "tab" in problem:
+        return "indent with spaces, not tabs"
+    if "tag" in problem:
+        return "only plain data is allowed: remove the !tag"
+    return "check indentation, colons and quotes near this position"
