@@ -79,18 +79,21 @@ def options_for(game: Game, group: Group, request: BuildRequest) -> Options:
 
 def _render_groups(game, groups, request, progress, role, result):
     sheets, renderers = [], {}
-    for group in groups:
-        opts = options_for(game, group, request)
-        renderer = renderers[group.id] = FaceRenderer(game, opts.bleed, request.lenient)
-        fronts, backs = expand_faces(group)
+    for batch, opts in _batches(game, groups, request):
+        faces = [expand_faces(group) for group in batch]
+        for group in batch:
+            renderers[group.id] = FaceRenderer(game, opts.bleed, request.lenient)
+        fronts = [f for group_fronts, _ in faces for f in group_fronts]
+        backs = None if batch[0].sides == 1 else [b for _, group_backs in faces for b in group_backs]
+        first = batch[0]
         try:
             if role == "board":
                 for face in fronts:
-                    sheets += impose_board(face, group.width, group.height, f"{game.title}: {group.name}", opts)
+                    sheets += impose_board(face, first.width, first.height, f"{game.title}: {first.name}", opts)
             else:
-                sheets += impose(fronts, backs, group.width, group.height, group.shape, group.orientation, opts)
+                sheets += impose(fronts, backs, first.width, first.height, first.shape, first.orientation, opts)
         except ValueError as exc:
-            raise BuildError(f"{group.file}: group '{group.id}': {exc}; use larger paper, a smaller "
+            raise BuildError(f"{first.file}: group '{first.id}': {exc}; use larger paper, a smaller "
                              "face, or kind: mat to tile it across pages") from None
     writer = PdfWriter(
         face_svg=lambda f: renderers[f.group.id].svg(f), face_key=lambda f: f.key,
@@ -102,6 +105,18 @@ def _render_groups(game, groups, request, progress, role, result):
     first = sheets[0]
     return pdf, {"pages": len(sheets), "page_width_mm": round(first.width, 3),
                  "page_height_mm": round(first.height, 3)}
+
+
+def _batches(game, groups, request):
+    """Groups whose faces are alike (shape, size, sides, options) share sheets, so a group of
+    six chits does not waste a page; the order of first appearance is kept."""
+    batches: dict = {}
+    for group in groups:
+        opts = options_for(game, group, request)
+        key = (group.shape, group.orientation, round(group.width, 3), round(group.height, 3),
+               group.sides, group.kind == "mat", opts)
+        batches.setdefault(key, ([], opts))[0].append(group)
+    return [(batch, opts) for batch, opts in batches.values()]
 
 
 def build_json(game: Game, request: BuildRequest, result: BuildResult) -> str:

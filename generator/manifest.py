@@ -191,7 +191,7 @@ def _check_game(rec, rep: Reporter) -> list[Player]:
         if fonts.face(font.family, bold, italic) is None:
             fonts_src = rec.source.get("fonts")
             rep.error(fonts_src.value_mark(role) if isinstance(fonts_src, SrcDict) else rec.mark,
-                      f"font role '{role}': {font.family} {font.weight} {font.style} is not in fonts/",
+                      f"font role '{role}': family '{font.family}' ({font.weight}, {font.style}) is not in fonts/",
                       f"use one of {', '.join(fonts.families)}, or add the font files to fonts/")
     players = [Player(c.id, c.name, c.color) for c in rec.player_colors or [] if c is not INVALID]
     if p is not INVALID and p.max and len(players) < p.max:
@@ -219,6 +219,12 @@ def _load_component_file(path: Path, players, env, rep: Reporter) -> list[Group]
 
 
 def _build_group(g, file: str, players, env, rep: Reporter) -> Group | None:
+    for key in ("template", "back_template"):
+        name = getattr(g, key)
+        if name:
+            problem = templating.check_template(env, name)
+            if problem:
+                rep.error(g.value_mark(key), problem, "create the template or fix its name; templates are looked up in the pack's templates/ folder, then in templates/")
     kind = KINDS.get(g.kind)
     if kind is None or g.size is None or g.items is None:
         return None
@@ -245,12 +251,6 @@ def _build_group(g, file: str, players, env, rep: Reporter) -> Group | None:
             size = (size, size)
         width, height = size
     points = tuple((x - min(p[0] for p in g.points), y - min(p[1] for p in g.points)) for x, y in g.points) if shape == "polygon" else None
-    for key in ("template", "back_template"):
-        name = getattr(g, key)
-        if name:
-            problem = templating.check_template(env, name)
-            if problem:
-                rep.error(g.value_mark(key), problem, "create the template or fix its name; templates are looked up in the pack's templates/ folder, then in templates/")
     items = _expand_items(g, players, rep)
     total = sum(item.copies for item in items)
     if total > MAX_GROUP_TOTAL:
@@ -294,7 +294,7 @@ def _expand_items(g, players, rep: Reporter) -> list[Item]:
             vary = rec.vary or {}
             for combo in itertools.product(*vary.values()):
                 suffix = "".join(f"-{v}" for v in combo) + (f"-{owner.id}" if owner else "")
-                items.append(Item(id=rec.id + suffix, copies=rec.copies, data={**data, **dict(zip(vary, combo))},
+                items.append(Item(id=rec.id + suffix, copies=rec.copies or 0, data={**data, **dict(zip(vary, combo))},
                                   player=owner, mark=mark))
     _check_unique([(item.id, item.mark) for item in items], f"item id in group '{g.id}'", rep)
     return items

@@ -232,16 +232,14 @@ class Spec(Type):
                 self.unknown_key(key, kmark, rep, where)
                 continue
             checked = (spec.type if spec else self.extra).check(item, vmark, rep, f"{where}.{key}" if where else str(key))
-            if checked is not INVALID:
-                out[key] = checked
+            out[key] = None if checked is INVALID else checked     # already reported
         for key, spec in self.fields.items():
             if key in value:
                 continue
             if spec.required:
                 rep.error(here, f"{where + ': ' if where else ''}missing required key '{key}'",
                           f"add '{key}:' ({spec.doc or spec.type.description})")
-            else:
-                out[key] = spec.default
+            out[key] = None if spec.required else spec.default
         return Record(out, value, here)
 
     def unknown_key(self, key, mark, rep, where):

@@ -21,6 +21,7 @@ group/element opacity; named, hex, rgb()/rgba() colours and currentColor.
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 import xml.etree.ElementTree as ET
@@ -328,10 +329,6 @@ def _parse_transform_tuple(value):
 
 
 _IDENTITY = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
-
-
-def _matrix(m):
-    return None if m == _IDENTITY else cairocffi.Matrix(*m)
 
 
 # --------------------------------------------------------------------------
@@ -1033,6 +1030,7 @@ _HARMLESS_BASELINE = frozenset(('auto', 'alphabetic', 'baseline', 'inherit',
                                 'initial', ''))
 
 _ROOT_PROPS = {
+    '_id': 0,
     'fill': _BLACK,
     'stroke': None,
     'color': _BLACK,
@@ -1083,12 +1081,36 @@ def _declarations(elem):
     return merged.items()
 
 
+_CACHE_LIMIT = 20_000
+_MISSING = object()
+_PREP_CACHE = {}      # (parent props id, attribute items) -> _prep result
+_STYLE_CACHE = {}     # (props id, kind) -> derived paint/font values
+_PROPS_IDS = itertools.count(1)
+
+
 def _prep(elem, props):
-    """Apply an element's presentation attributes.
+    """Apply an element's presentation attributes (memoised).
 
     Returns ``(props, opacity, matrix_tuple_or_None)`` or None when the
-    element is not displayed.
+    element is not displayed.  Property dicts are never mutated once built
+    and carry a unique ``'_id'``, so results can be shared between
+    documents: the same template element under the same parent style gives
+    the same result.
     """
+    attrib = elem.attrib
+    if not attrib:
+        return props, 1.0, None
+    key = (props['_id'], tuple(attrib.items()))
+    result = _PREP_CACHE.get(key, _MISSING)
+    if result is _MISSING:
+        result = _prep_uncached(elem, props)
+        if len(_PREP_CACHE) >= _CACHE_LIMIT:
+            _PREP_CACHE.clear()
+        _PREP_CACHE[key] = result
+    return result
+
+
+def _prep_uncached(elem, props):
     attrib = elem.attrib
     if not attrib:
         return props, 1.0, None
@@ -1107,6 +1129,7 @@ def _prep(elem, props):
                 continue
             if p is props:
                 p = props.copy()
+                p['_id'] = next(_PROPS_IDS)
             p[entry[1]] = entry[2](value, p)
         elif code == _OPACITY:
             opacity = _opacity(value)
@@ -1160,6 +1183,40 @@ def _stroke_spec(props, alpha):
         extra = (cap, join, max(1.0, miter), dash_data,
                  len(dashes) if dashes else 0, props['stroke-dashoffset'])
     return (rgba, width, extra)
+
+
+def _paints(props):
+    """Cached (fill rgba, stroke spec) of a property dict."""
+    key = (props['_id'], 'paint')
+    result = _STYLE_CACHE.get(key)
+    if result is None:
+        result = (_resolve(props['fill'], props, props['fill-opacity']),
+                  _stroke_spec(props, 1.0))
+        if len(_STYLE_CACHE) >= _CACHE_LIMIT:
+            _STYLE_CACHE.clear()
+        _STYLE_CACHE[key] = result
+    return result
+
+
+def _run_style(props):
+    """Cached (face, size, fill, stroke) of a text run's property dict."""
+    key = (props['_id'], 'text')
+    result = _STYLE_CACHE.get(key)
+    if result is None:
+        size = props['font-size']
+        if size <= 0:
+            raise UnsupportedSVG('font size <= 0')
+        if props['visibility']:
+            fill, stroke = _paints(props)
+        else:
+            fill = stroke = None
+        face = _font_face(props['font-family'], props['font-style'],
+                          props['font-weight'])
+        result = (face, size, fill, stroke)
+        if len(_STYLE_CACHE) >= _CACHE_LIMIT:
+            _STYLE_CACHE.clear()
+        _STYLE_CACHE[key] = result
+    return result
 
 
 _FACES = {}
@@ -1239,7 +1296,34 @@ class _Compiler:
                 if tag[:1] == '{' and not tag.startswith(_SVG_NS):
                     continue  # foreign namespace (inkscape, sodipodi...)
                 raise UnsupportedSVG(f'element {tag!r} is not supported')
-            handler(self, child, props)
+            if handler in _SHAPE_HANDLERS:
+                self.cached_shape(handler, child, props)
+            else:
+                handler(self, child, props)
+
+    def cached_shape(self, handler, elem, props):
+        """Compile a basic shape, memoised across documents.
+
+        A shape's operations depend only on its tag and attributes, its
+        inherited properties (``props['_id']``) and the known graphics
+        state, so template elements repeated from card to card are
+        compiled once.
+        """
+        key = (elem.tag, props['_id'], tuple(elem.attrib.items()),
+               tuple(self.gs))
+        hit = _SHAPE_CACHE.get(key)
+        if hit is None:
+            ops = self.ops
+            start = len(ops)
+            handler(self, elem, props)
+            hit = (ops[start:], tuple(self.gs))
+            if len(_SHAPE_CACHE) >= _CACHE_LIMIT:
+                _SHAPE_CACHE.clear()
+            _SHAPE_CACHE[key] = hit
+        else:
+            self.count += 1
+            self.ops.extend(hit[0])
+            self.gs = list(hit[1])
 
     def group(self, elem, props, extra_matrix=None, draw_target=None):
         """Compile a container; ``draw_target`` draws a <use> target."""
@@ -1284,10 +1368,9 @@ class _Compiler:
     def shape(self, props, opacity, matrix, build, barg, fillable=True):
         if not props['visibility']:
             return
-        fill = None
-        if fillable:
-            fill = _resolve(props['fill'], props, props['fill-opacity'])
-        stroke = _stroke_spec(props, 1.0)
+        fill, stroke = _paints(props)
+        if not fillable:
+            fill = None
         if fill is None and stroke is None:
             return
         group = False
@@ -1508,11 +1591,15 @@ def _single_coord(attrib, name, font_size):
 
 def _position(attrib, props, pending):
     """Merge the x/y/dx/dy of an element into ``pending`` (inner wins)."""
+    get = attrib.get
+    if (get('x') is None and get('y') is None and get('dx') is None
+            and get('dy') is None):
+        return pending
     fs = props['font-size']
     values = (_single_coord(attrib, 'x', fs), _single_coord(attrib, 'y', fs),
               _single_coord(attrib, 'dx', fs), _single_coord(attrib, 'dy', fs))
     if pending is None:
-        return None if values == (None, None, None, None) else list(values)
+        return list(values)
     for i, value in enumerate(values):
         if value is not None:
             pending[i] = value
@@ -1582,106 +1669,138 @@ class _TextBuilder:
 
 
 def _text_run(text, p, pos, need):
+    face, size, fill, stroke = _run_style(p)
     if pos is None:
-        x = y = None
-        dx = dy = 0.0
-    else:
-        x, y, dx, dy = pos
-        dx = dx or 0.0
-        dy = dy or 0.0
-    size = p['font-size']
-    if size <= 0:
-        raise UnsupportedSVG('font size <= 0')
-    if p['visibility']:
-        fill = _resolve(p['fill'], p, p['fill-opacity'])
-        stroke = _stroke_spec(p, 1.0)
-    else:
-        fill = stroke = None
-    face = _font_face(p['font-family'], p['font-style'], p['font-weight'])
-    return (text.encode('utf-8'), face, size, fill, stroke, x, y, dx, dy,
-            need)
+        return (text.encode('utf-8'), face, size, fill, stroke, None, None,
+                0.0, 0.0, need)
+    x, y, dx, dy = pos
+    return (text.encode('utf-8'), face, size, fill, stroke, x, y,
+            dx or 0.0, dy or 0.0, need)
+
+
+_TEXT_CACHE = {}  # (parent props id, attribute items) -> _text_head result
+_NOT_DRAWN = ()
+
+
+def _text_head(elem, props):
+    """Memoised per-element part of a <text>: style and position."""
+    attrib = elem.attrib
+    key = (props['_id'], tuple(attrib.items()))
+    head = _TEXT_CACHE.get(key)
+    if head is None:
+        prepared = _prep(elem, props)
+        if prepared is None or prepared[1] <= 0:
+            head = _NOT_DRAWN
+        else:
+            p, opacity, matrix = prepared
+            pending = _position(attrib, p, None)
+            face, size, fill, stroke = _run_style(p)
+            if pending is None:
+                x = y = None
+                dx = dy = 0.0
+            else:
+                x, y, dx, dy = pending
+                dx = dx or 0.0
+                dy = dy or 0.0
+            head = (p, opacity, matrix,
+                    None if pending is None else tuple(pending),
+                    (face, size, fill, stroke, x, y, dx, dy),
+                    fill is not None or stroke is not None)
+        if len(_TEXT_CACHE) >= _CACHE_LIMIT:
+            _TEXT_CACHE.clear()
+        _TEXT_CACHE[key] = head
+    return head
 
 
 def _h_text(c, elem, props):
     c.count += 1
-    prepared = _prep(elem, props)
-    if prepared is None:
+    head = _text_head(elem, props)
+    if head is _NOT_DRAWN:
         return
-    p, opacity, matrix = prepared
-    if opacity <= 0:
-        return
-    pending = _position(elem.attrib, p, None)
-    if len(elem) == 0:  # plain text: the common case
+    p, opacity, matrix, pending, style, visible = head
+    if not len(elem):  # plain text without tspans: the common case
+        if not visible:
+            return
         text = elem.text
         if not text:
             return
         if p['xml:space']:
             text = _NL_RE.sub(' ', text)
-        else:
+        elif ('  ' in text or '\n' in text or '\t' in text
+              or '\r' in text):
             text = _WS_RE.sub(' ', text).strip(' ')
+        else:
+            text = text.strip(' ')
         if not text:
             return
-        runs = [[text, p, pending]]
-    else:
-        builder = _TextBuilder(c, pending)
-        builder.collect(elem, p)
-        runs = builder.finish()
-        if not runs:
-            return
-    last = len(runs) - 1
-    built = [_text_run(text, run_props, pos, index != last)
-             for index, (text, run_props, pos) in enumerate(runs)]
-    has_fill = has_stroke = False
-    for run in built:
-        has_fill = has_fill or run[3] is not None
-        has_stroke = has_stroke or run[4] is not None
-    if not (has_fill or has_stroke):
+        run = (text.encode('utf-8'),) + style + (False,)
+        _emit_text(c, opacity, matrix, [(p['text-anchor'], [run])],
+                   style[2] is not None, style[3] is not None)
         return
-    group = opacity < 1 and has_fill and has_stroke
-    if opacity < 1 and not group:
-        for i, run in enumerate(built):
-            fill, stroke = run[3], run[4]
-            if fill is not None:
-                fill = fill[:3] + (fill[3] * opacity,)
-            if stroke is not None:
-                stroke = (stroke[0][:3] + (stroke[0][3] * opacity,),
-                          stroke[1], stroke[2])
-            built[i] = run[:3] + (fill, stroke) + run[5:]
+    builder = _TextBuilder(c, None if pending is None else list(pending))
+    builder.collect(elem, p)
+    runs = builder.finish()
+    if not runs:
+        return
+    last = len(runs) - 1
     chunks = []
     current = None
-    for run, (_, run_props, _) in zip(built, runs):
+    has_fill = has_stroke = False
+    for index, (text, run_props, pos) in enumerate(runs):
+        run = _text_run(text, run_props, pos, index != last)
+        has_fill = has_fill or run[3] is not None
+        has_stroke = has_stroke or run[4] is not None
         if current is None or run[5] is not None or run[6] is not None:
             current = []
             chunks.append((run_props['text-anchor'], current))
         current.append(run)
+    if has_fill or has_stroke:
+        _emit_text(c, opacity, matrix, chunks, has_fill, has_stroke)
+
+
+def _emit_text(c, opacity, matrix, chunks, has_fill, has_stroke):
+    """Append a text operation; chunks = [(anchor, [run, ...]), ...]."""
+    group = opacity < 1 and has_fill and has_stroke
+    if opacity < 1 and not group:  # fold the opacity into the colours
+        for _, runs in chunks:
+            for i, run in enumerate(runs):
+                fill, stroke = run[3], run[4]
+                if fill is not None:
+                    fill = fill[:3] + (fill[3] * opacity,)
+                if stroke is not None:
+                    stroke = (stroke[0][:3] + (stroke[0][3] * opacity,),
+                              stroke[1], stroke[2])
+                runs[i] = run[:3] + (fill, stroke) + run[5:]
     if group:
         c.push()
     gs = c.gs
     op_matrix = _new_matrix(matrix) if matrix else None
-    c.ops.append((_op_text, (op_matrix, tuple(
-        (anchor, tuple(chunk_runs)) for anchor, chunk_runs in chunks),
+    c.ops.append((_op_text, (
+        op_matrix,
+        tuple([(anchor, tuple(runs)) for anchor, runs in chunks]),
         gs[1], gs[2], gs[0])))
     if op_matrix is None:
-        # state after the operation: the last run's font; the last visible
-        # run's colour; line width unknown if anything was stroked
-        last_run = chunks[-1][1][-1]
-        gs[1], gs[2] = last_run[1], last_run[2]
-        for _, chunk_runs in reversed(chunks):
-            for run in reversed(chunk_runs):
+        # state after the operation: the last run's font, the colour of
+        # the last visible run, line width unknown if anything was stroked
+        last = chunks[-1][1][-1]
+        gs[1], gs[2] = last[1], last[2]
+        source = gs[0]
+        for _, runs in chunks:
+            for run in runs:
                 if run[4] is not None:
-                    gs[0] = run[4][0]
-                    break
-                if run[3] is not None:
-                    gs[0] = run[3]
-                    break
-            else:
-                continue
-            break
+                    source = run[4][0]
+                elif run[3] is not None:
+                    source = run[3]
+        gs[0] = source
         if has_stroke:
             gs[3] = None
     if group:
         c.pop(opacity)
 
+
+_SHAPE_CACHE = {}  # see _Compiler.cached_shape
+_SHAPE_HANDLERS = frozenset((_h_rect, _h_circle, _h_ellipse, _h_line,
+                             _h_polyline, _h_polygon, _h_path))
 
 _TEXT_CHILDREN = {}
 for _prefix in ('', _SVG_NS):

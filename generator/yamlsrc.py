@@ -16,6 +16,10 @@ MAX_FILE_BYTES = 20 * 1024 * 1024   # a manifest larger than this is surely a mi
 MAX_NODES = 2_000_000                # bounds alias expansion ("billion laughs")
 
 
+PLAIN_TAGS = {f"tag:yaml.org,2002:{name}" for name in
+              ("map", "seq", "str", "int", "float", "bool", "null", "merge", "timestamp")}
+
+
 class SrcDict(dict):
     """A mapping that knows where it and each of its keys and values are."""
     mark: Mark
@@ -50,6 +54,9 @@ class _Builder:
         self.count += 1
         if self.count > MAX_NODES:
             raise _TooLarge(node)
+        if node.tag not in PLAIN_TAGS:
+            raise yaml.constructor.ConstructorError(
+                None, None, f"tag {node.tag} is not allowed", node.start_mark)
         if isinstance(node, yaml.MappingNode):
             return self._mapping(node)
         if isinstance(node, yaml.SequenceNode):

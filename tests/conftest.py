@@ -1,0 +1,50 @@
+"""Shared helpers: build packs into temporary folders, run the CLI as a user would."""
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+MM = 72 / 25.4          # PDF points per millimetre
+
+
+def run_cli(*args, cwd=None, timeout=300):
+    """Run `python -m generator ...` in a subprocess; return (exit code, stdout, stderr)."""
+    proc = subprocess.run([sys.executable, "-m", "generator", *map(str, args)], cwd=cwd or ROOT,
+                          capture_output=True, text=True, timeout=timeout)
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def copy_pack(name: str, dest: Path) -> Path:
+    source = FIXTURES / name if (FIXTURES / name).is_dir() else ROOT / "components" / name
+    target = dest / name
+    shutil.copytree(source, target)
+    return target
+
+
+_BUILDS: dict = {}
+
+
+@pytest.fixture(scope="session")
+def built(tmp_path_factory):
+    """build(pack, *options) -> output folder of that pack, built once per session."""
+    def build(pack: str, *options: str) -> Path:
+        key = (pack, options)
+        if key not in _BUILDS:
+            out = tmp_path_factory.mktemp("out")
+            path = FIXTURES / pack if (FIXTURES / pack).is_dir() else pack
+            code, stdout, stderr = run_cli("build", path, "--out", out, "--quiet", *options)
+            assert code == 0, stderr
+            _BUILDS[key] = out / Path(str(path)).name
+        return _BUILDS[key]
+    return build
+
+
+def load_build_json(folder: Path) -> dict:
+    return json.loads((folder / "build.json").read_text())

@@ -1,0 +1,189 @@
+"""The built PDFs, opened with a PDF library and rasterized: sizes, fonts, positions, marks,
+duplex backs, board pieces, determinism."""
+from pathlib import Path
+
+import pymupdf
+import pytest
+from fontTools.ttLib import TTFont
+
+from conftest import MM, ROOT, load_build_json
+
+TOL = 0.1      # mm
+PAPERS = {"a4": (210, 297), "letter": (215.9, 279.4)}
+
+
+def pdfs(folder: Path):
+    return sorted(folder.glob("*.pdf"))
+
+
+def our_font_names() -> set[str]:
+    names = set()
+    for path in (ROOT / "fonts").glob("*.ttf"):
+        font = TTFont(str(path), lazy=True)
+        names.add(font["name"].getDebugName(6))
+        font.close()
+    return names
+
+
+def green_rects(page):
+    """The trim-sized rectangles the test card template fills with #00ff00, in mm."""
+    return sorted((round(d["rect"].x0 / MM, 2), round(d["rect"].y0 / MM, 2),
+                   d["rect"].width / MM, d["rect"].height / MM)
+                  for d in page.get_drawings() if d.get("fill") == (0.0, 1.0, 0.0))
+
+
+def word_centre(page, text):
+    hits = page.search_for(text)
+    assert hits, f"{text!r} not on page"
+    r = hits[0]
+    return ((r.x0 + r.x1) / 2 / MM, (r.y0 + r.y1) / 2 / MM)
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_every_page_is_exactly_the_paper(built, paper):
+    out = built("royal-dukes", "--paper", paper)
+    width, height = PAPERS[paper]
+    for path in pdfs(out):
+        for page in pymupdf.open(path):
+            assert page.rect.width / MM == pytest.approx(width, abs=TOL)
+            assert page.rect.height / MM == pytest.approx(height, abs=TOL)
+    files = load_build_json(out)["files"]
+    assert {(f["page_width_mm"], f["page_height_mm"]) for f in files} == {(width, height)}
+
+
+def test_every_font_is_ours_and_embedded(built):
+    ours = our_font_names()
+    for pack in ("royal-dukes", "mini"):
+        for path in pdfs(built(pack)):
+            doc = pymupdf.open(path)
+            fonts = {f for page in doc for f in page.get_fonts(full=True)}
+            assert fonts, f"{path.name} has no fonts"
+            for xref, ext, kind, basefont, *_ in fonts:
+                assert ext != "n/a", f"{basefont} in {path.name} is not embedded"
+                assert basefont.split("+")[-1] in ours, f"{basefont} in {path.name} is not one of fonts/"
+
+
+@pytest.mark.parametrize("paper,columns,rows", [
+    ("a4", [10.5, 73.5, 136.5], [16.5, 104.5, 192.5]),          # 195 x 270 block centred in 200 x 287
+    ("letter", [13.45, 76.45, 139.45], [7.7, 95.7, 183.7]),     # bleed shrinks to 2.7 mm to fit 3 rows
+])
+def test_card_positions_and_sizes_in_mm(built, paper, columns, rows):
+    page = pymupdf.open(built("mini", "--paper", paper) / "mini-sheets.pdf")[0]
+    rects = green_rects(page)
+    assert len(rects) == 9
+    for x, y, w, h in rects:
+        assert w == pytest.approx(63, abs=TOL) and h == pytest.approx(88, abs=TOL)
+        assert min(abs(x - c) for c in columns) <= TOL and min(abs(y - r) for r in rows) <= TOL
+
+
+def test_crop_marks_at_the_trim_corners(built):
+    page = pymupdf.open(built("mini") / "mini-sheets.pdf")[0]
+    lines = [item for d in page.get_drawings() if d.get("color") == (0.0, 0.0, 0.0)
+             for item in d["items"] if item[0] == "l"]
+    vertical = {round(p1.x / MM, 2) for _, p1, p2 in lines if abs(p1.x - p2.x) < 1e-3}
+    horizontal = {round(p1.y / MM, 2) for _, p1, p2 in lines if abs(p1.y - p2.y) < 1e-3}
+    for x, y, w, h in green_rects(page):
+        for corner_x in (x, x + w):
+            assert min(abs(corner_x - v) for v in vertical) <= TOL
+        for corner_y in (y, y + h):
+            assert min(abs(corner_y - v) for v in horizontal) <= TOL
+    for _, p1, p2 in lines:     # marks stay out of the printer margin
+        for p in (p1, p2):
+            assert 5 - TOL <= p.x / MM <= 205 + TOL and 5 - TOL <= p.y / MM <= 292 + TOL
+
+
+@pytest.mark.parametrize("duplex", ["long", "short"])
+def test_backs_land_behind_their_fronts(built, duplex):
+    doc = pymupdf.open(built("mini", "--duplex", duplex) / "mini-sheets.pdf")
+    front, back = doc[0], doc[1]
+    for n in range(1, 10):
+        fx, fy = word_centre(front, f"front plain-{n}")
+        bx, by = word_centre(back, f"back plain-{n}")
+        # the label sits at a different height on each side, so compare the card it is on:
+        if duplex == "long":
+            assert bx == pytest.approx(210 - fx, abs=1.0)
+        else:
+            card_top = next(y for x, y, w, h in green_rects(front) if x <= fx <= x + w and y <= fy <= y + h)
+            back_card_top = 297 - (card_top + 88)
+            assert back_card_top <= by <= back_card_top + 88
+
+
+def test_fold_and_glue_sheet(built):
+    doc = pymupdf.open(built("mini", "--duplex", "none") / "mini-sheets.pdf")
+    page = doc[0]
+    fx, fy = word_centre(page, "front plain-1")
+    bx, by = word_centre(page, "back plain-1")
+    assert fx < 105 < bx
+    assert bx == pytest.approx(210 - fx, abs=1.0)
+
+
+def test_board_pieces_cover_the_board_with_overlap(built):
+    doc = pymupdf.open(built("mini") / "mini-board.pdf")
+    assert len(doc) == 4
+    yellow = (255, 238, 136)
+    coverage = []
+    for page in doc:
+        pix = page.get_pixmap(dpi=25)
+        px_per_mm = 25 / 25.4
+        # the board colour shows inside the piece window only
+        painted = [(x, y) for y in range(pix.height) for x in range(pix.width)
+                   if all(abs(a - b) <= 12 for a, b in zip(pix.pixel(x, y), yellow))]
+        xs, ys = [p[0] for p in painted], [p[1] for p in painted]
+        width_mm = (max(xs) - min(xs) + 1) / px_per_mm
+        height_mm = (max(ys) - min(ys) + 1) / px_per_mm
+        coverage.append((width_mm, height_mm))
+        assert "overlap 10 mm" in page.get_text()
+    # two columns of pieces cover 306 mm with one 10 mm overlap; two rows cover 406 mm
+    assert coverage[0][0] + coverage[1][0] == pytest.approx(306 + 10, abs=4)
+    assert coverage[0][1] + coverage[2][1] == pytest.approx(406 + 10, abs=4)
+
+
+def test_rebuild_is_byte_identical(built, tmp_path):
+    from conftest import run_cli
+    first = built("royal-dukes")
+    code, _, err = run_cli("build", "royal-dukes", "--out", tmp_path, "--quiet")
+    assert code == 0, err
+    for path in list(pdfs(first)) + [first / "build.json"]:
+        assert (tmp_path / "royal-dukes" / path.name).read_bytes() == path.read_bytes(), path.name
+
+
+def test_manifest_strings_render_as_text(built):
+    text = "".join(page.get_text() for page in pymupdf.open(built("mini") / "mini-sheets.pdf"))
+    assert "</text><script>&]]>" in text
+    assert "Fish & chips <b>" in text
+
+
+def test_counters_look_right_when_rasterized(built):
+    """The first counter: parchment inside, the owner's red round the edge, a dark number."""
+    doc = pymupdf.open(built("royal-dukes") / "royal-dukes-sheets.pdf")
+    page = next(p for p in doc if "Monk" in p.get_text())
+    hit = page.search_for("Monk")[0]
+    pix = page.get_pixmap(dpi=150, clip=pymupdf.Rect(hit.x0 - 40, hit.y0 - 30, hit.x1 + 40, hit.y1 + 60))
+    pixels = [pix.pixel(x, y) for y in range(pix.height) for x in range(pix.width)]
+    parchment = sum(1 for p in pixels if abs(p[0] - 0xf4) < 8 and abs(p[1] - 0xec) < 8 and abs(p[2] - 0xd8) < 8)
+    red = sum(1 for p in pixels if abs(p[0] - 0xa4) < 10 and abs(p[1] - 0x26) < 10 and abs(p[2] - 0x2c) < 10)
+    dark = sum(1 for p in pixels if sum(p) < 150)
+    assert parchment > 0.2 * len(pixels)
+    assert red > 0.1 * len(pixels)
+    assert dark > 50
+
+
+def test_build_json_lists_items_and_files(built):
+    data = load_build_json(built("royal-dukes"))
+    totals = {}
+    for item in data["items"]:
+        totals[item["group"]] = totals.get(item["group"], 0) + item["copies"]
+        assert {"id", "group", "kind", "shape", "copies", "width_mm", "height_mm", "sides"} <= set(item)
+    assert totals["counters"] == 180 and totals["settlements"] == 20 and totals["board"] == 1
+    counter = next(i for i in data["items"] if i["id"] == "monk-1-red")
+    assert (counter["kind"], counter["shape"], counter["sides"]) == ("chit", "hexagon", 2)
+    assert counter["width_mm"] == pytest.approx(21)
+    roles = {f["role"] for f in data["files"]}
+    assert roles == {"sheets", "board"}
+    for f in data["files"]:
+        assert len(pymupdf.open(built("royal-dukes") / f["path"])) == f["pages"]
+
+
+def test_pdf_metadata_names_the_game(built):
+    doc = pymupdf.open(built("royal-dukes") / "royal-dukes-sheets.pdf")
+    assert "Royal Dukes" in doc.metadata["title"]
