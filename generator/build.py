@@ -16,6 +16,7 @@ from .errors import BuildError, display_path
 from .impose import Options, impose, impose_board
 from .manifest import PAPERS, load_pack
 from .model import Game, Group
+from .parallel import write_pdf
 from .pdfwrite import PdfWriter
 from .render import FaceRenderer, expand_faces
 
@@ -99,7 +100,7 @@ def _render_groups(game, groups, request, progress, role, result):
         face_svg=lambda f: renderers[f.group.id].svg(f), face_key=lambda f: f.key,
         face_outline=lambda f, grow: f.group.outline(grow),
         title=f"{game.title} - {role}", subject=f"pnpgen print-and-play {role} for {game.title}")
-    pdf = writer.write(sheets, lambda n: progress.advance(n))
+    pdf = write_pdf(writer, sheets, progress.advance)
     for renderer in renderers.values():
         result.warnings += renderer.warnings
     first = sheets[0]

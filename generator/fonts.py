@@ -60,11 +60,17 @@ class FontMetrics:
         self.descent = -font["hhea"].descent / upm
         cap = getattr(font.get("OS/2"), "sCapHeight", 0) or 0.7 * upm
         self.cap_height = cap / upm
+        self._word_cache: dict[str, float] = {}
         font.close()
 
     def width(self, text: str, size: float) -> float:
-        w = self.widths
-        return sum(w.get(c, 0.5) for c in text) * size
+        unit = self._word_cache.get(text)
+        if unit is None:
+            w = self.widths
+            unit = sum(w.get(c, 0.5) for c in text)
+            if len(self._word_cache) < 200_000:     # words repeat across cards: remember them
+                self._word_cache[text] = unit
+        return unit * size
 
     def missing(self, text: str) -> list[str]:
         return sorted({c for c in text if c not in self.widths and not c.isspace()})

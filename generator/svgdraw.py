@@ -1115,7 +1115,7 @@ def _prep_uncached(elem, props):
     if not attrib:
         return props, 1.0, None
     items = attrib.items() if 'style' not in attrib else _declarations(elem)
-    p = props
+    changes = None
     opacity = 1.0
     matrix = None
     get = _ATTRS.get
@@ -1127,10 +1127,10 @@ def _prep_uncached(elem, props):
         if code == _INHERITED:
             if value == 'inherit' or not value:
                 continue
-            if p is props:
-                p = props.copy()
-                p['_id'] = next(_PROPS_IDS)
-            p[entry[1]] = entry[2](value, p)
+            if changes is None:
+                changes = [(name, value)]
+            else:
+                changes.append((name, value))
         elif code == _OPACITY:
             opacity = _opacity(value)
         elif code == _DISPLAY:
@@ -1145,7 +1145,30 @@ def _prep_uncached(elem, props):
                 raise UnsupportedSVG(f'{name}={value!r}')
         elif value.strip().lower() not in _HARMLESS:  # _REJECT
             raise UnsupportedSVG(f'{name}={value!r} is not supported')
-    return p, opacity, matrix
+    if changes is None:
+        return props, opacity, matrix
+    return _derive(props, tuple(changes)), opacity, matrix
+
+
+_DERIVED = {}  # (parent props id, inherited declarations) -> props
+
+
+def _derive(props, changes):
+    """The property dict of a child; interned, so that elements with the
+    same style under the same parent share one dict (and its caches)
+    whatever their geometry or transform."""
+    key = (props['_id'], changes)
+    p = _DERIVED.get(key)
+    if p is None:
+        p = props.copy()
+        for name, value in changes:
+            entry = _ATTRS[name]
+            p[entry[1]] = entry[2](value, p)
+        p['_id'] = next(_PROPS_IDS)
+        if len(_DERIVED) >= _CACHE_LIMIT:
+            _DERIVED.clear()
+        _DERIVED[key] = p
+    return p
 
 
 def _resolve(paint, props, alpha):

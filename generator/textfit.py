@@ -46,29 +46,39 @@ def _words(paragraph: str, icons) -> list[list[tuple[str, str]]]:
     return words
 
 
+ICON_EM = 1.15     # an inline icon is a little wider than a capital letter
+
+
 def _piece_width(piece, size, style) -> float:
     kind, value = piece
     return size * ICON_EM if kind == "icon" else style.metrics.width(value, size)
 
 
-ICON_EM = 1.15     # an inline icon is a little wider than a capital letter
+def measure(text: str, style: Style, icons):
+    """Paragraphs of (word, width at size 1): widths scale with the size, so one measurement
+    serves every size tried while shrinking."""
+    return [[(word, sum(_piece_width(p, 1.0, style) for p in word)) for word in _words(paragraph, icons)]
+            for paragraph in text.split("\n")]
 
 
-def layout_lines(text: str, width: float, size: float, style: Style, icons):
-    """Greedy wrap at one size. Returns lines (lists of words) or None if a word is too wide."""
-    space = style.metrics.width(" ", size)
+def layout_lines(text, width: float, size: float, style: Style, icons):
+    """Greedy wrap at one size. Returns lines (lists of words) or None if a word is too wide.
+    `text` is a string or what measure() returned for it."""
+    paragraphs = measure(text, style, icons) if isinstance(text, str) else text
+    space = style.metrics.widths.get(" ", 0.25) * size
+    limit = width + 1e-6
     lines = []
-    for paragraph in text.split("\n"):
+    for paragraph in paragraphs:
         line, line_w = [], 0.0
-        for word in _words(paragraph, icons):
-            w = sum(_piece_width(p, size, style) for p in word)
-            if w > width + 1e-6:
+        for word, unit_w in paragraph:
+            w = unit_w * size
+            if w > limit:
                 return None
-            if line and line_w + space + w > width + 1e-6:
+            if line and line_w + space + w > limit:
                 lines.append(line)
                 line, line_w = [], 0.0
             line_w += (space if line else 0.0) + w
-            line.append(word)
+            line.append((word, unit_w))
         lines.append(line)
     return lines
 
@@ -79,12 +89,14 @@ def fit(text, width, height, size_pt, min_pt, style, icons, line_height=1.2):
     if missing:
         raise TextFitError(f"the font {style.family} has no glyph for {', '.join(repr(c) for c in missing)}"
                            f" (U+{ord(missing[0]):04X}); replace the character or use a font that has it")
+    measured = measure(text, style, icons)
     size_pt = max(size_pt, min_pt)
     steps = int(round((size_pt - min_pt) / SIZE_STEP_PT))
     for step in range(steps + 1):
-        pt = size_pt - step * SIZE_STEP_PT
-        size = pt_to_mm(pt)
-        lines = layout_lines(text, width, size, style, icons)
+        size = pt_to_mm(size_pt - step * SIZE_STEP_PT)
+        if _block_height(1, size, line_height, style) > height + 1e-6:
+            continue
+        lines = layout_lines(measured, width, size, style, icons)
         if lines is not None and _block_height(len(lines), size, line_height, style) <= height + 1e-6:
             return size, lines
     return None
@@ -96,7 +108,8 @@ def _block_height(n_lines, size, line_height, style):
 
 def render_block(lines, x, y, width, height, size, style, icons, align="left", valign="top",
                  line_height=1.2) -> str:
-    """Positioned SVG for fitted lines: one <text> per run between icons, a <g> per icon."""
+    """Positioned SVG for fitted lines (lists of (word, width at size 1)): one <text> per run
+    between icons, a <g> per icon."""
     m = style.metrics
     block_h = _block_height(len(lines), size, line_height, style)
     top = y + {"top": 0.0, "middle": (height - block_h) / 2, "bottom": height - block_h}[valign]
@@ -106,27 +119,31 @@ def render_block(lines, x, y, width, height, size, style, icons, align="left", v
     slant = ' font-style="italic"' if style.italic else ""
     head = f'font-family="{escape(style.family)}" font-size="{size:.3f}"{weight}{slant} fill="{style.color}"'
     out = []
-
-    def emit(run, run_x):
-        stripped = run.lstrip(" ")
-        if stripped.strip():
-            run_x += m.width(run[: len(run) - len(stripped)], size)
-            out.append(f'<text x="{run_x:.3f}" y="{baseline:.3f}" {head}>{escape(stripped.rstrip())}</text>')
-
     for line in lines:
-        line_w = sum(_piece_width(p, size, style) for word in line for p in word) + space * max(0, len(line) - 1)
-        run_x = x + {"left": 0.0, "center": (width - line_w) / 2, "right": width - line_w}[align]
-        run = ""
-        for i, word in enumerate(line):
-            for kind, value in ([("text", " ")] if i else []) + word:
+        line_w = sum(unit_w for _, unit_w in line) * size + space * max(0, len(line) - 1)
+        pen = x + {"left": 0.0, "center": (width - line_w) / 2, "right": width - line_w}[align]
+        run, run_x = [], pen
+        for i, (word, unit_w) in enumerate(line):
+            if i:
+                pen += space
+                if run:
+                    run.append(" ")
+                else:
+                    run_x = pen
+            for kind, value in word:
                 if kind == "text":
-                    run += value
+                    if not run:
+                        run_x = pen
+                    run.append(value)
+                    pen += m.width(value, size)
                     continue
-                emit(run, run_x)
-                icon_x = run_x + m.width(run, size)
-                out.append(_icon_markup(icons[value], icon_x, baseline, size, style))
-                run, run_x = "", icon_x + size * ICON_EM
-        emit(run, run_x)
+                if run:
+                    out.append(f'<text x="{run_x:.3f}" y="{baseline:.3f}" {head}>{escape("".join(run))}</text>')
+                    run = []
+                out.append(_icon_markup(icons[value], pen, baseline, size, style))
+                pen += size * ICON_EM
+        if run:
+            out.append(f'<text x="{run_x:.3f}" y="{baseline:.3f}" {head}>{escape("".join(run))}</text>')
         baseline += size * line_height
     return "".join(out)
 

@@ -16,6 +16,10 @@ MAX_FILE_BYTES = 20 * 1024 * 1024   # a manifest larger than this is surely a mi
 MAX_NODES = 2_000_000                # bounds alias expansion ("billion laughs")
 
 
+# libyaml's parser when PyYAML was built with it (about 10x faster), the pure-Python one else;
+# both are the safe loader and both give positions.
+SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
 PLAIN_TAGS = {f"tag:yaml.org,2002:{name}" for name in
               ("map", "seq", "str", "int", "float", "bool", "null", "merge", "timestamp")}
 
@@ -46,7 +50,7 @@ def node_mark(file: str, node) -> Mark:
 
 
 class _Builder:
-    def __init__(self, file: str, loader: yaml.SafeLoader, reporter: Reporter):
+    def __init__(self, file: str, loader, reporter: Reporter):
         self.file, self.loader, self.reporter = file, loader, reporter
         self.count = 0
 
@@ -116,7 +120,7 @@ def load_yaml(path: Path, reporter: Reporter):
     if not text.strip():
         reporter.error(top, "file is empty", "add the manifest's keys, see docs/manifests.md")
         return None
-    loader = yaml.SafeLoader(text)
+    loader = SAFE_LOADER(text)
     try:
         node = loader.get_single_node()
         if node is None:
@@ -130,7 +134,11 @@ def load_yaml(path: Path, reporter: Reporter):
         mark = exc.problem_mark or exc.context_mark
         where = Mark(file, mark.line + 1, mark.column + 1) if mark else top
         problem = (exc.problem or "invalid YAML").replace("\t", "\\t")
-        reporter.error(where, f"YAML syntax: {problem}", _syntax_hint(problem))
+        lines = text.splitlines()
+        line_text = lines[where.line - 1] if 0 < where.line <= len(lines) else ""
+        hint = ("indent with spaces, not tabs" if "\t" in line_text[: len(line_text) - len(line_text.lstrip())]
+                else _syntax_hint(problem))
+        reporter.error(where, f"YAML syntax: {problem}", hint)
     except yaml.YAMLError as exc:
         reporter.error(top, f"YAML error: {exc}", "check the file's syntax")
     finally:

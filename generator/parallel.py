@@ -1,0 +1,104 @@
+"""Sheets -> PDF on both cores: large jobs are cut into page-aligned chunks, each drawn by a
+forked worker, and the chunk PDFs merged with pikepdf.
+
+The number of chunks depends only on the page count, never on the machine, so the same input
+gives the same bytes everywhere; a machine with one core just draws the chunks in turn.
+"""
+from __future__ import annotations
+
+import io
+import multiprocessing
+import os
+import time
+
+import pikepdf
+
+from .errors import BuildError
+
+MIN_PAGES_PER_CHUNK = 8      # below this, forking costs more than it saves
+CHUNKS = 2
+
+_job = None                  # (writer, chunks, counter), inherited by forked workers
+
+
+def chunk_sheets(sheets: list) -> list[list]:
+    """Contiguous, page-aligned chunks; a back page stays with its front."""
+    if len(sheets) < 2 * MIN_PAGES_PER_CHUNK:
+        return [sheets]
+    cut = len(sheets) // CHUNKS
+    while 0 < cut < len(sheets) and sheets[cut].side == "back":
+        cut += 1
+    return [sheets[:cut], sheets[cut:]]
+
+
+def write_pdf(writer, sheets: list, progress=None) -> bytes:
+    chunks = chunk_sheets(sheets)
+    if len(chunks) == 1:
+        return writer.write(sheets, progress)
+    if "fork" not in multiprocessing.get_all_start_methods() or (os.cpu_count() or 1) < 2:
+        return merge([writer.write(chunk, progress) for chunk in chunks], writer.title)
+    return merge(_forked(writer, chunks, progress), writer.title)
+
+
+def _forked(writer, chunks, progress) -> list[bytes]:
+    global _job
+    ctx = multiprocessing.get_context("fork")
+    counter = ctx.Value("q", 0)
+    _job = (writer, chunks, counter)
+    pipes, workers = [], []
+    try:
+        for index in range(len(chunks)):
+            receive, send = ctx.Pipe(duplex=False)
+            worker = ctx.Process(target=_work, args=(index, send), daemon=True)
+            worker.start()
+            send.close()
+            pipes.append(receive)
+            workers.append(worker)
+        results, shown = [None] * len(chunks), 0
+        while any(r is None for r in results):
+            for index, pipe in enumerate(pipes):
+                if results[index] is None and pipe.poll(0.05):
+                    try:
+                        results[index] = pipe.recv()
+                    except EOFError:
+                        raise BuildError("a drawing worker stopped unexpectedly (out of memory?)") from None
+            if progress and counter.value > shown:
+                progress(counter.value - shown)
+                shown = counter.value
+        for status, payload in results:
+            if status == "error":
+                raise payload
+        return [payload for _, payload in results]
+    finally:
+        _job = None
+        for worker in workers:
+            if worker.is_alive():
+                worker.terminate()
+            worker.join()
+
+
+def _work(index: int, send) -> None:
+    writer, chunks, counter = _job
+
+    def advance(n):
+        with counter.get_lock():
+            counter.value += n
+    try:
+        send.send(("ok", writer.write(chunks[index], advance)))
+    except BuildError as exc:
+        send.send(("error", exc))
+    except Exception as exc:          # report, don't hang the parent
+        send.send(("error", BuildError(f"drawing failed: {type(exc).__name__}: {exc}")))
+    finally:
+        send.close()
+
+
+def merge(parts: list[bytes], title: str) -> bytes:
+    """Concatenate chunk PDFs into one; deterministic output (no random /ID, fixed dates)."""
+    merged = pikepdf.Pdf.open(io.BytesIO(parts[0]))
+    for part in parts[1:]:
+        merged.pages.extend(pikepdf.Pdf.open(io.BytesIO(part)).pages)
+    out = io.BytesIO()
+    merged.save(out, deterministic_id=True, compress_streams=True,
+                object_stream_mode=pikepdf.ObjectStreamMode.preserve)
+    return out.getvalue()
