@@ -13,12 +13,15 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from .errors import BuildError, display_path
-from .impose import Options, impose, impose_board
+from .impose import Options, impose, impose_board, impose_single
 from .manifest import PAPERS, load_pack
 from .model import Game, Group
-from .parallel import write_pdf
+from .parallel import set_print_boxes, write_pdf
 from .pdfwrite import PdfWriter
 from .render import FaceRenderer, expand_faces
+
+
+PRINT_SHOP = "face"     # --paper face: one face per page at print-shop size
 
 
 @dataclass
@@ -73,6 +76,9 @@ def options_for(game: Game, group: Group, request: BuildRequest) -> Options:
     d = game.defaults
     paper = request.paper or d["paper"]
     bleed = request.bleed if request.bleed is not None else group.bleed if group.bleed is not None else d["bleed"]
+    if paper == PRINT_SHOP:      # the page is the face plus its bleed
+        return Options(paper=paper, page_width=group.width + 2 * bleed, page_height=group.height + 2 * bleed,
+                       margin=0.0, bleed=bleed, duplex="long", marks="none")
     return Options(paper=paper, page_width=PAPERS[paper]["width"], page_height=PAPERS[paper]["height"],
                    margin=d["margin"], bleed=bleed, duplex=request.duplex or d["duplex"],
                    marks=request.marks or d["marks"])
@@ -88,7 +94,9 @@ def _render_groups(game, groups, request, progress, role, result):
         backs = None if batch[0].sides == 1 else [b for _, group_backs in faces for b in group_backs]
         first = batch[0]
         try:
-            if role == "board":
+            if opts.paper == PRINT_SHOP:
+                sheets += impose_single(fronts, backs, first.width, first.height, opts.bleed)
+            elif role == "board":
                 for face in fronts:
                     sheets += impose_board(face, first.width, first.height, f"{game.title}: {first.name}", opts)
             else:
@@ -101,6 +109,8 @@ def _render_groups(game, groups, request, progress, role, result):
         face_outline=lambda f, grow: f.group.outline(grow),
         title=f"{game.title} - {role}", subject=f"pnpgen print-and-play {role} for {game.title}")
     pdf = write_pdf(writer, sheets, progress.advance)
+    if any(sheet.trim for sheet in sheets):
+        pdf = set_print_boxes(pdf, sheets)
     for renderer in renderers.values():
         result.warnings += renderer.warnings
     first = sheets[0]

@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 from . import __version__
-from .build import BuildRequest, Progress, build
+from .build import PRINT_SHOP, BuildRequest, Progress, build
 from .errors import ManifestError, PnpError, UsageError, display_path
 from .manifest import PAPERS, find_pack, list_packs, load_pack
 from .fonts import PROJECT_ROOT
@@ -127,7 +127,9 @@ def parser() -> argparse.ArgumentParser:
     v.set_defaults(run=cmd_validate)
     b = sub.add_parser("build", help="build print-ready PDFs into output/<game>/")
     b.add_argument("games", nargs="*", metavar="GAME", help="pack name under components/ or a pack folder (default: all)")
-    b.add_argument("--paper", choices=sorted(PAPERS), help="paper size (default: the pack's, usually a4)")
+    b.add_argument("--paper", choices=sorted(PAPERS) + [PRINT_SHOP],
+                   help="paper size (default: the pack's, usually a4); 'face': one face per page at "
+                        "print-shop size, with TrimBox and BleedBox")
     b.add_argument("--duplex", choices=["long", "short", "none"],
                    help="backs for long- or short-edge duplex, or none: fronts and backs side by side to fold and glue")
     b.add_argument("--bleed", type=_bleed, metavar="MM", help="bleed in mm (default: the pack's, usually 3)")

@@ -55,6 +55,7 @@ class Sheet:
     fold_x: float | None = None
     label: str = ""
     clip: tuple[float, float, float, float] | None = None      # boards: the page's window
+    trim: tuple[float, float, float, float] | None = None      # print-shop pages: the TrimBox
 
 
 @dataclass(frozen=True)
@@ -161,6 +162,19 @@ def impose(fronts: list, backs: list | None, w: float, h: float, shape: str, ori
             back = Sheet(W, H, "back", mirrored)
             _add_marks(back, mirrored, shape, opts, slots.shared_cuts)
             sheets += [sheet, back]
+    return sheets
+
+
+def impose_single(fronts: list, backs: list | None, w: float, h: float, bleed: float) -> list[Sheet]:
+    """Print-shop layout: one face per page, the page exactly the face plus its bleed, each back
+    on the page after its front; the trim box is recorded for the PDF's TrimBox."""
+    sheets = []
+    for i, front in enumerate(fronts):
+        for side, face in (("front", front), ("back", backs[i] if backs else None)):
+            if face is None:
+                continue
+            placement = Placement(bleed, bleed, w, h, (bleed,) * 4, face)
+            sheets.append(Sheet(w + 2 * bleed, h + 2 * bleed, side, [placement], trim=(bleed, bleed, w, h)))
     return sheets
 
 

@@ -1,4 +1,4 @@
-"""Sheets -> PDF on both cores: large jobs are cut into page-aligned chunks, each drawn by a
+"""Sheets -> PDF on both cores (and the page boxes cairo cannot write): large jobs are cut into page-aligned chunks, each drawn by a
 forked worker, and the chunk PDFs merged with pikepdf.
 
 The number of chunks depends only on the page count, never on the machine, so the same input
@@ -101,4 +101,22 @@ def merge(parts: list[bytes], title: str) -> bytes:
     out = io.BytesIO()
     merged.save(out, deterministic_id=True, compress_streams=True,
                 object_stream_mode=pikepdf.ObjectStreamMode.preserve)
+    return out.getvalue()
+
+
+def set_print_boxes(pdf: bytes, sheets: list) -> bytes:
+    """TrimBox (the finished size) and BleedBox (trim plus bleed) on print-shop pages; cairo
+    cannot write them. PDF boxes count from the bottom-left, in points."""
+    doc = pikepdf.Pdf.open(io.BytesIO(pdf))
+    pt = 72 / 25.4
+    for page, sheet in zip(doc.pages, sheets):
+        if not sheet.trim:
+            continue
+        x, y, w, h = sheet.trim
+        bottom = sheet.height - y - h
+        page.obj.TrimBox = pikepdf.Array([x * pt, bottom * pt, (x + w) * pt, (bottom + h) * pt])
+        page.obj.BleedBox = pikepdf.Array([0, 0, sheet.width * pt, sheet.height * pt])
+    out = io.BytesIO()
+    doc.save(out, deterministic_id=True, compress_streams=True,
+             object_stream_mode=pikepdf.ObjectStreamMode.preserve)
     return out.getvalue()

@@ -187,3 +187,25 @@ def test_build_json_lists_items_and_files(built):
 def test_pdf_metadata_names_the_game(built):
     doc = pymupdf.open(built("royal-dukes") / "royal-dukes-sheets.pdf")
     assert "Royal Dukes" in doc.metadata["title"]
+
+
+def test_print_shop_pages_have_trim_and_bleed_boxes(built):
+    doc = pymupdf.open(built("mini", "--paper", "face") / "mini-sheets.pdf")
+    assert len(doc) == 24                       # 12 cards, front then back
+    for page in doc:
+        assert page.rect.width / MM == pytest.approx(63 + 6, abs=TOL)
+        assert page.rect.height / MM == pytest.approx(88 + 6, abs=TOL)
+        trim, bleed = page.trimbox, page.bleedbox
+        assert trim.x0 / MM == pytest.approx(3, abs=TOL) and trim.width / MM == pytest.approx(63, abs=TOL)
+        assert trim.height / MM == pytest.approx(88, abs=TOL)
+        assert bleed.width / MM == pytest.approx(69, abs=TOL) and bleed.height / MM == pytest.approx(94, abs=TOL)
+    assert "front plain-1" in doc[0].get_text() and "back plain-1" in doc[1].get_text()
+
+
+def test_bleed_option_changes_the_output(built):
+    """--bleed 0 puts abutting cards with no art past the trim: the red bleed colour is gone."""
+    def red_pixels(folder):
+        pix = pymupdf.open(folder / "mini-sheets.pdf")[0].get_pixmap(dpi=30)
+        return sum(1 for y in range(pix.height) for x in range(pix.width) if pix.pixel(x, y) == (255, 0, 0))
+    assert red_pixels(built("mini")) > 100
+    assert red_pixels(built("mini", "--bleed", "0")) == 0

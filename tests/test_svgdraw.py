@@ -741,7 +741,7 @@ def _groups(children):
         st.sampled_from([1, 0.6]), st.sampled_from(_COLOURS))
 
 
-@settings(max_examples=800, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(st.lists(st.recursive(st.one_of(_rects, _others), _groups, max_leaves=8),
                 min_size=1, max_size=5))
 def test_fast_path_matches_cairosvg(elements):
