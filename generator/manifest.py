@@ -26,7 +26,7 @@ from .yamlsrc import SrcDict, load_yaml
 DATA_DIR = Path(__file__).parent / "data"
 PAPERS = yaml.safe_load((DATA_DIR / "papers.yaml").read_text())
 SIZES = yaml.safe_load((DATA_DIR / "sizes.yaml").read_text())
-NON_COMPONENT_FILES = {"game.yaml", "handout.yaml"}
+NON_COMPONENT_FILES = {"game.yaml", "handout.yaml", "map.yaml"}   # read by their own stages
 MAX_GROUP_TOTAL = 200_000      # faces in one group
 MAX_ICON_BYTES = 512 * 1024
 SVG_NS = "{http://www.w3.org/2000/svg}"

@@ -1,0 +1,122 @@
+"""Grid geometry for maps: hex (axial q, r) and square (x, y) cells, neighbours, distances,
+rings and connectivity. Pure functions on tuples; every iteration order is fixed (sorted or
+list order), so layouts never depend on set or dict ordering.
+"""
+from __future__ import annotations
+
+from collections import deque
+from typing import Callable, Iterable
+
+Cell = tuple[int, int]
+
+HEX_DIRECTIONS: tuple[Cell, ...] = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1))
+SQUARE_DIRECTIONS: tuple[Cell, ...] = ((1, 0), (-1, 0), (0, 1), (0, -1))
+
+
+def hex_neighbours(cell: Cell) -> list[Cell]:
+    q, r = cell
+    return [(q + dq, r + dr) for dq, dr in HEX_DIRECTIONS]
+
+
+def square_neighbours(cell: Cell) -> list[Cell]:
+    x, y = cell
+    return [(x + dx, y + dy) for dx, dy in SQUARE_DIRECTIONS]
+
+
+def hex_distance(a: Cell, b: Cell) -> int:
+    dq, dr = a[0] - b[0], a[1] - b[1]
+    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+
+def square_distance(a: Cell, b: Cell) -> int:
+    """Steps between squares sharing an edge (Manhattan distance)."""
+    return abs(a[0] - b[0]) + abs(a[1] - b[1])
+
+
+def hex_ring(center: Cell, radius: int) -> list[Cell]:
+    if radius == 0:
+        return [center]
+    q, r = center[0] - radius, center[1] + radius     # start at direction (-1, +1) * radius
+    out = []
+    for dq, dr in ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)):
+        for _ in range(radius):
+            out.append((q, r))
+            q, r = q + dq, r + dr
+    return out
+
+
+def hex_disc(center: Cell, radius: int) -> list[Cell]:
+    return [c for k in range(radius + 1) for c in hex_ring(center, k)]
+
+
+def offset_to_axial(col: int, row: int) -> Cell:
+    """Pointy-top rows with odd rows shifted right ("odd-r") -> axial (q, r)."""
+    return (col - (row - (row & 1)) // 2, row)
+
+
+def axial_to_offset(cell: Cell) -> tuple[int, int]:
+    q, r = cell
+    return (q + (r - (r & 1)) // 2, r)
+
+
+def hex_rectangle(cols: int, rows: int) -> list[Cell]:
+    """The cells of a cols x rows board of pointy hexes with odd rows shifted right, in row order."""
+    return [offset_to_axial(col, row) for row in range(rows) for col in range(cols)]
+
+
+def neighbours_fn(grid_type: str) -> Callable[[Cell], list[Cell]]:
+    return hex_neighbours if grid_type == "hex" else square_neighbours
+
+
+def distance_fn(grid_type: str) -> Callable[[Cell, Cell], int]:
+    return hex_distance if grid_type == "hex" else square_distance
+
+
+def components(cells: Iterable[Cell], grid_type: str) -> list[list[Cell]]:
+    """Connected pieces of a set of cells (each piece sorted; pieces in order of their first cell)."""
+    remaining = sorted(set(cells))
+    inside = set(remaining)
+    seen: set[Cell] = set()
+    pieces = []
+    neighbours = neighbours_fn(grid_type)
+    for start in remaining:
+        if start in seen:
+            continue
+        piece, queue = [], deque([start])
+        seen.add(start)
+        while queue:
+            cell = queue.popleft()
+            piece.append(cell)
+            for n in neighbours(cell):
+                if n in inside and n not in seen:
+                    seen.add(n)
+                    queue.append(n)
+        pieces.append(sorted(piece))
+    return pieces
+
+
+def is_connected(cells: Iterable[Cell], grid_type: str) -> bool:
+    return len(components(cells, grid_type)) <= 1
+
+
+def edge_cells(cells: Iterable[Cell], grid_type: str) -> list[Cell]:
+    """Cells with at least one neighbour position that holds no cell."""
+    inside = set(cells)
+    neighbours = neighbours_fn(grid_type)
+    return sorted(c for c in inside if any(n not in inside for n in neighbours(c)))
+
+
+def distances_from(start: Cell, cells: Iterable[Cell], grid_type: str,
+                   passable: Callable[[Cell], bool] | None = None) -> dict[Cell, int]:
+    """Steps from start to every reachable cell, walking only through passable cells."""
+    inside = set(cells)
+    neighbours = neighbours_fn(grid_type)
+    dist = {start: 0}
+    queue = deque([start])
+    while queue:
+        cell = queue.popleft()
+        for n in neighbours(cell):
+            if n in inside and n not in dist and (passable is None or passable(n)):
+                dist[n] = dist[cell] + 1
+                queue.append(n)
+    return dist

@@ -1,0 +1,40 @@
+"""What a checker reports, and the interface every game's map module provides.
+
+A game's map support is two modules, written apart so the checker never trusts the generator:
+  generator/maps/<game>_gen.py    generate(rng, players, options) -> Layout, metrics(layout) -> dict,
+                                  score(metrics) -> float (higher is fairer)
+  generator/maps/<game>_check.py  check(layout) -> list[Violation]
+and its rule data (tile mix, counts, rulebook quotes) in components/<game>/map.yaml.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from ..fonts import PROJECT_ROOT
+
+
+@dataclass(frozen=True)
+class Violation:
+    rule: str          # short id, e.g. "settlement-count"
+    message: str       # what is wrong in this layout, naming cells
+    quote: str         # the rulebook sentence the rule comes from
+
+    def __str__(self) -> str:
+        return f"{self.rule}: {self.message}\n    rulebook: \"{self.quote}\""
+
+
+@dataclass
+class MapOptions:
+    balance: bool = True
+    relaxed: bool = False            # Royal Dukes: allow adjacent / edge settlements
+    mountains: int = 0               # Royal Dukes: optional mountains
+    extra: dict | None = None
+
+
+def map_data(game: str) -> dict:
+    """A game's map rules as data: components/<game>/map.yaml (trusted, shipped with pnpgen)."""
+    path = PROJECT_ROOT / "components" / game / "map.yaml"
+    return yaml.safe_load(path.read_text(encoding="utf-8"))
