@@ -6,11 +6,14 @@ output as it was.
 """
 from __future__ import annotations
 
+import io
 import json
 import os
 import shutil
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+
+import pikepdf
 
 from .errors import BuildError, display_path
 from .impose import Options, impose, impose_board, impose_single
@@ -66,9 +69,33 @@ def build(pack_root: Path, request: BuildRequest, progress: Progress | None = No
         staged[name], meta = _render_groups(game, [group], request, progress, "board", result)
         result.files.append({"path": name, "role": "board", **meta})
     progress.finish()
+    if (game.root / "map.yaml").is_file():
+        staged.update(_map_files(game, request, result))
     staged["build.json"] = build_json(game, request, result).encode()
     write_atomically(result.out_dir, staged)
     return result
+
+
+def _map_files(game: Game, request: BuildRequest, result: BuildResult) -> dict[str, bytes]:
+    """One layout for the default player count, seeded from the pack so rebuilds are identical."""
+    from .maps import engine
+    from .maps.output import map_files
+    paper = request.paper if request.paper in PAPERS else game.defaults["paper"]
+    opts = Options(paper=paper, page_width=PAPERS[paper]["width"], page_height=PAPERS[paper]["height"],
+                   margin=game.defaults["margin"], bleed=0.0, marks="none")
+    try:
+        layout = engine.generate(game.id, game.defaults["map_seed"])
+    except engine.MapError as exc:
+        raise BuildError(f"{game.id}: map: {exc}") from None
+    files = {}
+    for fmt in ("pdf", "json"):
+        files.update(map_files([layout], fmt, f"{game.id}-map", game.title, opts))
+    for name, data in files.items():
+        pages = len(pikepdf.Pdf.open(io.BytesIO(data)).pages) if name.endswith(".pdf") else 0
+        result.files.append({"path": name, "role": "map", "pages": pages,
+                             "page_width_mm": opts.page_width if pages else None,
+                             "page_height_mm": opts.page_height if pages else None})
+    return files
 
 
 def options_for(game: Game, group: Group, request: BuildRequest) -> Options:

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import argparse
-import os
+import random
 import signal
 import sys
 import time
@@ -13,6 +13,7 @@ from .build import PRINT_SHOP, BuildRequest, Progress, build
 from .errors import ManifestError, PnpError, UsageError, display_path
 from .manifest import PAPERS, find_pack, list_packs, load_pack
 from .fonts import PROJECT_ROOT
+from .impose import Options
 
 
 def components_dir() -> Path:
@@ -117,6 +118,72 @@ def cmd_build(args) -> int:
     return 1 if failed else 0
 
 
+def cmd_map(args) -> int:
+    from .maps import engine
+    from .maps.output import map_files
+    from .maps.rules import MapOptions
+    from .build import write_atomically
+    if args.check:
+        return _check_layouts(args.check)
+    if not args.game:
+        raise UsageError("name a game (pnpgen map royal-dukes) or a layout file to check (pnpgen map --check FILE.json)")
+    pack = find_pack(args.game, components_dir())
+    game_id = pack.name if pack else args.game
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 10**9)
+    if args.seed is None:
+        print(f"seed: {seed} (use --seed {seed} to make this map again)", file=sys.stderr)
+    options = MapOptions(balance=args.balance == "on", relaxed=args.relaxed, mountains=args.mountains)
+    try:
+        layouts = [engine.generate(game_id, seed + i, args.players, options) for i in range(args.count)]
+    except engine.MapError as exc:
+        raise UsageError(str(exc)) from None
+    title = _game_title(pack, game_id)
+    paper = Options(paper=args.paper, page_width=PAPERS[args.paper]["width"],
+                    page_height=PAPERS[args.paper]["height"], bleed=0.0, marks="none")
+    stem = f"{game_id}-map-{seed}" if args.count == 1 else f"{game_id}-maps-{seed}-x{args.count}"
+    files = map_files(layouts, args.format, stem, title, paper, args.dpi)
+    out = Path(args.out) / game_id
+    write_atomically(out, files)
+    for name in files:
+        print(display_path(out / name))
+    return 0
+
+
+def _check_layouts(path: str) -> int:
+    from .maps import engine
+    from .maps.layout import LayoutFileError, load
+    try:
+        layouts = load(Path(path))
+    except LayoutFileError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    broken = 0
+    for index, layout in enumerate(layouts):
+        where = path if len(layouts) == 1 else f"{path}: layout {index + 1}"
+        try:
+            violations = engine.check(layout)
+        except engine.MapError as exc:
+            print(f"{where}: {exc}", file=sys.stderr)
+            broken += 1
+            continue
+        for violation in violations:
+            print(f"{where}: {violation}")
+        if violations:
+            broken += 1
+        else:
+            print(f"{where}: legal {layout.game} layout for {layout.players} players")
+    return 1 if broken else 0
+
+
+def _game_title(pack, game_id: str) -> str:
+    if pack is not None:
+        try:
+            return load_pack(pack).title
+        except ManifestError:
+            pass
+    return game_id.replace("-", " ").title()
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="pnpgen", description="Print-and-play component generator.")
     p.add_argument("--version", action="version", version=f"pnpgen {__version__}")
@@ -138,7 +205,31 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--lenient", action="store_true", help="text that does not fit is a warning, not an error")
     b.add_argument("-q", "--quiet", action="store_true", help="no progress bar or summary")
     b.set_defaults(run=cmd_build)
+    m = sub.add_parser("map", help="generate rules-legal map layouts, or check one (--check FILE.json)")
+    m.add_argument("game", nargs="?", metavar="GAME", help="royal-dukes, shires, lords-of-doomspire, dragon-towers, cones-of-dunshire")
+    m.add_argument("--check", metavar="FILE.json", help="check a layout file and print each broken rule")
+    m.add_argument("--players", type=int, help="player count (default: the game's usual count)")
+    m.add_argument("--seed", type=int, help="random seed (default: a new one, printed)")
+    m.add_argument("--count", type=_positive, default=1, help="how many layouts (seeds S, S+1, ...)")
+    m.add_argument("--format", choices=["json", "svg", "pdf", "png"], default="json")
+    m.add_argument("--balance", choices=["on", "off"], default="on", help="search for fair layouts (default on)")
+    m.add_argument("--relaxed", action="store_true", help="Royal Dukes: allow settlements next to each other or the edge")
+    m.add_argument("--mountains", type=int, default=0, metavar="K", help="Royal Dukes: K mountain hexes")
+    m.add_argument("--paper", choices=sorted(PAPERS), default="a4", help="paper for --format pdf")
+    m.add_argument("--dpi", type=_positive, default=150, help="resolution for --format png")
+    m.add_argument("--out", default="output", metavar="DIR", help="output folder (default: output)")
+    m.set_defaults(run=cmd_map)
     return p
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+    if not 1 <= value <= 10_000:
+        raise argparse.ArgumentTypeError("must be between 1 and 10000")
+    return value
 
 
 def _bleed(text: str) -> float:

@@ -87,6 +87,7 @@ DEFAULTS_SPEC = Spec("defaults", {
     "bleed": Field(Length(0, 10), default=3.0),
     "marks": Field(Choice("crop", "lines", "none"), default="crop"),
     "margin": Field(Length(0, 30), default=5.0),
+    "map_seed": Field(Int(0, 2**31), default=1, doc="the seed of the map layout a build includes"),
 })
 GAME_SPEC = Spec("game", {
     "title": Field(Str(120), True, doc="the game's title"),

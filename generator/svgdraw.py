@@ -81,6 +81,7 @@ _NL_RE = re.compile(r'[\t\n\r]')
 _DOCTYPE_RE = re.compile(r'<!\s*(?:DOCTYPE|ENTITY)', re.IGNORECASE)
 _DOCTYPE_BRE = re.compile(rb'<!\s*(?:DOCTYPE|ENTITY)', re.IGNORECASE)
 _RGB_RE = re.compile(r'rgba?\(([^)]*)\)\s*$')
+_HEX_RE = re.compile(r'[0-9a-f]+$')
 
 _UNITS = {None: 1.0, 'px': 1.0, 'mm': 1.0, 'cm': 10.0, 'in': 25.4,
           'pt': _PT, 'pc': 12 * _PT}
@@ -176,7 +177,7 @@ def _channel(text, alpha=False):
         value = float(text)
         if not alpha:
             value /= 255
-    return min(1.0, max(0.0, value))
+    return min(1.0, max(0.0, _finite(value)))
 
 
 @lru_cache(maxsize=1024)
@@ -193,10 +194,8 @@ def _parse_color(value):
         return _CURRENT
     if low.startswith('#'):
         digits = low[1:]
-        try:
-            int(digits, 16)
-        except ValueError:
-            raise UnsupportedSVG(f'bad colour {value!r}') from None
+        if not _HEX_RE.match(digits):
+            raise UnsupportedSVG(f'bad colour {value!r}')
         n = len(digits)
         if n in (3, 4):
             channels = [int(c, 16) / 15 for c in digits]
@@ -235,12 +234,20 @@ def _parse_paint(value, props=None):
 # --------------------------------------------------------------------------
 # lengths and numbers
 
+def _finite(number):
+    """``number`` if it is finite, else UnsupportedSVG (NaN/inf would put
+    the caller's cairo context in a permanent error state)."""
+    if number - number == 0.0:
+        return number
+    raise UnsupportedSVG('non-finite number')
+
+
 def _length(value, font_size=None):
     """A length in document units (mm); '' / None -> 0."""
     if not value:
         return 0.0
     try:
-        return float(value)
+        return _finite(float(value))
     except ValueError:
         pass
     match = _LENGTH_RE.match(value)
@@ -253,7 +260,7 @@ def _length(value, font_size=None):
             factor = font_size if unit == 'em' else font_size / 2
         else:
             raise UnsupportedSVG(f'unsupported length {value!r}')
-    return float(number) * factor
+    return _finite(float(number) * factor)
 
 
 def _opacity(value):
@@ -265,14 +272,14 @@ def _opacity(value):
             number = float(value)
     except ValueError:
         raise UnsupportedSVG(f'bad opacity {value!r}') from None
-    return min(1.0, max(0.0, number))
+    return min(1.0, max(0.0, _finite(number)))
 
 
 def _number_list(value):
     value = value.strip()
     if not value:
         return []
-    return [float(n) for n in _NUMS_RE.findall(value)]
+    return [_finite(float(n)) for n in _NUMS_RE.findall(value)]
 
 
 # --------------------------------------------------------------------------
@@ -471,16 +478,16 @@ def _path_segments(d):
                         m = num_match(d, pos)
                         if m is None:
                             raise ValueError
-                        args.append(float(m.group(1)))
+                        args.append(_finite(float(m.group(1))))
                     pos = m.end()
             else:
                 for _ in range(n):
                     m = num_match(d, pos)
                     if m is None:
                         raise ValueError
-                    args.append(float(m.group(1)))
+                    args.append(_finite(float(m.group(1))))
                     pos = m.end()
-        except ValueError:
+        except (ValueError, UnsupportedSVG):
             break
         if upper == 'Z':
             if started:
@@ -915,7 +922,7 @@ def _p_font_size(value, props):
     parent = props['font-size']
     if value.endswith('%'):
         try:
-            return parent * float(value[:-1]) / 100
+            return _finite(parent * float(value[:-1]) / 100)
         except ValueError:
             raise UnsupportedSVG(f'bad font-size {value!r}') from None
     return _length(value, parent)
@@ -927,7 +934,7 @@ def _p_stroke_width(value, props):
 
 def _p_float(value, props):
     try:
-        return float(value)
+        return _finite(float(value))
     except ValueError:
         raise UnsupportedSVG(f'bad number {value!r}') from None
 
@@ -1140,6 +1147,8 @@ def _prep_uncached(elem, props):
             matrix = _parse_transform_tuple(value)
             if matrix == _IDENTITY:
                 matrix = None
+            elif not matrix[0] * matrix[3] - matrix[1] * matrix[2]:
+                return None  # singular (e.g. scale(0)): not rendered
         elif code == _BASELINE:
             if value.strip().lower() not in _HARMLESS_BASELINE:
                 raise UnsupportedSVG(f'{name}={value!r}')
@@ -1433,7 +1442,7 @@ def _attr_len(attrib, name, font_size):
     if value is None:
         return 0.0
     try:
-        return float(value)
+        return _finite(float(value))
     except ValueError:
         return _length(value, font_size)
 
@@ -1601,7 +1610,7 @@ def _single_coord(attrib, name, font_size):
     if value is None:
         return None
     try:
-        return float(value)
+        return _finite(float(value))
     except ValueError:
         pass
     value = value.strip()
@@ -1989,17 +1998,18 @@ def draw_svg(ctx: cairocffi.Context, svg_text) -> None:
     ctx.save()
     try:
         ctx.new_path()
+        # SVG's initial stroke/fill state, whatever the caller had set
+        ptr = ctx._pointer  # pylint: disable=protected-access
+        _lib.cairo_set_operator(ptr, _OVER)
+        _lib.cairo_set_miter_limit(ptr, _DEFAULT_MITER)
+        _lib.cairo_set_line_cap(ptr, _CAP_BUTT)
+        _lib.cairo_set_line_join(ptr, _JOIN_MITER)
+        _lib.cairo_set_fill_rule(ptr, _WINDING)
+        if _lib.cairo_get_dash_count(ptr):
+            _lib.cairo_set_dash(ptr, _ffi.NULL, 0, 0.0)
         if program is None:
             _fallback(ctx, svg_text)
         else:
-            ptr = ctx._pointer  # pylint: disable=protected-access
-            _lib.cairo_set_operator(ptr, _OVER)
-            _lib.cairo_set_miter_limit(ptr, _DEFAULT_MITER)
-            _lib.cairo_set_line_cap(ptr, _CAP_BUTT)
-            _lib.cairo_set_line_join(ptr, _JOIN_MITER)
-            _lib.cairo_set_fill_rule(ptr, _WINDING)
-            if _lib.cairo_get_dash_count(ptr):
-                _lib.cairo_set_dash(ptr, _ffi.NULL, 0, 0.0)
             for function, argument in program:
                 function(ptr, argument)
             status = _lib.cairo_status(ptr)
