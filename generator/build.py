@@ -6,6 +6,8 @@ output as it was.
 """
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import io
 import json
 import os
@@ -15,6 +17,7 @@ from pathlib import Path
 
 import pikepdf
 
+from . import interrupt
 from .errors import BuildError, display_path
 from .impose import Options, impose, impose_board, impose_single
 from .manifest import PAPERS, load_pack
@@ -57,6 +60,7 @@ def build(pack_root: Path, request: BuildRequest, progress: Progress | None = No
     progress = progress or Progress()
     game = load_pack(pack_root)                                   # manifest -> model
     result = BuildResult(game, Path(request.out_dir) / game.id)
+    check_not_locked(result.out_dir)
     staged: dict[str, bytes] = {}
     sheet_groups = [g for g in game.groups if g.kind != "mat"]
     progress.start(sum(g.total * g.sides for g in game.groups), f"{game.id}")
@@ -72,7 +76,9 @@ def build(pack_root: Path, request: BuildRequest, progress: Progress | None = No
     if (game.root / "map.yaml").is_file():
         staged.update(_map_files(game, request, result))
     staged["build.json"] = build_json(game, request, result).encode()
-    write_atomically(result.out_dir, staged)
+    interrupt.check()
+    with output_lock(result.out_dir):
+        write_atomically(result.out_dir, staged)
     return result
 
 
@@ -167,6 +173,38 @@ def build_json(game: Game, request: BuildRequest, result: BuildResult) -> str:
     doc = {"game": game.id, "title": game.title, "total_components": game.total,
            "groups": groups, "items": items, "files": result.files}
     return json.dumps(doc, indent=1, sort_keys=True) + "\n"
+
+
+LOCK_NAME = ".pnpgen.lock"
+
+
+def check_not_locked(out_dir: Path) -> None:
+    """Fail early, before the work, when another build is writing the same folder."""
+    if out_dir.is_dir():
+        with output_lock(out_dir):
+            pass
+
+
+@contextlib.contextmanager
+def output_lock(out_dir: Path):
+    """An exclusive lock on out_dir for the time files are moved into it. Staging folders left by
+    a killed build are removed here: while we hold the lock, no other build owns one."""
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        handle = open(out_dir / LOCK_NAME, "a+")
+    except OSError as exc:
+        raise BuildError(f"cannot write {display_path(out_dir)}: {exc.strerror}") from None
+    try:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise BuildError(f"another pnpgen build is writing {display_path(out_dir)}; "
+                             "wait for it to finish, or build into another folder with --out") from None
+        for stale in out_dir.glob(".pnpgen-staging-*"):
+            shutil.rmtree(stale, ignore_errors=True)
+        yield
+    finally:
+        handle.close()
 
 
 def write_atomically(out_dir: Path, files: dict[str, bytes]) -> None:

@@ -3,12 +3,11 @@ from __future__ import annotations
 
 import argparse
 import random
-import signal
 import sys
 import time
 from pathlib import Path
 
-from . import __version__
+from . import __version__, interrupt
 from .build import PRINT_SHOP, BuildRequest, Progress, build
 from .errors import ManifestError, PnpError, UsageError, display_path
 from .manifest import PAPERS, find_pack, list_packs, load_pack
@@ -105,6 +104,8 @@ def cmd_build(args) -> int:
             print(f"{pack.name}: not built, earlier output left as it was", file=sys.stderr)
             failed += 1
             continue
+        except interrupt.Interrupted:
+            raise
         except PnpError as exc:
             print(f"error: {exc}", file=sys.stderr)
             print(f"{pack.name}: not built, earlier output left as it was", file=sys.stderr)
@@ -113,7 +114,7 @@ def cmd_build(args) -> int:
         for warning in result.warnings:
             print(f"warning: {warning}", file=sys.stderr)
         if not args.quiet:
-            files = ", ".join(f"{f['path']} ({f['pages']} p.)" for f in result.files)
+            files = ", ".join(f"{f['path']} ({f['pages']} p.)" if f["pages"] else f["path"] for f in result.files)
             print(f"{pack.name}: {result.game.total} components -> {display_path(result.out_dir)}/: {files}")
     return 1 if failed else 0
 
@@ -242,21 +243,19 @@ def _bleed(text: str) -> float:
     return value
 
 
-def _terminate(signum, frame):
-    raise SystemExit(128 + signum)     # unwinds through the build's cleanup
-
-
 def main(argv: list[str] | None = None) -> int:
-    signal.signal(signal.SIGTERM, _terminate)
     args = parser().parse_args(argv)
+    previous = interrupt.install()
     try:
         return args.run(args)
     except UsageError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return exc.exit_code
+    except interrupt.Interrupted as exc:
+        print(f"{exc}; earlier output left as it was", file=sys.stderr)
+        return exc.exit_code
     except PnpError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return exc.exit_code
-    except KeyboardInterrupt:
-        print("interrupted; earlier output left as it was", file=sys.stderr)
-        return 130
+    finally:
+        interrupt.restore(previous)

@@ -157,7 +157,12 @@ def load_pack(root: Path, reporter: Reporter | None = None) -> Game:
     for path in sorted(root.glob("*.yaml")):
         if path.name in NON_COMPONENT_FILES:
             continue
-        groups.extend(_load_component_file(path, players, env, rep))
+        try:
+            groups.extend(_load_component_file(path, players, env, rep))
+        except (TypeError, AttributeError, KeyError, ValueError):
+            # a value already reported as wrong tripped a later check: the report stands
+            if not rep.errors:
+                raise
     _check_unique([(g.id, g.mark) for g in groups], "group id", rep)
     rep.raise_if_errors()
     if game_rec is INVALID:
@@ -170,7 +175,7 @@ def load_pack(root: Path, reporter: Reporter | None = None) -> Game:
         fonts={role: FontRole(f.family, f.weight == "bold", f.style == "italic") for role, f in game_rec.fonts.items()},
         icons=_load_icons(root, game_rec, rep),
         defaults=dict(game_rec.defaults.values) if game_rec.defaults else
-        dict(DEFAULTS_SPEC.check(SrcDict(), Mark(display_path(game_file)), rep, "defaults").values),
+        dict(DEFAULTS_SPEC.check({}, Mark(display_path(game_file)), rep, "defaults").values),
         notes=list(game_rec.notes), groups=groups)
     rep.raise_if_errors()
     return game
@@ -178,7 +183,7 @@ def load_pack(root: Path, reporter: Reporter | None = None) -> Game:
 
 def _check_game(rec, rep: Reporter) -> list[Player]:
     p = rec.players
-    if p is not INVALID and None not in (p.min, p.max):
+    if p and None not in (p.min, p.max):
         if p.min > p.max:
             rep.error(rec.value_mark("players"), f"players: min {p.min} is above max {p.max}", "swap them")
         if p.default is not None and not p.min <= p.default <= p.max:
@@ -186,7 +191,7 @@ def _check_game(rec, rep: Reporter) -> list[Player]:
                       "choose a default within min and max")
     fonts = library()
     for role, font in (rec.fonts or {}).items():
-        if font is INVALID or font.family is None:
+        if not font or font.family is None:
             continue
         bold, italic = font.weight == "bold", font.style == "italic"
         if fonts.face(font.family, bold, italic) is None:
@@ -194,8 +199,9 @@ def _check_game(rec, rep: Reporter) -> list[Player]:
             rep.error(fonts_src.value_mark(role) if isinstance(fonts_src, SrcDict) else rec.mark,
                       f"font role '{role}': family '{font.family}' ({font.weight}, {font.style}) is not in fonts/",
                       f"use one of {', '.join(fonts.families)}, or add the font files to fonts/")
-    players = [Player(c.id, c.name, c.color) for c in rec.player_colors or [] if c is not INVALID]
-    if p is not INVALID and p.max and len(players) < p.max:
+    players = [Player(c.id, c.name, c.color) for c in rec.player_colors or []
+               if c and None not in (c.id, c.name, c.color)]
+    if p and p.max and len(players) < p.max:
         rep.error(rec.value_mark("player_colors"), f"{len(players)} player colours for up to {p.max} players",
                   "add a colour for every seat")
     _check_unique([(pl.id, rec.value_mark("player_colors")) for pl in players], "player colour id", rep)
@@ -267,12 +273,12 @@ def _build_group(g, file: str, players, env, rep: Reporter) -> Group | None:
         corner_radius=g.corner_radius if g.corner_radius is not None else kind.corner_radius,
         points=points, template=g.template, back_template=g.back_template, bleed=g.bleed,
         rulebook_count=g.rulebook_count, prototype_content=g.prototype_content, items=items,
-        file=file, mark=g.mark, notes=list(g.notes))
+        file=file, mark=g.mark, notes=list(g.notes or []))
 
 
 def _expand_items(g, players, rep: Reporter) -> list[Item]:
     """Items as written -> items as printed: one per value combination of `vary`, per player."""
-    declared = {name: Field(FIELD_TYPES[kind]) for name, kind in g.fields.items()}
+    declared = {name: Field(FIELD_TYPES[kind]) for name, kind in (g.fields or {}).items() if kind}
     item_spec = Spec(f"item of {g.id}", {
         "id": Field(Id(), True, doc="a short id"), "copies": Field(Int(0, 100_000), default=1),
         "vary": Field(MapOf(VaryType())), **declared})

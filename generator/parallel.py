@@ -13,6 +13,7 @@ import time
 
 import pikepdf
 
+from . import interrupt
 from .errors import BuildError
 
 MIN_PAGES_PER_CHUNK = 8      # below this, forking costs more than it saves
@@ -56,6 +57,7 @@ def _forked(writer, chunks, progress) -> list[bytes]:
             workers.append(worker)
         results, shown = [None] * len(chunks), 0
         while any(r is None for r in results):
+            interrupt.check()
             for index, pipe in enumerate(pipes):
                 if results[index] is None and pipe.poll(0.05):
                     try:
@@ -85,7 +87,7 @@ def _work(index: int, send) -> None:
             counter.value += n
     try:
         send.send(("ok", writer.write(chunks[index], advance)))
-    except BuildError as exc:
+    except (BuildError, interrupt.Interrupted) as exc:
         send.send(("error", exc))
     except Exception as exc:          # report, don't hang the parent
         send.send(("error", BuildError(f"drawing failed: {type(exc).__name__}: {exc}")))

@@ -11,6 +11,7 @@ from typing import Callable
 
 import cairocffi as cairo
 
+from . import interrupt
 from .impose import Sheet
 from .svgdraw import draw_svg
 from .units import MM_PER
@@ -58,6 +59,7 @@ class PdfWriter:
         uses = Counter(self.face_key(p.face) for s in sheets for p in s.placements)
         recorded: dict = {}
         for number, sheet in enumerate(sheets):
+            interrupt.check()
             surface.set_size(sheet.width * PT_PER_MM, sheet.height * PT_PER_MM)
             ctx = new_context(surface)
             ctx.scale(PT_PER_MM, PT_PER_MM)

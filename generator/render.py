@@ -5,6 +5,9 @@ viewBox widened by the bleed, so a template draws past the cut line by drawing p
 """
 from __future__ import annotations
 
+import contextlib
+import signal
+import threading
 import traceback
 from dataclasses import dataclass
 
@@ -17,6 +20,31 @@ from .textfit import TextFitError
 
 SVG_HEAD = ('<svg xmlns="http://www.w3.org/2000/svg" width="{W:.3f}mm" height="{H:.3f}mm" '
             'viewBox="{x:.3f} {y:.3f} {W:.3f} {H:.3f}">')
+
+
+TEMPLATE_SECONDS = 10      # one face; a template looping for longer is a bug or an attack
+
+
+class TemplateTimeout(Exception):
+    pass
+
+
+@contextlib.contextmanager
+def time_limit(seconds: float, message: str):
+    """Interrupt the block after `seconds` (main thread only, where signals are delivered)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def expire(signum, frame):
+        raise TemplateTimeout(message)
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 @dataclass(frozen=True)
@@ -74,9 +102,10 @@ class FaceRenderer:
             **self.helpers.bind(),
         }
         try:
-            body = self.env.get_template(name).render(context)
+            with time_limit(TEMPLATE_SECONDS, f"template {name} ran for more than {TEMPLATE_SECONDS} s"):
+                body = self.env.get_template(name).render(context)
         except (jinja2.TemplateError, TextFitError, TypeError, ValueError, ZeroDivisionError,
-                AttributeError, KeyError, RecursionError) as exc:
+                AttributeError, KeyError, RecursionError, TemplateTimeout) as exc:
             raise BuildError(f"{group.file}: group '{group.id}', item '{item.id}' ({face.side}): "
                              f"{_where(exc, name)}{_message(exc)}") from None
         head = SVG_HEAD.format(W=group.width + 2 * bleed, H=group.height + 2 * bleed, x=-bleed, y=-bleed)

@@ -222,7 +222,7 @@ class Spec(Type):
     def check(self, value, mark, rep, where):
         if not isinstance(value, dict):
             return self.wrong(value, mark, rep, where)
-        here = value.mark if isinstance(value, SrcDict) else mark
+        here = getattr(value, "mark", mark)
         out = {}
         for key, item in value.items():
             kmark = value.key_mark(key) if isinstance(value, SrcDict) else mark

@@ -670,6 +670,7 @@ _set_fill_rule = _lib.cairo_set_fill_rule
 _rectangle = _lib.cairo_rectangle
 _arc = _lib.cairo_arc
 _close_path = _lib.cairo_close_path
+_new_sub_path = _lib.cairo_new_sub_path
 _append_path = _lib.cairo_append_path
 _move_to = _lib.cairo_move_to
 _fill = _lib.cairo_fill
@@ -697,6 +698,7 @@ def _b_rect(ptr, a):
 
 
 def _b_circle(ptr, a):
+    _new_sub_path(ptr)      # else cairo joins the arc to the current point (e.g. after text)
     _arc(ptr, a[0], a[1], a[2], 0.0, _TAU)
     _close_path(ptr)
 

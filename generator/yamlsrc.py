@@ -50,26 +50,42 @@ def node_mark(file: str, node) -> Mark:
 
 
 class _Builder:
+    """Nodes -> data. A node reached again through an alias is built once and shared, and its
+    expanded size still counts against MAX_NODES: an alias bomb is refused after a few thousand
+    steps, in bounded memory."""
+
     def __init__(self, file: str, loader, reporter: Reporter):
         self.file, self.loader, self.reporter = file, loader, reporter
         self.count = 0
+        self.built: dict[int, tuple[object, int]] = {}
 
     def build(self, node):
-        self.count += 1
-        if self.count > MAX_NODES:
-            raise _TooLarge(node)
+        key = id(node)
+        if key in self.built:
+            value, size = self.built[key]
+            self._add(size, node)
+            return value
+        before = self.count
+        self._add(1, node)
         if node.tag not in PLAIN_TAGS:
             raise yaml.constructor.ConstructorError(
                 None, None, f"tag {node.tag} is not allowed", node.start_mark)
         if isinstance(node, yaml.MappingNode):
-            return self._mapping(node)
-        if isinstance(node, yaml.SequenceNode):
-            out = SrcList()
-            out.mark = node_mark(self.file, node)
-            out.item_marks = [node_mark(self.file, n) for n in node.value]
-            out.extend(self.build(n) for n in node.value)
-            return out
-        return self.loader.construct_object(node, deep=True)
+            value = self._mapping(node)
+        elif isinstance(node, yaml.SequenceNode):
+            value = SrcList()
+            value.mark = node_mark(self.file, node)
+            value.item_marks = [node_mark(self.file, n) for n in node.value]
+            value.extend(self.build(n) for n in node.value)
+        else:
+            value = self.loader.construct_object(node, deep=True)
+        self.built[key] = (value, self.count - before)
+        return value
+
+    def _add(self, size: int, node) -> None:
+        self.count += size
+        if self.count > MAX_NODES:
+            raise _TooLarge(node)
 
     def _mapping(self, node):
         out = SrcDict()

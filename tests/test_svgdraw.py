@@ -478,8 +478,7 @@ def test_tspan_continues_after_previous_run():
     close_bbox(ink_bbox(whole), ink_bbox(split))
     red = render(doc('<text x="2" y="10" font-size="3">AAA <tspan fill="red">BBB</tspan></text>'))
     bbox = ink_bbox(red)
-    # the right end of the ink is the red tspan
-    r, g, b, a = px(red, (bbox[2] - 1) / SCALE, 0)
+    # the right end of the ink is the red tspan, the left end is black
     right_column = [px(red, (bbox[2] - 1) / SCALE, y / SCALE) for y in range(bbox[1], bbox[3] + 1)]
     assert any(p[3] and p[0] > 0 and p[1] == 0 for p in right_column)
     left_column = [px(red, (bbox[0] + 1) / SCALE, y / SCALE) for y in range(bbox[1], bbox[3] + 1)]
@@ -680,6 +679,8 @@ def test_colour_is_set_again_after_groups_and_restores():
                    '<g transform="translate(0 4)"><rect width="3" height="3" fill="blue"/></g>'
                    '<rect x="4" y="4" width="3" height="3" fill="red"/>'
                    '<text x="1" y="12" fill="blue">x</text>'
+                   '<rect x="1" y="14" width="3" height="3" fill="red"/>'
+                   '<rect x="5" y="14" width="3" height="3" fill="blue"/>'
                    '<rect x="8" y="4" width="3" height="3" fill="red" stroke="blue" stroke-width="0.2"/>'
                    '<rect x="12" y="4" width="3" height="3" fill="blue"/>'))
     assert px(s, 1, 1) == RED
@@ -688,6 +689,8 @@ def test_colour_is_set_again_after_groups_and_restores():
     assert px(s, 5, 5) == RED
     assert px(s, 9.5, 5.5) == RED
     assert px(s, 13, 5) == BLUE
+    assert px(s, 2, 15) == RED
+    assert px(s, 6, 15) == BLUE
 
 
 def test_same_element_under_different_styles_is_not_confused():
@@ -777,3 +780,13 @@ def test_degenerate_input_does_not_break_the_context():
     assert px(surface, 11, 11) == RED
     assert px(surface, 2, 11) == BLUE
     assert px(surface, 2, 2) == CLEAR
+
+
+def test_circle_after_text_is_not_joined_to_it():
+    """cairo keeps the point where text ended; a circle drawn next must start a new sub-path."""
+    svg = doc('<text x="1" y="5" font-size="3" fill="black">Hi</text>'
+              '<circle cx="15" cy="15" r="2" fill="red" stroke="blue" stroke-width="0.3"/>')
+    surface = render(svg)
+    # the segment from the text's end (~5, 5) to the circle (~13, 15) passes (9, 10): empty
+    assert alpha(surface, 9, 10) == 0
+    assert px(surface, 15, 15)[0] > 200

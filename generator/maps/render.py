@@ -77,23 +77,40 @@ def layout_svg_body(layout: Layout, look: dict, title: str) -> tuple[str, float,
         out.append(f'<polygon points="{points}" fill="{fill}" stroke="{INK}" stroke-width="0.3"{dash}/>')
         text_color = "#ffffff" if _dark(fill) else INK
         out.append(_text(cx, cy - 1.0, cell["type"].replace("-", " "), 2.6, anchor="middle", color=text_color))
-        extra = [f"{key} {cell[key]}" if not isinstance(cell[key], bool) else key.replace("_", " ")
+        extra = [(str(cell[key]) if key == "label" else f"{key} {cell[key]}")
+                 if not isinstance(cell[key], bool) else key.replace("_", " ")
                  for key in labels if key in cell and cell[key] not in (None, False)]
         for n, line in enumerate(extra[:3]):
             out.append(_text(cx, cy + 2.6 + n * 2.8, str(line), 2.2, anchor="middle", color=text_color))
+    on_cell: dict = {}
     for placement in layout.placements:
         coord = _coord_of(layout, placement)
         if coord is None:
             continue
+        slot = on_cell[coord] = on_cell.get(coord, -1) + 1     # several markers share a cell
+        ox, oy = MARKER_SLOTS[slot % len(MARKER_SLOTS)]
         cx, cy = _centre(layout, coord)
-        cx, cy = cx + dx + 5.0, cy + dy - 5.0
-        fill = marks.get(placement["kind"], "#555555")
+        cx, cy = cx + dx + ox, cy + dy + oy
+        fill = _marker_color(placement, marks, layout)
         tag = str(placement.get("owner", placement.get("label", placement["kind"][:1].upper())))
         out.append(f'<circle cx="{cx:.2f}" cy="{cy:.2f}" r="2.6" fill="{fill}" stroke="#ffffff" stroke-width="0.4"/>')
         out.append(_text(cx, cy + 0.9, tag[:3], 2.2, anchor="middle",
                          color="#ffffff" if _dark(fill) else INK, bold=True))
     out += _legend(layout, colors, marks, width, height - legend_rows * LEGEND_ROW - FRAME / 2)
     return "".join(out), width, height
+
+
+MARKER_SLOTS = ((5.0, -5.0), (-5.0, -5.0), (5.0, 5.5), (-5.0, 5.5))
+OWNER_COLORS = ("#c0392b", "#2471a3", "#1e8449", "#b7950b", "#7d3c98", "#ca6f1e", "#17a589", "#566573")
+
+
+def _marker_color(placement: dict, marks: dict, layout: Layout) -> str:
+    """A player's marker takes that player's colour; other markers their kind's colour."""
+    owner = placement.get("owner")
+    if owner is not None and not isinstance(owner, bool):
+        owners = sorted({str(p.get("owner")) for p in layout.placements if p.get("owner") is not None})
+        return OWNER_COLORS[owners.index(str(owner)) % len(OWNER_COLORS)]
+    return marks.get(placement["kind"], "#555555")
 
 
 def _legend(layout, colors, marks, width, top) -> list[str]:

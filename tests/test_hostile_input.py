@@ -1,0 +1,189 @@
+"""Hostile and broken input: no traceback, bounded time and memory, nothing outside the pack
+read, earlier output never destroyed."""
+import fcntl
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from conftest import ROOT, copy_pack, run_cli
+from generator import cli, render
+
+
+def snapshot(folder: Path) -> dict:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if p.is_file()}
+
+
+def test_bom_and_windows_line_endings_are_accepted(tmp_path):
+    pack = copy_pack("mini", tmp_path)
+    for name in ("game.yaml", "cards.yaml"):
+        text = (pack / name).read_text()
+        (pack / name).write_bytes(b"\xef\xbb\xbf" + text.replace("\n", "\r\n").encode())
+    code, out, err = run_cli("validate", pack)
+    assert code == 0, err
+
+
+def test_a_50_mb_manifest_is_refused_quickly(tmp_path):
+    pack = copy_pack("mini", tmp_path)
+    with open(pack / "huge.yaml", "w") as handle:
+        handle.write("groups:\n")
+        handle.write("# padding\n" * (5 * 1024 * 1024))
+    start = time.monotonic()
+    code, out, err = run_cli("validate", pack)
+    assert code == 1 and "Traceback" not in err
+    assert "huge.yaml:1:1: file is 50 MB, over the 20 MB limit for a manifest; split it" in err
+    assert time.monotonic() - start < 30
+
+
+def test_100000_cards_are_checked_in_one_pass(tmp_path):
+    pack = copy_pack("mini", tmp_path)
+    items = "".join(f"      - {{id: c{i}, title: Card {i}, body: Text {i}.}}\n" for i in range(100_000))
+    (pack / "cards.yaml").write_text(
+        "groups:\n  - id: cards\n    kind: card\n    size: poker\n    template: card.svg.j2\n"
+        "    rulebook_count: 99999\n    fields: {title: text, body: text}\n    items:\n" + items)
+    code, out, err = run_cli("validate", pack, timeout=600)
+    assert code == 1 and "Traceback" not in err
+    assert "group 'cards' has 100000 components (sum of copies) but rulebook_count is 99999" in err
+
+
+def run_in_process(argv, capsys):
+    code = cli.main([str(a) for a in argv])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+@pytest.mark.parametrize("template,message", [
+    ("{{ ''.__class__.__mro__ }}", "access to attribute '__class__' of 'str' object is unsafe"),
+    ("{% for i in range(1000000) %}x{% endfor %}", "range() of 1,000,000 steps is over the limit of 10,000"),
+    ("{{ cycler.__init__.__globals__ }}", "unsafe"),
+    ("{% include '/etc/passwd' %}", "/etc/passwd"),
+    ("{{ item.nope }}", "'dict object' has no attribute 'nope'; check the name, or add the field"),
+])
+def test_templates_run_sandboxed(tmp_path, capsys, template, message):
+    pack = copy_pack("mini", tmp_path)
+    (pack / "templates" / "card.svg.j2").write_text(template)
+    code, out, err = run_in_process(["build", pack, "--out", tmp_path / "out", "--quiet"], capsys)
+    assert code == 1
+    assert "group 'cards', item 'plain-1' (front): template card.svg.j2" in err and message in err, err
+
+
+def test_a_template_that_loops_for_ever_is_stopped(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(render, "TEMPLATE_SECONDS", 1)
+    pack = copy_pack("mini", tmp_path)
+    (pack / "templates" / "card.svg.j2").write_text(
+        "{% for i in range(10000) %}{% for j in range(10000) %}{% for k in range(10000) %}{% endfor %}{% endfor %}{% endfor %}")
+    start = time.monotonic()
+    code, out, err = run_in_process(["build", pack, "--out", tmp_path / "out", "--quiet"], capsys)
+    assert code == 1 and "template card.svg.j2 ran for more than 1 s" in err
+    assert time.monotonic() - start < 20
+
+
+def test_symlinked_icon_pointing_out_of_the_pack_is_refused(tmp_path):
+    pack = copy_pack("mini", tmp_path)
+    (pack / "icons" / "star.svg").unlink()
+    outside = tmp_path / "outside.svg"
+    outside.write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"/>')
+    (pack / "icons" / "star.svg").symlink_to(outside)
+    code, out, err = run_cli("validate", pack)
+    assert code == 1 and "icon 'star': 'icons/star.svg' points outside the game pack" in err
+
+
+def test_a_second_build_into_a_locked_folder_is_refused(tmp_path):
+    pack = copy_pack("mini", tmp_path)
+    out = tmp_path / "out"
+    (out / "mini").mkdir(parents=True)
+    with open(out / "mini" / ".pnpgen.lock", "a+") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        code, _, err = run_cli("build", pack, "--out", out, "--quiet")
+    assert code == 1 and "another pnpgen build is writing" in err and "Traceback" not in err
+    code, _, err = run_cli("build", pack, "--out", out, "--quiet")
+    assert code == 0, err
+
+
+def big_deck(tmp_path: Path, cards: int) -> Path:
+    sys.path.insert(0, str(ROOT / "bench"))
+    import bench_cards
+    return bench_cards.write_pack(tmp_path, bench_cards.make_cards(cards))
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_a_build_killed_midway_leaves_the_previous_output(tmp_path, sig):
+    pack = big_deck(tmp_path, 60)
+    out = tmp_path / "out"
+    code, _, err = run_cli("build", pack, "--out", out, "--quiet")
+    assert code == 0, err
+    before = snapshot(out / "bench-deck")
+    big_deck(tmp_path / "big", 3000)
+    (pack / "deck.yaml").write_bytes((tmp_path / "big" / "bench-deck" / "deck.yaml").read_bytes())
+    proc = subprocess.Popen([sys.executable, "-m", "generator", "build", str(pack), "--out", str(out), "--quiet"],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(2.5)            # loaded, in the middle of drawing 3,000 cards (about 8 s in all)
+    assert proc.poll() is None, "the build finished before it could be interrupted"
+    proc.send_signal(sig)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode != 0 and "Traceback" not in err
+    assert snapshot(out / "bench-deck") == before
+    leftovers = [p.name for p in (out / "bench-deck").iterdir() if p.name not in before and p.name != ".pnpgen.lock"]
+    assert leftovers == []
+
+
+MUTATIONS = ("drop", "duplicate", "retype", "truncate")
+
+
+def _mutate(data, rng: random.Random, kind: str):
+    """Apply one mutation at a random place of the parsed manifest."""
+    paths = []
+
+    def walk(node, path):
+        paths.append(path)
+        if isinstance(node, dict):
+            for key in sorted(node, key=str):
+                walk(node[key], path + [key])
+        elif isinstance(node, list):
+            for index, value in enumerate(node):
+                walk(value, path + [index])
+    walk(data, [])
+    path = rng.choice(paths[1:])
+    parent = data
+    for step in path[:-1]:
+        parent = parent[step]
+    last = path[-1]
+    if kind == "drop":
+        del parent[last]
+    elif kind == "duplicate" and isinstance(parent, list):
+        parent.append(parent[last])
+    elif kind == "duplicate":
+        parent[f"{last}_copy"] = parent[last]
+    else:
+        parent[last] = rng.choice([None, 0, -5, 3.5, "", "x" * 300, [1, 2], {"a": 1}, True, 10 ** 12])
+    return data
+
+
+@settings(max_examples=int(os.environ.get("PNPGEN_MUTATIONS", "40")), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 10 ** 9), kind=st.sampled_from(MUTATIONS), file=st.sampled_from(["game.yaml", "cards.yaml"]))
+def test_mutated_manifests_never_crash_nor_touch_output(tmp_path_factory, capsys, seed, kind, file):
+    tmp = tmp_path_factory.mktemp("mut")
+    pack = copy_pack("mini", tmp)
+    out = tmp / "out"
+    assert cli.main(["build", str(pack), "--out", str(out), "--quiet"]) == 0
+    before = snapshot(out / "mini")
+    rng = random.Random(seed)
+    path = pack / file
+    if kind == "truncate":
+        text = path.read_text()
+        path.write_text(text[: rng.randrange(len(text))])
+    else:
+        path.write_text(yaml.safe_dump(_mutate(yaml.safe_load(path.read_text()), rng, kind), sort_keys=False))
+    capsys.readouterr()
+    code = cli.main(["build", str(pack), "--out", str(out), "--quiet"])
+    err = capsys.readouterr().err
+    assert code in (0, 1)
+    if code == 1:
+        assert err.strip() and snapshot(out / "mini") == before
