@@ -75,6 +75,8 @@ def build(pack_root: Path, request: BuildRequest, progress: Progress | None = No
     progress.finish()
     if (game.root / "map.yaml").is_file():
         staged.update(_map_files(game, request, result))
+    if (game.root / "handout.yaml").is_file():
+        staged.update(_handout_file(game, request, result))
     staged["build.json"] = build_json(game, request, result).encode()
     interrupt.check()
     with output_lock(result.out_dir):
@@ -102,6 +104,18 @@ def _map_files(game: Game, request: BuildRequest, result: BuildResult) -> dict[s
                              "page_width_mm": opts.page_width if pages else None,
                              "page_height_mm": opts.page_height if pages else None})
     return files
+
+
+def _handout_file(game: Game, request: BuildRequest, result: BuildResult) -> dict[str, bytes]:
+    from .handout import handout_pdf, source_for
+    paper = request.paper if request.paper in PAPERS else game.defaults["paper"]
+    size = (PAPERS[paper]["width"], PAPERS[paper]["height"])
+    pdf = handout_pdf(source_for(game.root), size)
+    name = f"{game.id}-handout.pdf"
+    pages = len(pikepdf.Pdf.open(io.BytesIO(pdf)).pages)
+    result.files.append({"path": name, "role": "handout", "pages": pages,
+                         "page_width_mm": size[0], "page_height_mm": size[1]})
+    return {name: pdf}
 
 
 def options_for(game: Game, group: Group, request: BuildRequest) -> Options:

@@ -176,6 +176,30 @@ def _check_layouts(path: str) -> int:
     return 1 if broken else 0
 
 
+def cmd_handout(args) -> int:
+    from .build import write_atomically
+    from .handout import handout_pdf, source_for
+    folder = find_handout(args.game)
+    paper = PAPERS[args.paper]
+    try:
+        pdf = handout_pdf(source_for(folder), (paper["width"], paper["height"]))
+    except ManifestError as exc:
+        for problem in exc.problems:
+            print(problem, file=sys.stderr)
+        return 1
+    out = Path(args.out) / folder.name
+    write_atomically(out, {f"{folder.name}-handout.pdf": pdf})
+    print(display_path(out / f"{folder.name}-handout.pdf"))
+    return 0
+
+
+def find_handout(name: str) -> Path:
+    for folder in (components_dir() / name, Path(name)):
+        if (folder / "handout.yaml").is_file():
+            return folder.resolve()
+    raise UsageError(f"no handout for '{name}': no {name}/handout.yaml under {display_path(components_dir())}/ or at that path")
+
+
 def _game_title(pack, game_id: str) -> str:
     if pack is not None:
         try:
@@ -220,6 +244,11 @@ def parser() -> argparse.ArgumentParser:
     m.add_argument("--dpi", type=_positive, default=150, help="resolution for --format png")
     m.add_argument("--out", default="output", metavar="DIR", help="output folder (default: output)")
     m.set_defaults(run=cmd_map)
+    h = sub.add_parser("handout", help="typeset the game's rule summary (handout.yaml) as a two-page PDF")
+    h.add_argument("game", metavar="GAME", help="pack name under components/ or a pack folder")
+    h.add_argument("--paper", choices=sorted(PAPERS), default="a4")
+    h.add_argument("--out", default="output", metavar="DIR", help="output folder (default: output)")
+    h.set_defaults(run=cmd_handout)
     return p
 
 

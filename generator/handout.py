@@ -1,0 +1,331 @@
+"""A game's handout.yaml (+ its manifests and map data) -> a two-page rule summary PDF.
+
+Typeset with reportlab's platypus in two or three columns; numbers shared with components come
+from the manifests through sandboxed Jinja2 expressions, never typed twice. Content that does
+not fit on one sheet (two pages) is an error naming the section, never smaller type.
+"""
+from __future__ import annotations
+
+import hashlib
+import io
+import re
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from xml.sax.saxutils import escape
+
+import jinja2
+from jinja2.sandbox import SandboxedEnvironment
+from reportlab.lib import colors
+from reportlab.lib.enums import TA_LEFT
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import mm
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.pdfmetrics import registerFontFamily
+from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.platypus import (BaseDocTemplate, Flowable, Frame, KeepTogether, PageTemplate,
+                                Paragraph, Spacer, Table, TableStyle)
+
+from .errors import BuildError, ManifestError, Mark, Reporter, display_path
+from .fonts import FONT_DIR
+from .schema import AnyData, Bool, Choice, Color, Field, Int, ListOf, Spec, Str
+from .yamlsrc import SrcDict, load_yaml
+
+MAX_PAGES = 2
+BODY_PT, SMALL_PT, HEADING_PT, TITLE_PT = 8.5, 8.0, 10.5, 20
+MARGIN, GUTTER, BAND = 10 * mm, 5 * mm, 17 * mm
+FONTS = {"Sans": "LiberationSans-Regular.ttf", "Sans-Bold": "LiberationSans-Bold.ttf",
+         "Sans-Italic": "LiberationSans-Italic.ttf", "Serif-Bold": "LiberationSerif-Bold.ttf"}
+BLOCK_KINDS = ("text", "bullets", "steps", "table", "note")
+
+TABLE_COLUMN = Spec("table column", {"header": Field(Str(80), True), "field": Field(Str(80), True)})
+TABLE_SPEC = Spec("table", {
+    "columns": Field(ListOf(AnyData(), 1, 12), True, doc="headers, or {header, field} with 'from'"),
+    "rows": Field(ListOf(ListOf(AnyData(), 1, 12), 0, 200), default=[]),
+    "widths": Field(ListOf(Int(1, 100), 1, 12)),
+    "from": Field(Str(80), doc="a component group id: one row per item"),
+})
+BLOCK_SPEC = Spec("block", {
+    "text": Field(Str(5000)), "note": Field(Str(2000)),
+    "bullets": Field(ListOf(Str(2000), 1, 60)), "steps": Field(ListOf(Str(2000), 1, 60)),
+    "table": Field(TABLE_SPEC),
+})
+SECTION_SPEC = Spec("section", {
+    "heading": Field(Str(120), True, doc="the section's heading"),
+    "box": Field(Bool(), default=False),
+    "blocks": Field(ListOf(BLOCK_SPEC, 1, 80), True, doc="a list of text, bullets, steps, table or note"),
+})
+HANDOUT_SPEC = Spec("handout", {
+    "title": Field(Str(120)), "subtitle": Field(Str(200), default="Rule summary"),
+    "columns": Field(Choice(2, 3), default=3),
+    "accent": Field(Color(), default="#37474f"),
+    "sections": Field(ListOf(SECTION_SPEC, 1, 40), True, doc="the handout's sections"),
+})
+
+
+@dataclass
+class HandoutSource:
+    """What a handout is made from: its file, the game's title, palette and icons, and the data
+    its expressions may read."""
+    path: Path
+    title: str
+    icons: dict
+    context: dict
+
+
+def load_handout(source: HandoutSource):
+    rep = Reporter()
+    raw = load_yaml(source.path, rep)
+    rec = HANDOUT_SPEC.check(raw, Mark(display_path(source.path), 1, 1), rep, "") if raw is not None else None
+    if rec is not None and rec.sections:
+        for section in rec.sections:
+            for block in section.blocks or []:
+                present = [k for k in BLOCK_KINDS if block.values.get(k) is not None]
+                if len(present) != 1:
+                    rep.error(block.mark, f"a block needs exactly one of {', '.join(BLOCK_KINDS)}"
+                              f"{' (it has ' + ', '.join(present) + ')' if present else ''}",
+                              "split it into one block per kind")
+    rep.raise_if_errors()
+    return rec
+
+
+def _register_fonts() -> None:
+    for name, file in FONTS.items():
+        if name not in pdfmetrics.getRegisteredFontNames():
+            pdfmetrics.registerFont(TTFont(name, str(FONT_DIR / file)))
+    # <b> and <i> in paragraphs pick these faces (there is no bold italic: bold wins)
+    registerFontFamily("Sans", normal="Sans", bold="Sans-Bold", italic="Sans-Italic", boldItalic="Sans-Bold")
+
+
+class _Typesetter:
+    """Handout record -> platypus flowables, each tagged with its section for overflow reports."""
+
+    def __init__(self, rec, source: HandoutSource):
+        self.rec, self.source = rec, source
+        accent = colors.HexColor(rec.accent)
+        self.accent = accent
+        self.env = SandboxedEnvironment(undefined=jinja2.StrictUndefined, autoescape=False)
+        self.styles = {
+            "body": ParagraphStyle("body", fontName="Sans", fontSize=BODY_PT, leading=BODY_PT * 1.24, alignment=TA_LEFT,
+                                   spaceAfter=2.5),
+            "note": ParagraphStyle("note", fontName="Sans-Italic", fontSize=BODY_PT, leading=BODY_PT * 1.24, spaceAfter=2.5,
+                                   textColor=colors.HexColor("#444444")),
+            "heading": ParagraphStyle("heading", fontName="Sans-Bold", fontSize=HEADING_PT, leading=HEADING_PT * 1.2,
+                                      textColor=accent, spaceBefore=5, spaceAfter=2.5),
+            "cell": ParagraphStyle("cell", fontName="Sans", fontSize=SMALL_PT, leading=SMALL_PT * 1.2),
+            "head": ParagraphStyle("head", fontName="Sans-Bold", fontSize=SMALL_PT, leading=SMALL_PT * 1.2,
+                                   textColor=colors.white),
+            "list": ParagraphStyle("list", fontName="Sans", fontSize=BODY_PT, leading=BODY_PT * 1.24, leftIndent=9,
+                                   bulletIndent=1, spaceAfter=1.5, bulletFontName="Sans-Bold",
+                                   bulletFontSize=BODY_PT, bulletColor=accent),
+        }
+
+    def flowables(self, width: float) -> list:
+        out = []
+        for section in self.rec.sections:
+            items = [self._heading(section.heading)]
+            for block in section.blocks:
+                items += self._block(block, section, width - (8 if section.box else 0))
+            if section.box:
+                items = [self._boxed(items, width)]
+            else:
+                items = [KeepTogether(items[:2])] + items[2:]     # a heading never ends a column
+            for item in items:
+                item._section = section
+            out += items
+        return out
+
+    def _heading(self, text):
+        return Paragraph(self._markup(text), self.styles["heading"])
+
+    def _block(self, block, section, width) -> list:
+        kind = next(k for k in BLOCK_KINDS if block.values.get(k) is not None)
+        value = block.values[kind]
+        try:
+            return getattr(self, f"_block_{kind}")(value, width)
+        except (jinja2.TemplateError, TypeError, KeyError, ValueError) as exc:
+            raise ManifestError([_problem(block.mark, f"section '{section.heading}', {kind}: {exc}",
+                                          "check the {{ ... }} expression against the manifests")]) from None
+
+    def _block_text(self, value, width):
+        return [Paragraph(self._markup(value), self.styles["body"])]
+
+    def _block_note(self, value, width):
+        return [Paragraph(self._markup(value), self.styles["note"])]
+
+    def _block_bullets(self, value, width):
+        return [Paragraph(self._markup(v), self.styles["list"], bulletText="\u2022") for v in value]
+
+    def _block_steps(self, value, width):
+        return [Paragraph(self._markup(v), self.styles["list"], bulletText=f"{n}.") for n, v in enumerate(value, 1)]
+
+    def _block_table(self, table, width):
+        headers, rows = self._table_rows(table)
+        cells = [[Paragraph(self._markup(h), self.styles["head"]) for h in headers]]
+        cells += [[Paragraph(self._markup(str(c)), self.styles["cell"]) for c in row] for row in rows]
+        widths = table.widths or [1] * len(headers)
+        if len(widths) != len(headers):
+            raise ValueError(f"{len(widths)} widths for {len(headers)} columns")
+        col_widths = [width * w / sum(widths) for w in widths]
+        t = Table(cells, colWidths=col_widths, repeatRows=1, hAlign="LEFT")
+        t.setStyle(TableStyle([
+            ("FONTNAME", (0, 0), (-1, -1), "Sans"),      # else reportlab names Helvetica
+            ("BACKGROUND", (0, 0), (-1, 0), self.accent),
+            ("LINEBELOW", (0, 1), (-1, -1), 0.3, colors.HexColor("#9e9e9e")),
+            ("VALIGN", (0, 0), (-1, -1), "TOP"),
+            ("LEFTPADDING", (0, 0), (-1, -1), 2), ("RIGHTPADDING", (0, 0), (-1, -1), 2),
+            ("TOPPADDING", (0, 0), (-1, -1), 1.5), ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
+        ]))
+        return [t, Spacer(1, 3)]
+
+    def _table_rows(self, table):
+        if table.values.get("from") is None:
+            for row in table.rows or []:
+                if len(row) != len(table.columns):
+                    raise ValueError(f"a row has {len(row)} cells for {len(table.columns)} columns")
+            return [str(c) for c in table.columns], table.rows or []
+        group = self.source.context["group"].get(table.values["from"])
+        if group is None:
+            raise KeyError(f"no component group '{table.values['from']}'")
+        columns = [TABLE_COLUMN.check(c, None, Reporter(), "column") for c in table.columns]
+        rows = [[item.get(c.field, "") for c in columns] for item in group["items"]]
+        return [c.header for c in columns], rows
+
+    def _boxed(self, items, width):
+        box = Table([[items]], colWidths=[width])
+        box.setStyle(TableStyle([
+            ("FONTNAME", (0, 0), (-1, -1), "Sans"),
+            ("BACKGROUND", (0, 0), (-1, -1), colors.HexColor("#f3efe6")),
+            ("BOX", (0, 0), (-1, -1), 0.6, self.accent),
+            ("LEFTPADDING", (0, 0), (-1, -1), 4), ("RIGHTPADDING", (0, 0), (-1, -1), 4),
+            ("TOPPADDING", (0, 0), (-1, -1), 1), ("BOTTOMPADDING", (0, 0), (-1, -1), 4),
+        ]))
+        return box
+
+    def _markup(self, text: str) -> str:
+        """Manifest expressions, then escaping, then **bold**, *italic* and :icon: markup."""
+        text = self.env.from_string(str(text)).render(self.source.context) if "{" in str(text) else str(text)
+        text = escape(text)
+        text = re.sub(r"\*\*(.+?)\*\*", r"<b>\1</b>", text)
+        text = re.sub(r"(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])", r"<i>\1</i>", text)
+        return re.sub(r":([a-z0-9][a-z0-9_-]*):", self._icon, text)
+
+    def _icon(self, match):
+        name = match.group(1)
+        icon = self.source.icons.get(name)
+        if icon is None:
+            return match.group(0)
+        path = icon_png(icon, self.rec.accent)
+        return f'<img src="{path}" width="{BODY_PT + 1}" height="{BODY_PT + 1}" valign="-2"/>'
+
+
+def _problem(mark, message, hint):
+    from .errors import Problem
+    return Problem(mark, message, hint)
+
+
+def icon_png(icon, color: str) -> str:
+    """An icon rasterized once (600 dpi at 9 pt) into a cache file reportlab can embed."""
+    import cairocffi as cairo
+
+    from .pdfwrite import new_context
+    from .textfit import icon_svg
+    from .svgdraw import draw_svg
+    key = hashlib.sha256(f"{icon.markup}{icon.view_box}{color}".encode()).hexdigest()[:16]
+    path = Path(tempfile.gettempdir()) / "pnpgen-icons" / f"{key}.png"
+    if not path.exists():
+        path.parent.mkdir(exist_ok=True)
+        px = 75
+        surface = cairo.ImageSurface(cairo.FORMAT_ARGB32, px, px)
+        ctx = new_context(surface)
+        ctx.scale(px / 24, px / 24)
+        draw_svg(ctx, f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24">{icon_svg(icon, 0, 0, 24, color)}</svg>')
+        tmp = path.with_suffix(".tmp")
+        surface.write_to_png(str(tmp))
+        tmp.replace(path)
+    return str(path)
+
+
+class _Doc(BaseDocTemplate):
+    def __init__(self, buffer, source, rec, page_size):
+        super().__init__(buffer, pagesize=page_size, leftMargin=MARGIN, rightMargin=MARGIN, topMargin=MARGIN,
+                         bottomMargin=MARGIN, title=f"{source.title} - {rec.subtitle}", author="pnpgen",
+                         creator="pnpgen", subject=f"Rule summary for {source.title}", invariant=1,
+                         initialFontName="Sans", initialFontSize=BODY_PT)
+        self.source, self.rec, self.placed = source, rec, []
+        width, height = page_size
+        col_w = (width - 2 * MARGIN - (rec.columns - 1) * GUTTER) / rec.columns
+        self.col_w = col_w
+
+        def frames(top):
+            return [Frame(MARGIN + i * (col_w + GUTTER), MARGIN, col_w, height - MARGIN - top,
+                          leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0, id=f"c{i}")
+                    for i in range(rec.columns)]
+        self.addPageTemplates([PageTemplate("first", frames(MARGIN + BAND), onPage=self._band),
+                               PageTemplate("rest", frames(MARGIN), onPage=self._footer)])
+
+    def handle_pageBegin(self):
+        super().handle_pageBegin()
+        self._handle_nextPageTemplate("rest")
+
+    def afterFlowable(self, flowable):
+        section = getattr(flowable, "_section", None)
+        if section is not None:
+            self.placed.append((self.page, section))
+
+    def _band(self, canvas, doc):
+        width, height = doc.pagesize
+        canvas.saveState()
+        canvas.setFillColor(colors.HexColor(self.rec.accent))
+        canvas.rect(0, height - MARGIN - BAND + 3 * mm, width, BAND + MARGIN, stroke=0, fill=1)
+        canvas.setFillColor(colors.white)
+        canvas.setFont("Serif-Bold", TITLE_PT)
+        canvas.drawString(MARGIN, height - MARGIN - 8 * mm, self.rec.title or self.source.title)
+        canvas.setFont("Sans", 9.5)
+        canvas.drawRightString(width - MARGIN, height - MARGIN - 8 * mm, self.rec.subtitle)
+        canvas.restoreState()
+        self._footer(canvas, doc)
+
+    def _footer(self, canvas, doc):
+        width, _ = doc.pagesize
+        canvas.saveState()
+        canvas.setFont("Sans", 8)
+        canvas.setFillColor(colors.HexColor("#666666"))
+        canvas.drawRightString(width - MARGIN, 5 * mm, f"{self.rec.title or self.source.title} - page {doc.page}")
+        canvas.restoreState()
+
+
+def handout_pdf(source: HandoutSource, page_size_mm: tuple[float, float]) -> bytes:
+    """Typeset the handout; raise ManifestError naming the first section that spills past page 2."""
+    rec = load_handout(source)
+    _register_fonts()
+    buffer = io.BytesIO()
+    doc = _Doc(buffer, source, rec, (page_size_mm[0] * mm, page_size_mm[1] * mm))
+    doc.build(_Typesetter(rec, source).flowables(doc.col_w))
+    overflow = [section for page, section in doc.placed if page > MAX_PAGES]
+    if overflow:
+        section = overflow[0]
+        raise ManifestError([_problem(
+            section.mark, f"handout: section '{section.heading}' does not fit on the sheet: the text needs "
+            f"{doc.page} pages, at most {MAX_PAGES} are allowed (body text stays at {BODY_PT} pt)",
+            "shorten this section or one before it")])
+    return buffer.getvalue()
+
+
+def source_for(folder: Path) -> HandoutSource:
+    """The handout of a pack folder (game.yaml optional): its title, icons and data for expressions."""
+    import yaml
+
+    from .manifest import load_pack
+    context: dict = {"group": {}, "map": {}}
+    title, icons = folder.name.replace("-", " ").title(), {}
+    if (folder / "game.yaml").is_file():
+        game = load_pack(folder)
+        title, icons = game.title, game.icons
+        context["game"] = {"title": game.title, "palette": game.palette}
+        for group in game.groups:
+            items = [{"id": i.id, "copies": i.copies, **i.data} for i in group.items]
+            context["group"][group.id] = {"total": group.total, "items": items, **{i["id"]: i for i in items}}
+    if (folder / "map.yaml").is_file():
+        context["map"] = yaml.safe_load((folder / "map.yaml").read_text(encoding="utf-8")) or {}
+    return HandoutSource(folder / "handout.yaml", title, icons, context)
