@@ -12,6 +12,7 @@ from typing import Callable
 import cairocffi as cairo
 
 from . import interrupt
+from .errors import BuildError
 from .impose import Sheet
 from .svgdraw import draw_svg
 from .units import MM_PER
@@ -100,13 +101,17 @@ class PdfWriter:
             ctx.rectangle(-left, -top, p.w + left + right, p.h + top + bottom)
         ctx.clip()
         key = self.face_key(p.face)
-        if reuse and uses[key] > 1:
-            if key not in recorded:
-                recorded[key] = self._record(p)
-            ctx.set_source_surface(recorded[key], 0, 0)
-            ctx.paint()
-        else:
-            draw_svg(ctx, self.face_svg(p.face))
+        try:
+            if reuse and uses[key] > 1:
+                if key not in recorded:
+                    recorded[key] = self._record(p)
+                ctx.set_source_surface(recorded[key], 0, 0)
+                ctx.paint()
+            else:
+                draw_svg(ctx, self.face_svg(p.face))
+        except ValueError as exc:      # e.g. an <image> pointing at a file or URL
+            where = "/".join(key) if isinstance(key, tuple) else "a map"
+            raise BuildError(f"{where}: {exc}") from None
         ctx.restore()
 
     def _record(self, p):

@@ -1966,11 +1966,21 @@ def _fallback_class():
     return ContextSurface
 
 
+class ExternalResourceRefused(ValueError):
+    pass
+
+
+def _refuse_fetch(url, resource_type):
+    raise ExternalResourceRefused(f"SVG refers to an external resource ({url[:80]}); "
+                                  "templates may not load files or URLs")
+
+
 def _fallback(ctx, svg_text):
     from cairosvg.parser import Tree
     data = svg_text.encode('utf-8') if isinstance(svg_text, str) else svg_text
-    # unsafe=False (the default): no external resources, no entities
-    tree = Tree(bytestring=data, unsafe=False)
+    # unsafe=False: no entities; and a fetcher that refuses every URL, so an <image> or
+    # xlink to a file or the network loads nothing (cairosvg's default fetcher would)
+    tree = Tree(bytestring=data, unsafe=False, url_fetcher=_refuse_fetch)
     _fallback_class()(tree, ctx)
 
 

@@ -790,3 +790,11 @@ def test_circle_after_text_is_not_joined_to_it():
     # the segment from the text's end (~5, 5) to the circle (~13, 15) passes (9, 10): empty
     assert alpha(surface, 9, 10) == 0
     assert px(surface, 15, 15)[0] > 200
+
+
+@pytest.mark.parametrize("href", ["file:///etc/passwd", "http://127.0.0.1:9/x.png", "/etc/hostname"])
+def test_fallback_never_loads_files_or_urls(href):
+    svg = doc(f'<image x="0" y="0" width="10" height="10" href="{href}"/>')
+    assert not supported(svg)
+    with pytest.raises(svgdraw.ExternalResourceRefused):
+        render(svg)
