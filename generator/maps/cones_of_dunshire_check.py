@@ -16,6 +16,7 @@ from itertools import combinations
 from .grid import components, hex_distance, hex_neighbours, offset_to_axial
 from .layout import Layout
 from .rules import Violation, map_data
+from .rules import coord_text as _name, coords_text, is_int as _is_int
 
 _DATA = None
 
@@ -27,18 +28,8 @@ def _data() -> dict:
     return _DATA
 
 
-def _is_int(value) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _name(coord) -> str:
-    return f"({coord[0]}, {coord[1]})"
-
-
 def _names(coords) -> str:
-    coords = sorted(coords)
-    shown = ", ".join(_name(c) for c in coords[:8])
-    return (shown + (f" and {len(coords) - 8} more" if len(coords) > 8 else "")) or "none"
+    return coords_text(coords, 8) or "none"
 
 
 class _Report:

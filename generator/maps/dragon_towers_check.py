@@ -11,6 +11,7 @@ from __future__ import annotations
 from .grid import components, hex_neighbours
 from .layout import Layout
 from .rules import Violation, map_data
+from .rules import coord_text as _name, coords_text, is_int as _is_int
 
 GAME = "dragon-towers"
 _DATA = map_data(GAME)
@@ -31,16 +32,10 @@ def _v(rule: str, message: str) -> Violation:
     return Violation(rule, message, RULES[rule])
 
 
-def _name(cell) -> str:
-    return f"({cell[0]}, {cell[1]})"
-
-
 def _names(cells) -> str:
-    return ", ".join(_name(c) for c in sorted(cells))
+    return coords_text(cells)
 
 
-def _is_int(value) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def check(layout: Layout) -> list[Violation]:

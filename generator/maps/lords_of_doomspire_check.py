@@ -12,6 +12,7 @@ from functools import lru_cache
 
 from .layout import Layout
 from .rules import Violation, map_data
+from .rules import coord_text as _xy, coords_text, is_int as _is_int
 
 GAME = "lords-of-doomspire"
 CLOCKWISE = ("nw", "ne", "se", "sw")
@@ -23,16 +24,8 @@ def _data() -> dict:
     return map_data(GAME)
 
 
-def _is_int(value) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _xy(cell: tuple[int, int]) -> str:
-    return f"({cell[0]}, {cell[1]})"
-
-
 def _cells_text(cells) -> str:
-    return ", ".join(_xy(c) for c in sorted(cells))
+    return coords_text(cells)
 
 
 class _Board:

@@ -13,13 +13,10 @@ from __future__ import annotations
 from . import grid
 from .layout import Layout
 from .rules import Violation, map_data
+from .rules import coords_text, is_int as _is_int
 
 GAME = "royal-dukes"
 _SHOWN = 12                  # cells named in one message before "and N more"
-
-
-def _is_int(value) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 class _Rules:
@@ -52,9 +49,7 @@ def _name(cell) -> str:
 
 
 def _names(cells) -> str:
-    cells = list(cells)
-    shown = ", ".join(_name(c) for c in cells[:_SHOWN])
-    return shown + (f" and {len(cells) - _SHOWN} more" if len(cells) > _SHOWN else "")
+    return coords_text(cells, _SHOWN, _name, sort=False)
 
 
 def check(layout: Layout) -> list[Violation]:

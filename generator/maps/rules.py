@@ -38,3 +38,22 @@ def map_data(game: str) -> dict:
     """A game's map rules as data: components/<game>/map.yaml (trusted, shipped with pnpgen)."""
     path = PROJECT_ROOT / "components" / game / "map.yaml"
     return yaml.safe_load(path.read_text(encoding="utf-8"))
+
+
+# --- small helpers every checker uses ------------------------------------------------------
+
+def is_int(value) -> bool:
+    """A whole number from JSON (true and false are not numbers here)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def coord_text(cell) -> str:
+    return f"({cell[0]}, {cell[1]})"
+
+
+def coords_text(cells, limit: int | None = None, name=coord_text, sort: bool = True) -> str:
+    """Cells named for a message, the first `limit` of them and "and N more"."""
+    cells = sorted(cells) if sort else list(cells)
+    shown = cells if limit is None else cells[:limit]
+    text = ", ".join(name(c) for c in shown)
+    return text + (f" and {len(cells) - len(shown)} more" if len(shown) < len(cells) else "")

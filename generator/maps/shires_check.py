@@ -10,6 +10,7 @@ from __future__ import annotations
 from .grid import HEX_DIRECTIONS, components, hex_distance
 from .layout import Layout
 from .rules import Violation, map_data
+from .rules import coord_text as _name, coords_text, is_int as _is_int
 
 _DATA = None
 
@@ -21,18 +22,8 @@ def _data() -> dict:
     return _DATA
 
 
-def _is_int(value) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _name(coord) -> str:
-    return f"({coord[0]}, {coord[1]})"
-
-
 def _names(coords) -> str:
-    coords = list(coords)
-    shown = ", ".join(_name(c) for c in coords[:8])
-    return shown + (f" and {len(coords) - 8} more" if len(coords) > 8 else "")
+    return coords_text(coords, 8, sort=False)
 
 
 class _Report:
