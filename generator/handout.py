@@ -130,9 +130,7 @@ class _Typesetter:
                 items = [self._boxed(items, width)]
             else:
                 items = [KeepTogether(items[:2])] + items[2:]     # a heading never ends a column
-            for item in items:
-                item._section = section
-            out += items
+            out += [_SectionMark(section)] + items
         return out
 
     def _heading(self, text):
@@ -246,13 +244,28 @@ def icon_png(icon, color: str) -> str:
     return str(path)
 
 
+class _SectionMark(Flowable):
+    """Takes no space; tells the document which section the following flowables belong to."""
+
+    def __init__(self, section):
+        super().__init__()
+        self.section = section
+
+    def wrap(self, available_width, available_height):
+        return 0, 0
+
+    def draw(self):
+        pass
+
+
 class _Doc(BaseDocTemplate):
     def __init__(self, buffer, source, rec, page_size):
         super().__init__(buffer, pagesize=page_size, leftMargin=MARGIN, rightMargin=MARGIN, topMargin=MARGIN,
                          bottomMargin=MARGIN, title=f"{source.title} - {rec.subtitle}", author="pnpgen",
                          creator="pnpgen", subject=f"Rule summary for {source.title}", invariant=1,
                          initialFontName="Sans", initialFontSize=BODY_PT)
-        self.source, self.rec, self.placed = source, rec, []
+        self.source, self.rec = source, rec
+        self.current = self.overflow = None
         width, height = page_size
         col_w = (width - 2 * MARGIN - (rec.columns - 1) * GUTTER) / rec.columns
         self.col_w = col_w
@@ -267,11 +280,12 @@ class _Doc(BaseDocTemplate):
     def handle_pageBegin(self):
         super().handle_pageBegin()
         self._handle_nextPageTemplate("rest")
+        if self.page > MAX_PAGES and self.overflow is None:
+            self.overflow = self.current       # the section being set when the sheet ran out
 
     def afterFlowable(self, flowable):
-        section = getattr(flowable, "_section", None)
-        if section is not None:
-            self.placed.append((self.page, section))
+        if isinstance(flowable, _SectionMark):
+            self.current = flowable.section
 
     def _band(self, canvas, doc):
         width, height = doc.pagesize
@@ -302,9 +316,8 @@ def handout_pdf(source: HandoutSource, page_size_mm: tuple[float, float]) -> byt
     buffer = io.BytesIO()
     doc = _Doc(buffer, source, rec, (page_size_mm[0] * mm, page_size_mm[1] * mm))
     doc.build(_Typesetter(rec, source).flowables(doc.col_w))
-    overflow = [section for page, section in doc.placed if page > MAX_PAGES]
-    if overflow:
-        section = overflow[0]
+    if doc.page > MAX_PAGES:
+        section = doc.overflow or rec.sections[-1]
         raise ManifestError([_problem(
             section.mark, f"handout: section '{section.heading}' does not fit on the sheet: the text needs "
             f"{doc.page} pages, at most {MAX_PAGES} are allowed (body text stays at {BODY_PT} pt)",

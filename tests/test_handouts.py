@@ -1,0 +1,112 @@
+"""Handouts: every game's handout builds on one sheet (2 pages), keeps its type at 8 pt or
+more, embeds only our fonts, has every required section, and shows manifest values."""
+import re
+from pathlib import Path
+
+import pymupdf
+import pytest
+import yaml
+
+from conftest import ROOT, run_cli
+from test_pdf_output import our_font_names
+
+HANDOUTS = sorted(p.parent.name for p in (ROOT / "components").glob("*/handout.yaml"))
+REQUIRED = {     # section -> words one of the headings must contain
+    "goal": r"goal|win|object|aim",
+    "setup": r"set.?up",
+    "turn": r"turn|round|phase",
+    "actions": r"action|cost|build|buy|recruit|decree",
+    "conflict": r"combat|battle|conflict|control|fight|challenge|dispute",
+    "scoring": r"scor|rank|victory|renown|end",
+    "legend": r"symbol|legend|icon",
+    "house calls": r"house call",
+}
+
+
+@pytest.fixture(scope="module")
+def handouts(tmp_path_factory):
+    out = tmp_path_factory.mktemp("handouts")
+    built = {}
+    for game in HANDOUTS:
+        code, stdout, err = run_cli("handout", game, "--out", out)
+        assert code == 0, err
+        built[game] = out / game / f"{game}-handout.pdf"
+    return built
+
+
+def test_the_five_games_have_handouts():
+    assert set(HANDOUTS) >= {"royal-dukes", "shires", "lords-of-doomspire", "dragon-towers", "cones-of-dunshire"}
+
+
+@pytest.mark.parametrize("game", HANDOUTS)
+def test_handout_fits_one_sheet_with_readable_type(handouts, game):
+    doc = pymupdf.open(handouts[game])
+    assert 1 <= len(doc) <= 2
+    sizes = [span["size"] for page in doc for block in page.get_text("dict")["blocks"]
+             for line in block.get("lines", []) for span in line["spans"] if span["text"].strip()]
+    assert min(sizes) >= 8.0 - 0.01
+    ours = our_font_names()
+    for page in doc:
+        for xref, ext, kind, basefont, *_ in page.get_fonts(full=True):
+            assert ext != "n/a" and basefont.split("+")[-1] in ours, basefont
+
+
+@pytest.mark.parametrize("game", HANDOUTS)
+def test_handout_has_every_required_section(handouts, game):
+    headings = [s["heading"] for s in yaml.safe_load((ROOT / "components" / game / "handout.yaml").read_text())["sections"]]
+    text = " ".join(page.get_text() for page in pymupdf.open(handouts[game]))
+    for heading in headings:
+        assert " ".join(heading.split()[:2]) in " ".join(text.split()), heading
+    for name, pattern in REQUIRED.items():
+        assert any(re.search(pattern, h, re.I) for h in headings), f"{game}: no section for {name} in {headings}"
+
+
+def test_royal_dukes_handout_shows_the_manifest_values(handouts):
+    text = " ".join(" ".join(page.get_text().split()) for page in pymupdf.open(handouts["royal-dukes"]))
+    settlements = yaml.safe_load((ROOT / "components" / "royal-dukes" / "settlements.yaml").read_text())
+    for item in settlements["groups"][0]["items"]:
+        assert re.search(rf"{item['name']} {item['copies']} {item['vp']}\b", text), item["name"]
+
+
+def test_a_changed_manifest_value_changes_the_handout(tmp_path):
+    """The handout reads the manifest: edit a VP in the manifest and the handout follows."""
+    import shutil
+    pack = tmp_path / "royal-dukes"
+    shutil.copytree(ROOT / "components" / "royal-dukes", pack)
+    settlements = pack / "settlements.yaml"
+    settlements.write_text(settlements.read_text().replace("{id: city, name: City, vp: 5,", "{id: city, name: City, vp: 7,"))
+    code, out, err = run_cli("handout", pack, "--out", tmp_path / "out")
+    assert code == 0, err
+    text = " ".join(" ".join(p.get_text().split()) for p in pymupdf.open(tmp_path / "out" / "royal-dukes" / "royal-dukes-handout.pdf"))
+    assert re.search(r"City 2 7\b", text)
+
+
+def test_overflow_names_the_section(tmp_path):
+    pack = tmp_path / "long"
+    pack.mkdir()
+    words = "word " * 400
+    sections = "".join(f"  - heading: Part {n}\n    blocks:\n      - text: \"{words}\"\n" for n in range(12))
+    (pack / "handout.yaml").write_text("title: Long\nsections:\n" + sections)
+    code, out, err = run_cli("handout", pack, "--out", tmp_path / "out")
+    assert code == 1 and "Traceback" not in err
+    assert re.search(r"handout\.yaml:\d+:\d+: handout: section 'Part \d+' does not fit on the sheet", err)
+    assert not (tmp_path / "out" / "long" / "long-handout.pdf").exists()
+
+
+def test_handout_text_is_escaped_and_marked_up(tmp_path):
+    pack = tmp_path / "esc"
+    pack.mkdir()
+    (pack / "handout.yaml").write_text('title: Esc\nsections:\n  - heading: A & B\n    blocks:\n'
+                                       '      - text: "Fish & <chips> **bold**"\n')
+    code, out, err = run_cli("handout", pack, "--out", tmp_path / "out")
+    assert code == 0, err
+    page = pymupdf.open(tmp_path / "out" / "esc" / "esc-handout.pdf")[0]
+    assert "Fish & <chips> bold" in page.get_text() and "A & B" in page.get_text()
+    bold = [s for b in page.get_text("dict")["blocks"] for l in b.get("lines", []) for s in l["spans"] if s["text"].strip() == "bold"]
+    assert bold and "Bold" in bold[0]["font"]
+
+
+def test_handout_rebuild_is_byte_identical(handouts, tmp_path):
+    code, out, err = run_cli("handout", "royal-dukes", "--out", tmp_path)
+    assert code == 0
+    assert (tmp_path / "royal-dukes" / "royal-dukes-handout.pdf").read_bytes() == handouts["royal-dukes"].read_bytes()
