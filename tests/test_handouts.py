@@ -34,6 +34,14 @@ def handouts(tmp_path_factory):
     return built
 
 
+@pytest.mark.parametrize("game", HANDOUTS)
+def test_handout_fits_on_letter_too(game, tmp_path):
+    code, stdout, err = run_cli("handout", game, "--paper", "letter", "--out", tmp_path)
+    assert code == 0, err
+    doc = pymupdf.open(tmp_path / game / f"{game}-handout.pdf")
+    assert len(doc) <= 2 and doc[0].rect.height / 72 * 25.4 == pytest.approx(279.4, abs=0.1)
+
+
 def test_the_five_games_have_handouts():
     assert set(HANDOUTS) >= {"royal-dukes", "shires", "lords-of-doomspire", "dragon-towers", "cones-of-dunshire"}
 
