@@ -152,7 +152,7 @@ def _render_groups(game, groups, request, progress, role, result):
             raise BuildError(f"{first.file}: group '{first.id}': {exc}; use larger paper, a smaller "
                              "face, or kind: mat to tile it across pages") from None
     writer = PdfWriter(
-        face_svg=lambda f: renderers[f.group.id].svg(f), face_key=lambda f: f.key,
+        face_svg=lambda f: renderers[f.group.id].svg(f), face_name=lambda f: "/".join(f.key),
         face_outline=lambda f, grow: f.group.outline(grow),
         title=f"{game.title} - {role}", subject=f"pnpgen print-and-play {role} for {game.title}")
     pdf = write_pdf(writer, sheets, progress.advance)

@@ -41,11 +41,12 @@ def new_context(surface) -> cairo.Context:
 
 
 class PdfWriter:
-    """Draws sheets; `face_svg(face)` gives a face's SVG, `face_outline(face, grow)` its outline."""
+    """Draws sheets; `face_svg(face)` gives a face's SVG, `face_outline(face, grow)` its outline,
+    `face_name(face)` what to call it in an error."""
 
-    def __init__(self, face_svg: Callable, face_key: Callable, face_outline: Callable, title: str,
+    def __init__(self, face_svg: Callable, face_name: Callable, face_outline: Callable, title: str,
                  subject: str = ""):
-        self.face_svg, self.face_key, self.face_outline = face_svg, face_key, face_outline
+        self.face_svg, self.face_name, self.face_outline = face_svg, face_name, face_outline
         self.title, self.subject = title, subject
 
     def write(self, sheets: list[Sheet], progress: Callable[[int], None] | None = None) -> bytes:
@@ -57,7 +58,8 @@ class PdfWriter:
         surface.set_metadata(cairo.PDF_METADATA_CREATOR, "pnpgen")
         surface.set_metadata(cairo.PDF_METADATA_CREATE_DATE, FIXED_DATE)
         surface.set_metadata(cairo.PDF_METADATA_MOD_DATE, FIXED_DATE)
-        uses = Counter(self.face_key(p.face) for s in sheets for p in s.placements)
+        # faces are told apart by their SVG: identical ones (a shared back) are drawn once
+        uses = Counter(self.face_svg(p.face) for s in sheets for p in s.placements)
         recorded: dict = {}
         for number, sheet in enumerate(sheets):
             interrupt.check()
@@ -100,7 +102,7 @@ class PdfWriter:
             left, top, right, bottom = p.bleed
             ctx.rectangle(-left, -top, p.w + left + right, p.h + top + bottom)
         ctx.clip()
-        key = self.face_key(p.face)
+        key = self.face_svg(p.face)
         try:
             if reuse and uses[key] > 1:
                 if key not in recorded:
@@ -110,8 +112,7 @@ class PdfWriter:
             else:
                 draw_svg(ctx, self.face_svg(p.face))
         except ValueError as exc:      # e.g. an <image> pointing at a file or URL
-            where = "/".join(key) if isinstance(key, tuple) else "a map"
-            raise BuildError(f"{where}: {exc}") from None
+            raise BuildError(f"{self.face_name(p.face)}: {exc}") from None
         ctx.restore()
 
     def _record(self, p):

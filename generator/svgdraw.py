@@ -1970,9 +1970,28 @@ class ExternalResourceRefused(ValueError):
     pass
 
 
+MAX_IMAGE_BYTES = 8 * 1024 * 1024
+MAX_IMAGE_PIXELS = 40_000_000
+
+
 def _refuse_fetch(url, resource_type):
-    raise ExternalResourceRefused(f"SVG refers to an external resource ({url[:80]}); "
-                                  "templates may not load files or URLs")
+    """Only images written into the SVG itself (data: URLs) load, within size limits; a file
+    or network URL never does."""
+    if not url.startswith("data:"):
+        raise ExternalResourceRefused(f"SVG refers to an external resource ({url[:80]}); "
+                                      "templates may not load files or URLs")
+    from cairosvg.url import fetch
+    result = fetch(url, resource_type)
+    data = result.get("string", b"") if isinstance(result, dict) else result
+    if len(data) > MAX_IMAGE_BYTES:
+        raise ExternalResourceRefused(f"an embedded image of {len(data) // 1024} KB is over the "
+                                      f"{MAX_IMAGE_BYTES // (1024 * 1024)} MB limit")
+    if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24:
+        width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+        if width * height > MAX_IMAGE_PIXELS:
+            raise ExternalResourceRefused(f"an embedded image of {width} x {height} pixels is over the "
+                                          f"{MAX_IMAGE_PIXELS // 1_000_000} megapixel limit")
+    return result
 
 
 def _fallback(ctx, svg_text):

@@ -179,7 +179,7 @@ def test_build_json_lists_items_and_files(built):
     assert (counter["kind"], counter["shape"], counter["sides"]) == ("chit", "hexagon", 2)
     assert counter["width_mm"] == pytest.approx(21)
     roles = {f["role"] for f in data["files"]}
-    assert roles == {"sheets", "board", "map"}
+    assert roles == {"sheets", "board", "map", "handout"}
     for f in data["files"]:
         if f["path"].endswith(".pdf"):
             assert len(pymupdf.open(built("royal-dukes") / f["path"])) == f["pages"]

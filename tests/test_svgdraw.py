@@ -798,3 +798,15 @@ def test_fallback_never_loads_files_or_urls(href):
     assert not supported(svg)
     with pytest.raises(svgdraw.ExternalResourceRefused):
         render(svg)
+
+
+def test_embedded_png_over_the_pixel_limit_is_refused():
+    import base64
+    import struct
+    import zlib
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    huge = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 100_000, 100_000, 8, 2, 0, 0, 0)) + chunk(b"IEND", b"")
+    svg = doc(f'<image width="5" height="5" href="data:image/png;base64,{base64.b64encode(huge).decode()}"/>')
+    with pytest.raises(svgdraw.ExternalResourceRefused, match="100000 x 100000 pixels is over the 40 megapixel limit"):
+        render(svg)

@@ -42,7 +42,7 @@ def map_pdf(layouts, drawings, game_title: str, paper: Options) -> bytes:
     for layout, (svg, width, height) in zip(layouts, drawings):
         sheets += impose_board(svg, width, height, title_of(layout, game_title), paper)
     sizes = {svg: (w, h) for svg, w, h in drawings}
-    writer = PdfWriter(face_svg=lambda svg: svg, face_key=lambda svg: svg,
+    writer = PdfWriter(face_svg=lambda svg: svg, face_name=lambda svg: "the map",
                        face_outline=lambda svg, grow: rect_outline(*sizes[svg], grow),
                        title=f"{game_title} - map", subject=f"pnpgen map layouts for {game_title}")
     return write_pdf(writer, sheets)
