@@ -87,6 +87,28 @@ def timed_child(args: list[str]) -> tuple[float, int]:
     return wall, usage.ru_maxrss // 1024
 
 
+IN_PROCESS = """
+import sys, time, resource
+sys.path.insert(0, {bench!r})
+from pathlib import Path
+import generator
+from generator import parallel
+from generator.build import BuildRequest, build
+parallel.MIN_PAGES_PER_CHUNK = {min_pages}
+start = time.perf_counter()
+build(Path({pack!r}), BuildRequest(out_dir=Path({out!r})))
+print(time.perf_counter() - start)
+"""
+
+
+def in_process(pack: Path, out: Path, parallel: bool) -> float:
+    """Seconds of build() alone (load, render, draw, write), after the imports."""
+    code = IN_PROCESS.format(bench=str(ROOT / "bench"), pack=str(pack), out=str(out),
+                             min_pages=8 if parallel else 10**9)
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    return float(result.stdout.strip().splitlines()[-1])
+
+
 def reportlab_floor(cards: list[dict], out: Path) -> None:
     """The same cards drawn directly with reportlab (no SVG): the speed floor."""
     from reportlab.lib.units import mm
@@ -145,6 +167,13 @@ def main() -> None:
         code = (f"import sys; sys.path.insert(0, {str(ROOT / 'bench')!r}); import bench_cards as b; "
                 f"b.reportlab_floor(b.make_cards({args.cards}), __import__('pathlib').Path({str(floor_pdf)!r}))")
         floor_wall, floor_peak = timed_child([sys.executable, "-c", code])
+        floor_code = (f"import sys, time; sys.path.insert(0, {str(ROOT / 'bench')!r}); import bench_cards as b; "
+                      f"cards = b.make_cards({args.cards}); t = time.perf_counter(); "
+                      f"b.reportlab_floor(cards, __import__('pathlib').Path({str(floor_pdf)!r})); print(time.perf_counter() - t)")
+        floor_in = float(subprocess.run([sys.executable, "-c", floor_code], capture_output=True, text=True,
+                                        check=True).stdout.strip())
+        one = min(in_process(pack, work / "o1", False) for _ in range(2))
+        two = min(in_process(pack, work / "o2", True) for _ in range(2))
         n = args.cards
         print(f"cards: {n} distinct, shared back, A4, crop marks")
         print(f"pnpgen build (whole command): {wall:.2f} s = {n / wall:,.0f} cards/s; "
@@ -153,6 +182,10 @@ def main() -> None:
         print(f"reportlab canvas floor:       {floor_wall:.2f} s = {n / floor_wall:,.0f} cards/s; "
               f"{floor_pdf.stat().st_size / 1e6:.2f} MB; peak {floor_peak} MB")
         print(f"ratio pnpgen / floor (speed): {floor_wall / wall:.2f}")
+        print(f"build() alone, after imports: 1 process {one:.2f} s = {n / one:,.0f} cards/s; "
+              f"2 processes {two:.2f} s = {n / two:,.0f} cards/s (x{one / two:.2f})")
+        print(f"reportlab drawing alone:      {floor_in:.2f} s = {n / floor_in:,.0f} cards/s; "
+              f"pnpgen 2 processes / floor: {floor_in / two:.2f}")
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
