@@ -28,37 +28,40 @@ class Style:
     color: str
 
 
-def _words(paragraph: str, icons) -> list[list[tuple[str, str]]]:
-    """A paragraph -> words, each a list of ('text', s) or ('icon', name) pieces."""
-    words = []
-    for raw in paragraph.split():
-        pieces, pos = [], 0
-        for match in ICON_TOKEN.finditer(raw):
-            if match.group(1) not in icons:
-                continue
-            if match.start() > pos:
-                pieces.append(("text", raw[pos:match.start()]))
-            pieces.append(("icon", match.group(1)))
-            pos = match.end()
-        if pos < len(raw):
-            pieces.append(("text", raw[pos:]))
-        words.append(pieces)
-    return words
+def _pieces(raw: str, icons) -> list[tuple[str, str]]:
+    """A word with icon tokens -> ('text', s) and ('icon', name) pieces."""
+    pieces, pos = [], 0
+    for match in ICON_TOKEN.finditer(raw):
+        if match.group(1) not in icons:
+            continue
+        if match.start() > pos:
+            pieces.append(("text", raw[pos:match.start()]))
+        pieces.append(("icon", match.group(1)))
+        pos = match.end()
+    if pos < len(raw):
+        pieces.append(("text", raw[pos:]))
+    return pieces
 
 
 ICON_EM = 1.15     # an inline icon is a little wider than a capital letter
 
 
-def _piece_width(piece, size, style) -> float:
-    kind, value = piece
-    return size * ICON_EM if kind == "icon" else style.metrics.width(value, size)
-
-
 def measure(text: str, style: Style, icons):
     """Paragraphs of (word, width at size 1): widths scale with the size, so one measurement
-    serves every size tried while shrinking."""
-    return [[(word, sum(_piece_width(p, 1.0, style) for p in word)) for word in _words(paragraph, icons)]
-            for paragraph in text.split("\n")]
+    serves every size tried while shrinking. A word is its text, or a list of pieces when it
+    holds an icon (the common case, plain text, stays a string: this runs for every card)."""
+    width = style.metrics.width
+    out = []
+    for paragraph in text.split("\n"):
+        words = []
+        for raw in paragraph.split():
+            if ":" not in raw:
+                words.append((raw, width(raw, 1.0)))
+                continue
+            pieces = _pieces(raw, icons)
+            words.append((pieces, sum(ICON_EM if kind == "icon" else width(value, 1.0) for kind, value in pieces)))
+        out.append(words)
+    return out
 
 
 def layout_lines(text, width: float, size: float, style: Style, icons):
@@ -130,6 +133,12 @@ def render_block(lines, x, y, width, height, size, style, icons, align="left", v
                     run.append(" ")
                 else:
                     run_x = pen
+            if isinstance(word, str):           # plain text: no icon inside
+                if not run:
+                    run_x = pen
+                run.append(word)
+                pen += unit_w * size
+                continue
             for kind, value in word:
                 if kind == "text":
                     if not run:
