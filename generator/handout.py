@@ -127,9 +127,8 @@ class _Typesetter:
             for block in section.blocks:
                 items += self._block(block, section, width - (8 if section.box else 0))
             if section.box:
-                items = [self._boxed(items, width)]
-            else:
-                items = [KeepTogether(items[:2])] + items[2:]     # a heading never ends a column
+                items = self._boxed(items, width)
+            items = [KeepTogether(items[:2])] + items[2:]     # a heading never ends a column
             out += [_SectionMark(section)] + items
         return out
 
@@ -189,16 +188,28 @@ class _Typesetter:
         rows = [[item.get(c.field, "") for c in columns] for item in group["items"]]
         return [c.header for c in columns], rows
 
-    def _boxed(self, items, width):
-        box = Table([[items]], colWidths=[width])
-        box.setStyle(TableStyle([
-            ("FONTNAME", (0, 0), (-1, -1), "Sans"),
-            ("BACKGROUND", (0, 0), (-1, -1), colors.HexColor("#f3efe6")),
-            ("BOX", (0, 0), (-1, -1), 0.6, self.accent),
-            ("LEFTPADDING", (0, 0), (-1, -1), 4), ("RIGHTPADDING", (0, 0), (-1, -1), 4),
-            ("TOPPADDING", (0, 0), (-1, -1), 1), ("BOTTOMPADDING", (0, 0), (-1, -1), 4),
-        ]))
-        return box
+    def _boxed(self, items, width) -> list:
+        """A shaded, ruled box that may break between its items (between columns or pages):
+        one single-cell table per item, the rules above the first and below the last."""
+        pieces = []
+        for index, item in enumerate(items):
+            piece = Table([[item]], colWidths=[width])
+            style = [
+                ("FONTNAME", (0, 0), (-1, -1), "Sans"),
+                ("BACKGROUND", (0, 0), (-1, -1), colors.HexColor("#f3efe6")),
+                ("LINEBEFORE", (0, 0), (-1, -1), 0.6, self.accent),
+                ("LINEAFTER", (0, 0), (-1, -1), 0.6, self.accent),
+                ("LEFTPADDING", (0, 0), (-1, -1), 4), ("RIGHTPADDING", (0, 0), (-1, -1), 4),
+                ("TOPPADDING", (0, 0), (-1, -1), 1 if index == 0 else 0),
+                ("BOTTOMPADDING", (0, 0), (-1, -1), 4 if index == len(items) - 1 else 0),
+            ]
+            if index == 0:
+                style.append(("LINEABOVE", (0, 0), (-1, -1), 0.6, self.accent))
+            if index == len(items) - 1:
+                style.append(("LINEBELOW", (0, 0), (-1, -1), 0.6, self.accent))
+            piece.setStyle(TableStyle(style))
+            pieces.append(piece)
+        return pieces
 
     def _markup(self, text: str) -> str:
         """Manifest expressions, then escaping, then **bold**, *italic* and :icon: markup."""
