@@ -50,7 +50,9 @@ class Reporter:
         self.problems: list[Problem] = []
 
     def error(self, mark: Mark, message: str, hint: str = "") -> None:
-        self.problems.append(Problem(mark, message, hint))
+        problem = Problem(mark, message, hint)
+        if problem not in self.problems:      # a per-player item reports its mistake once
+            self.problems.append(problem)
 
     def warn(self, mark: Mark, message: str, hint: str = "") -> None:
         self.problems.append(Problem(mark, message, hint, warning=True))

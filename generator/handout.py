@@ -346,10 +346,8 @@ def source_for(folder: Path) -> HandoutSource:
     if (folder / "game.yaml").is_file():
         game = load_pack(folder)
         title, icons = game.title, game.icons
-        context["game"] = {"title": game.title, "palette": game.palette}
-        for group in game.groups:
-            items = [{"id": i.id, "copies": i.copies, **i.data} for i in group.items]
-            context["group"][group.id] = {"total": group.total, "items": items, **{i["id"]: i for i in items}}
+        context["game"] = {"title": game.title, "palette": game.palette, "notes": game.notes, "data": game.data}
+        context["group"] = game.group_data()
     if (folder / "map.yaml").is_file():
         context["map"] = yaml.safe_load((folder / "map.yaml").read_text(encoding="utf-8")) or {}
     return HandoutSource(folder / "handout.yaml", title, icons, context)

@@ -102,6 +102,7 @@ GAME_SPEC = Spec("game", {
     "defaults": Field(DEFAULTS_SPEC, default=None),
     "notes": Field(ListOf(Str()), default=[]),
     "rulebook": Field(Str(300), default=""),
+    "data": Field(AnyData(), default={}, doc="numbers and tables templates and handouts read (game.data)"),
 })
 GROUP_SPEC = Spec("component group", {
     "id": Field(Id(), True, doc="a short id such as counters"),
@@ -153,12 +154,14 @@ def load_pack(root: Path, reporter: Reporter | None = None) -> Game:
     if game_rec is not INVALID:
         players = _check_game(game_rec, rep)
     env = templating.environment(root)
+    sources = {"data": game_rec.data if game_rec is not INVALID else None,
+               "map": load_yaml(root / "map.yaml", rep) if (root / "map.yaml").is_file() else None}
     groups = []
     for path in sorted(root.glob("*.yaml")):
         if path.name in NON_COMPONENT_FILES:
             continue
         try:
-            groups.extend(_load_component_file(path, players, env, rep))
+            groups.extend(_load_component_file(path, players, env, rep, sources))
         except (TypeError, AttributeError, KeyError, ValueError):
             # a value already reported as wrong tripped a later check: the report stands
             if not rep.errors:
@@ -176,7 +179,7 @@ def load_pack(root: Path, reporter: Reporter | None = None) -> Game:
         icons=_load_icons(root, game_rec, rep),
         defaults=dict(game_rec.defaults.values) if game_rec.defaults else
         dict(DEFAULTS_SPEC.check({}, Mark(display_path(game_file)), rep, "defaults").values),
-        notes=list(game_rec.notes), groups=groups)
+        notes=list(game_rec.notes), groups=groups, data=game_rec.data or {})
     rep.raise_if_errors()
     return game
 
@@ -208,7 +211,7 @@ def _check_game(rec, rep: Reporter) -> list[Player]:
     return players
 
 
-def _load_component_file(path: Path, players, env, rep: Reporter) -> list[Group]:
+def _load_component_file(path: Path, players, env, rep: Reporter, sources: dict) -> list[Group]:
     raw = load_yaml(path, rep)
     if raw is None:
         return []
@@ -219,13 +222,13 @@ def _load_component_file(path: Path, players, env, rep: Reporter) -> list[Group]
     for index, group_rec in enumerate(rec.groups):
         if group_rec is INVALID or group_rec.id is None:
             continue
-        group = _build_group(group_rec, display_path(path), players, env, rep)
+        group = _build_group(group_rec, display_path(path), players, env, rep, sources)
         if group is not None:
             out.append(group)
     return out
 
 
-def _build_group(g, file: str, players, env, rep: Reporter) -> Group | None:
+def _build_group(g, file: str, players, env, rep: Reporter, sources: dict) -> Group | None:
     for key in ("template", "back_template"):
         name = getattr(g, key)
         if name:
@@ -258,7 +261,7 @@ def _build_group(g, file: str, players, env, rep: Reporter) -> Group | None:
             size = (size, size)
         width, height = size
     points = tuple((x - min(p[0] for p in g.points), y - min(p[1] for p in g.points)) for x, y in g.points) if shape == "polygon" else None
-    items = _expand_items(g, players, rep)
+    items = _expand_items(g, players, rep, sources)
     total = sum(item.copies for item in items)
     if total > MAX_GROUP_TOTAL:
         rep.error(g.value_mark("items"), f"group '{g.id}' has {total:,} faces, over the limit of {MAX_GROUP_TOTAL:,}",
@@ -276,27 +279,77 @@ def _build_group(g, file: str, players, env, rep: Reporter) -> Group | None:
         file=file, mark=g.mark, notes=list(g.notes or []))
 
 
-def _expand_items(g, players, rep: Reporter) -> list[Item]:
-    """Items as written -> items as printed: one per value combination of `vary`, per player."""
+REFERENCE = re.compile(r"^=(map|data)((?:\.[A-Za-z0-9_{}-]+)+)$")
+
+
+def resolve_reference(text: str, sources: dict, seat: int | None):
+    """'=map.tiles_per_player.water' -> that value of map.yaml ('=data....' reads game.yaml data);
+    '{player}' in the path is the player's seat number (1, 2, ...) in per-player groups.
+    Numbers shared with the map rules or other data are so written once."""
+    match = REFERENCE.match(text)
+    if not match:
+        raise LookupError(f"'{text}' is not a reference; write =map.some.key or =data.some.key")
+    path = match.group(2)
+    if "{player}" in path:
+        if seat is None:
+            raise LookupError(f"'{text}' uses {{player}} outside a per_player group")
+        path = path.replace("{player}", str(seat))
+    value = sources.get(match.group(1))
+    if value is None:
+        raise LookupError(f"'{text}': this pack has no {'map.yaml' if match.group(1) == 'map' else 'data in game.yaml'}")
+    for step in path.strip(".").split("."):
+        if isinstance(value, dict):
+            key = int(step) if step.isdigit() and int(step) in value else step
+            if key not in value:
+                raise LookupError(f"'{text}': no '{step}' there")
+            value = value[key]
+        elif isinstance(value, list) and step.isdigit() and int(step) < len(value):
+            value = value[int(step)]
+        else:
+            raise LookupError(f"'{text}': no '{step}' there")
+    return value
+
+
+def _resolved(raw, sources, seat, rep: Reporter):
+    """An item mapping with its '=...' references replaced (top-level values and vary values)."""
+    if not isinstance(raw, SrcDict):
+        return raw
+    out = SrcDict()
+    out.mark, out.key_marks, out.value_marks = raw.mark, raw.key_marks, raw.value_marks
+    for key, value in raw.items():
+        if isinstance(value, str) and value.startswith("="):
+            try:
+                value = resolve_reference(value, sources, seat)
+            except LookupError as exc:
+                rep.error(raw.value_mark(key), str(exc), "check the path against the file it names")
+                continue
+        elif key == "vary" and isinstance(value, SrcDict):
+            value = _resolved(value, sources, seat, rep)
+        out[key] = value
+    return out
+
+
+def _expand_items(g, players, rep: Reporter, sources: dict | None = None) -> list[Item]:
+    """Items as written -> items as printed: references resolved (per player where they name
+    the player), then one item per value combination of `vary`, per player."""
     declared = {name: Field(FIELD_TYPES[kind]) for name, kind in (g.fields or {}).items() if kind}
     item_spec = Spec(f"item of {g.id}", {
         "id": Field(Id(), True, doc="a short id"), "copies": Field(Int(0, 100_000), default=1),
         "vary": Field(MapOf(VaryType())), **declared})
-    checked = []
     raw_items = g.source["items"]
-    for index, raw in enumerate(raw_items):
-        mark = raw_items.item_mark(index)
-        rec = item_spec.check(raw, mark, rep, f"items[{index + 1}]")
-        if rec is INVALID or rec.id is None:
-            continue
-        for name in rec.vary or {}:
-            if name not in declared:
-                rep.error(rec.value_mark("vary"), f"vary names '{name}', which is not in the group's fields",
-                          f"add '{name}: int' (or text) under fields")
-        checked.append((rec, mark))
     items = []
-    for owner in (players if g.per_player else [None]):     # each player's set stays together
-        for rec, mark in checked:
+    owners = players if g.per_player else [None]
+    for seat, owner in enumerate(owners, 1):     # each player's set stays together
+        for index, raw in enumerate(raw_items):
+            mark = raw_items.item_mark(index)
+            raw = _resolved(raw, sources or {}, seat if owner else None, rep)
+            rec = item_spec.check(raw, mark, rep, f"items[{index + 1}]")
+            if rec is INVALID or rec.id is None:
+                continue
+            for name in rec.vary or {}:
+                if name not in declared:
+                    rep.error(rec.value_mark("vary"), f"vary names '{name}', which is not in the group's fields",
+                              f"add '{name}: int' (or text) under fields")
             data = {k: v for k, v in rec.values.items() if k not in ("id", "copies", "vary") and v is not None}
             vary = rec.vary or {}
             for combo in itertools.product(*vary.values()):

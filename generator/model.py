@@ -87,7 +87,18 @@ class Game:
     defaults: dict
     notes: list[str]
     groups: list[Group]
+    data: dict = field(default_factory=dict)
 
     @property
     def total(self) -> int:
         return sum(group.total for group in self.groups)
+
+    def group_data(self) -> dict:
+        """What templates and handouts read as `groups` / `group`: per group its total, its
+        items in order, and each item by id (fields, id, copies), so a number lives on one item
+        and every face or handout that shows it reads it from there."""
+        out = {}
+        for group in self.groups:
+            items = [{"id": i.id, "copies": i.copies, **i.data} for i in group.items]
+            out[group.id] = {"total": group.total, "items": items, **{i["id"]: i for i in items}}
+        return out

@@ -74,7 +74,9 @@ class FaceRenderer:
         self.helpers = templating.Helpers(game, lenient)
         self.cache: dict[tuple, str] = {}
         self.game_data = {"id": game.id, "title": game.title, "palette": game.palette,
-                          "players": [p.__dict__ for p in game.players], "notes": game.notes}
+                          "players": [p.__dict__ for p in game.players], "notes": game.notes,
+                          "data": game.data}
+        self.groups = game.group_data()
 
     @property
     def warnings(self) -> list[str]:
@@ -94,7 +96,7 @@ class FaceRenderer:
         context = {
             "item": {"id": item.id, **item.data},
             "player": item.player.__dict__ if item.player else None,
-            "game": self.game_data, "palette": self.game.palette,
+            "game": self.game_data, "palette": self.game.palette, "groups": self.groups,
             "face": {"width": group.width, "height": group.height, "bleed": bleed, "side": face.side,
                      "kind": group.kind, "shape": group.shape, "orientation": group.orientation,
                      "group": group.id, "corner_radius": group.corner_radius},
