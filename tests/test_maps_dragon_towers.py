@@ -158,6 +158,18 @@ def break_empty_numbers_differ(layout):
                 yield _variant(layout, change)
 
 
+def break_empty_set(layout):
+    """One Empty tile shows its seat's missing face, the numbers still all different."""
+    from generator.maps.rules import map_data
+    faces = {int(k): v for k, v in map_data("dragon-towers")["empty_faces"].items()}
+    for index in _free_empties(layout):
+        cell = layout.cells[index]
+        missing = [f for f in range(1, 7) if f not in faces[cell["placed_by"]]]
+        def change(l, index=index, number=missing[0]):
+            l.cells[index]["number"] = number
+        yield _variant(layout, change)
+
+
 def break_monster_count(layout):
     def change(l):
         l.placements.remove(next(p for p in l.placements if p["kind"] == "monster"))
@@ -232,6 +244,7 @@ BREAKERS = {
     "land-continuity": break_land_continuity,
     "empty-number": break_empty_number,
     "empty-numbers-differ": break_empty_numbers_differ,
+    "empty-set": break_empty_set,
     "monster-count": break_monster_count,
     "monster-on-empty": break_monster_on_empty,
     "monster-roll": break_monster_roll,

@@ -25,6 +25,7 @@ LOW, HIGH = _DATA["players"]["min"], _DATA["players"]["max"]
 MONSTERS_EACH = _DATA["monsters_per_player"]
 OUTPOSTS_EACH = _DATA["outposts_per_player"]
 DISTINCT_NUMBERS = _DATA["empty_numbers_distinct_per_player"]
+EMPTY_FACES = {int(seat): faces for seat, faces in _DATA["empty_faces"].items()}
 KINDS = ("monster", "outpost")
 
 
@@ -148,6 +149,14 @@ def _rules(layout: Layout) -> list[Violation]:
             for number, where in sorted(shown.items()):
                 if len(where) > 1:
                     out.append(_v("empty-numbers-differ", f"player {p}'s Empty tiles {_names(where)} all show {number}"))
+    for p in range(1, players + 1):
+        printed = set(EMPTY_FACES.get(p, []))
+        foreign = sorted(where for where, cell in tiles.items() if cell["placed_by"] == p and cell["type"] == EMPTY
+                         and _is_int(cell.get("number")) and 1 <= cell["number"] <= SIDES
+                         and cell["number"] not in printed)
+        if foreign:
+            out.append(_v("empty-set", f"player {p}'s Empty tiles {_names(foreign)} show numbers their printed set "
+                                       f"({', '.join(map(str, sorted(printed)))}) does not have"))
 
     monsters = [p for p in layout.placements if p["kind"] == "monster"]
     outposts = [p for p in layout.placements if p["kind"] == "outpost"]

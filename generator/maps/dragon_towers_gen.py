@@ -129,12 +129,11 @@ def _assign_types(rng: random.Random, owner: dict, players: int) -> dict | None:
 
 
 def _numbers(rng: random.Random, types: dict, owner: dict, players: int) -> dict:
-    faces = list(range(1, DIE + 1))
-    left_out = rng.sample(faces, players) if players <= DIE else [rng.choice(faces) for _ in range(players)]
+    """Each seat's Empty tiles are its printed set (map.yaml empty_faces), laid in random order."""
     numbers = {}
     for p in range(1, players + 1):
         empties = sorted(c for c in types if types[c] == EMPTY and owner[c] == p)
-        shown = [f for f in faces if f != left_out[p - 1]]
+        shown = list(_DATA["empty_faces"][p])
         rng.shuffle(shown)
         numbers.update(zip(empties, shown))
     return numbers
