@@ -97,3 +97,24 @@ def test_unknown_game_is_a_usage_error(tmp_path):
 def test_bad_option_is_a_usage_error(tmp_path):
     code, out, err = run_cli("build", "royal-dukes", "--paper", "a5", "--out", tmp_path)
     assert code == 2 and "invalid choice: 'a5'" in err
+
+
+def test_references_read_map_and_data_per_player(tmp_path):
+    """'=map...' and '=data...' values, with {player} the seat, are resolved at load time."""
+    from generator.manifest import load_pack
+    pack = copy_pack("mini", tmp_path)
+    (pack / "map.yaml").write_text("per_seat: {1: [1, 2], 2: [3]}\ncount: 4\n")
+    edit(pack / "game.yaml", "defaults:", "data: {backs: 2}\ndefaults:")
+    (pack / "chits.yaml").write_text(
+        "groups:\n  - id: chits\n    kind: chit\n    size: 20mm\n    template: card.svg.j2\n"
+        "    per_player: true\n    fields: {n: int, title: text, body: text}\n    items:\n"
+        "      - {id: c, copies: \"=map.count\", vary: {n: \"=map.per_seat.{player}\"}, title: T, body: B}\n"
+        "      - {id: d, copies: \"=data.backs\", title: T, body: B}\n")
+    game = load_pack(pack)
+    chits = next(g for g in game.groups if g.id == "chits")
+    assert [(i.id, i.copies) for i in chits.items] == [("c-1-red", 4), ("c-2-red", 4), ("d-red", 2),
+                                                      ("c-3-blue", 4), ("d-blue", 2)]
+    edit(pack / "chits.yaml", "=map.count", "=map.cuont")
+    code, err = validate(pack)
+    assert code == 1 and re.search(r"chits\.yaml:9:\d+: '=map\.cuont': no 'cuont' there", err), err
+    assert err.count("'=map.cuont'") == 1          # reported once, not once per player
