@@ -19,8 +19,8 @@ KINDS = {
                  "rectangle with rounded corners; a shared back or a back per card"),
     "tile": Kind("tile", ("hexagon", "square", "polygon"), "hexagon", 0.0, False,
                  "hexagon (flat or pointy, size across flats), square or any polygon; one or two sides"),
-    "chit": Kind("chit", ("circle", "square", "hexagon"), "circle", 0.0, False,
-                 "circle, square or hexagon token, usually two-sided"),
+    "chit": Kind("chit", ("circle", "square", "hexagon", "rect"), "circle", 0.0, False,
+                 "circle, square, hexagon or rectangular token, usually two-sided"),
     "mat": Kind("mat", ("rect",), "rect", 0.0, True,
                 "any rectangle; larger than the paper it is tiled across pages with overlap and marks"),
 }
