@@ -78,20 +78,30 @@ def test_wrong_player_count_is_a_usage_error(tmp_path):
     assert code == 2 and "royal-dukes is for 2-4 players, not 9" in err
 
 
-def test_png_and_svg_and_pdf(tmp_path):
-    code, out, err = run_cli("map", "royal-dukes", "--seed", "2", "--format", "png", "--dpi", "40", "--out", tmp_path)
+def test_plain_style_png_shows_the_cell_colours(tmp_path):
+    code, out, err = run_cli("map", "lords-of-doomspire", "--seed", "2", "--format", "png", "--dpi", "40", "--out", tmp_path)
     assert code == 0, err
-    png = tmp_path / "royal-dukes" / "royal-dukes-map-2.png"
+    png = tmp_path / "lords-of-doomspire" / "lords-of-doomspire-map-2.png"
     pix = pymupdf.Pixmap(str(png))
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and pix.width > 300
     colors = {pix.pixel(x, y) for y in range(0, pix.height, 3) for x in range(0, pix.width, 3)}
-    for kind in ("city", "village", "empty"):
-        hex_color = map_data("royal-dukes")["look"]["cell_colors"][kind]
+    for kind in ("home", "doomspire", "ocean"):
+        hex_color = map_data("lords-of-doomspire")["look"]["cell_colors"][kind]
         rgb = tuple(int(hex_color[i:i + 2], 16) for i in (1, 3, 5))
         assert any(all(abs(a - b) < 6 for a, b in zip(c, rgb)) for c in colors), kind
+
+
+def test_royal_dukes_layout_is_drawn_on_the_pack_board(tmp_path):
+    data, _ = map_json(tmp_path, "royal-dukes", "--seed", "2")
     code, out, err = run_cli("map", "royal-dukes", "--seed", "2", "--format", "svg", "--out", tmp_path)
     svg = (tmp_path / "royal-dukes" / "royal-dukes-map-2.svg").read_text()
-    assert svg.startswith("<svg") and svg.count("<polygon") == 100
+    assert svg.startswith("<svg") and "ROYAL DUKES" in svg          # the board's own title art
+    names = re.findall(r">(Village|Town|Castle|Mine|City)<", svg)
+    expected = sorted(c["type"].capitalize() for c in data["cells"] if c["type"] not in ("empty", "mountain"))
+    assert sorted(names) == expected and len(names) == 20
+
+
+def test_pdf_map(tmp_path):
     code, out, err = run_cli("map", "royal-dukes", "--seed", "2", "--format", "pdf", "--paper", "letter", "--out", tmp_path)
     doc = pymupdf.open(tmp_path / "royal-dukes" / "royal-dukes-map-2.pdf")
     assert len(doc) >= 1 and doc[0].rect.width / MM == pytest.approx(215.9, abs=0.1)

@@ -17,10 +17,37 @@ def title_of(layout: Layout, game_title: str) -> str:
 
 
 def render_layout(layout: Layout, game_title: str) -> tuple[str, float, float]:
-    """The standalone SVG of a layout and its size in mm."""
+    """The standalone SVG of a layout and its size in mm: drawn by the pack's own template when
+    its map.yaml `look` names one (the game's art), else in the plain style."""
     look = map_data(layout.game).get("look", {})
-    body, width, height = layout_svg_body(layout, look, title_of(layout, game_title))
+    if look.get("template"):
+        body, width, height = _pack_art(layout, look, title_of(layout, game_title))
+    else:
+        body, width, height = layout_svg_body(layout, look, title_of(layout, game_title))
     return standalone_svg(body, width, height), width, height
+
+
+def _pack_art(layout: Layout, look: dict, title: str) -> tuple[str, float, float]:
+    """Render look.template with the layout, the pack's palette, icons and helpers; look.size
+    gives its size in mm and look.item the values it reads as `item` (e.g. the board grid)."""
+    from .. import templating
+    from ..errors import BuildError
+    from ..fonts import PROJECT_ROOT
+    from ..manifest import load_pack
+    game = load_pack(PROJECT_ROOT / "components" / layout.game)
+    width, height = float(look["size"]["width"]), float(look["size"]["height"])
+    context = {
+        "layout": layout.to_dict(), "title": title, "item": look.get("item", {}),
+        "cells": {c.get("label", f"{c.get('q', c.get('x'))},{c.get('r', c.get('y'))}"): c for c in layout.cells},
+        "game": {"id": game.id, "title": game.title, "data": game.data}, "palette": game.palette,
+        "face": {"width": width, "height": height, "bleed": 0.0, "side": "front"},
+        **templating.Helpers(game).bind(),
+    }
+    try:
+        body = templating.environment(game.root).get_template(look["template"]).render(context)
+    except Exception as exc:       # a pack template's mistake, named with the template
+        raise BuildError(f"map template {look['template']}: {exc}") from None
+    return body, width, height
 
 
 def map_files(layouts: list[Layout], fmt: str, stem: str, game_title: str, paper: Options,
