@@ -88,9 +88,9 @@ def _map_files(game: Game, request: BuildRequest, result: BuildResult) -> dict[s
     """One layout for the default player count, seeded from the pack so rebuilds are identical."""
     from .maps import engine
     from .maps.output import map_files
-    paper = request.paper if request.paper in PAPERS else game.defaults["paper"]
-    opts = Options(paper=paper, page_width=PAPERS[paper]["width"], page_height=PAPERS[paper]["height"],
-                   margin=game.defaults["margin"], bleed=0.0, marks="none")
+    paper, (width, height) = _paper(game, request)
+    opts = Options(paper=paper, page_width=width, page_height=height, margin=game.defaults["margin"],
+                   bleed=0.0, marks="none")
     try:
         layout = engine.generate(game.id, game.defaults["map_seed"])
     except engine.MapError as exc:
@@ -99,23 +99,31 @@ def _map_files(game: Game, request: BuildRequest, result: BuildResult) -> dict[s
     for fmt in ("pdf", "json"):
         files.update(map_files([layout], fmt, f"{game.id}-map", game.title, opts))
     for name, data in files.items():
-        pages = len(pikepdf.Pdf.open(io.BytesIO(data)).pages) if name.endswith(".pdf") else 0
+        pages = _pages(data) if name.endswith(".pdf") else 0
         result.files.append({"path": name, "role": "map", "pages": pages,
-                             "page_width_mm": opts.page_width if pages else None,
-                             "page_height_mm": opts.page_height if pages else None})
+                             "page_width_mm": width if pages else None,
+                             "page_height_mm": height if pages else None})
     return files
 
 
 def _handout_file(game: Game, request: BuildRequest, result: BuildResult) -> dict[str, bytes]:
     from .handout import handout_pdf, source_for
-    paper = request.paper if request.paper in PAPERS else game.defaults["paper"]
-    size = (PAPERS[paper]["width"], PAPERS[paper]["height"])
+    _, size = _paper(game, request)
     pdf = handout_pdf(source_for(game.root), size)
     name = f"{game.id}-handout.pdf"
-    pages = len(pikepdf.Pdf.open(io.BytesIO(pdf)).pages)
-    result.files.append({"path": name, "role": "handout", "pages": pages,
+    result.files.append({"path": name, "role": "handout", "pages": _pages(pdf),
                          "page_width_mm": size[0], "page_height_mm": size[1]})
     return {name: pdf}
+
+
+def _paper(game: Game, request: BuildRequest) -> tuple[str, tuple[float, float]]:
+    """Paper for whole-page documents (maps, handouts): --paper face means the pack's paper."""
+    paper = request.paper if request.paper in PAPERS else game.defaults["paper"]
+    return paper, (PAPERS[paper]["width"], PAPERS[paper]["height"])
+
+
+def _pages(pdf: bytes) -> int:
+    return len(pikepdf.Pdf.open(io.BytesIO(pdf)).pages)
 
 
 def options_for(game: Game, group: Group, request: BuildRequest) -> Options:
