@@ -84,10 +84,10 @@ class Helpers:
         return self._styles[key]
 
     def text_box(self, text, x, y, w, h, size=9, min_size=6, font="body", color=None,
-                 align="left", valign="top", line_height=1.2):
+                 align="left", valign="top", line_height=1.2, max_lines=None):
         text = str(text)
         style = self.style(font, color)
-        fitted = fit(text, w, h, size, min_size, style, self.game.icons, line_height)
+        fitted = fit(text, w, h, size, min_size, style, self.game.icons, line_height, max_lines)
         if fitted is None:
             message = (f"text {_snippet(text)} does not fit its {w:g} x {h:g} mm box even at {min_size:g} pt; "
                        "shorten the text, or enlarge the box or lower min_size in the template")
@@ -102,9 +102,9 @@ class Helpers:
     def text_line(self, text, x, y, w, size=9, min_size=5, font="body", color=None, align="center"):
         style = self.style(font, color)
         ascent = style.metrics.ascent * pt_to_mm(size)
-        box = self.text_box(str(text).replace("\n", " "), x, y - ascent, w, 10 * pt_to_mm(size),
-                            size, min_size, font, color, align, "top", 1.2)
-        return box
+        # one line, shrunk to fit: never wrapped onto a second line
+        return self.text_box(str(text).replace("\n", " "), x, y - ascent, w, 10 * pt_to_mm(size),
+                             size, min_size, font, color, align, "top", 1.2, max_lines=1)
 
     def icon(self, name, x, y, size, color=None):
         icon = self.game.icons.get(name)

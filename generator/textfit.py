@@ -86,8 +86,9 @@ def layout_lines(text, width: float, size: float, style: Style, icons):
     return lines
 
 
-def fit(text, width, height, size_pt, min_pt, style, icons, line_height=1.2):
-    """Largest size from size_pt down to min_pt (in 0.25 pt steps) at which the text fits."""
+def fit(text, width, height, size_pt, min_pt, style, icons, line_height=1.2, max_lines=None):
+    """Largest size from size_pt down to min_pt (in 0.25 pt steps) at which the text fits in
+    the box (and in at most max_lines lines)."""
     missing = style.metrics.missing(ICON_TOKEN.sub("", text))
     if missing:
         raise TextFitError(f"the font {style.family} has no glyph for {', '.join(repr(c) for c in missing)}"
@@ -100,7 +101,8 @@ def fit(text, width, height, size_pt, min_pt, style, icons, line_height=1.2):
         if _block_height(1, size, line_height, style) > height + 1e-6:
             continue
         lines = layout_lines(measured, width, size, style, icons)
-        if lines is not None and _block_height(len(lines), size, line_height, style) <= height + 1e-6:
+        if (lines is not None and _block_height(len(lines), size, line_height, style) <= height + 1e-6
+                and (max_lines is None or len(lines) <= max_lines)):
             return size, lines
     return None
 

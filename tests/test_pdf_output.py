@@ -210,3 +210,19 @@ def test_bleed_option_changes_the_output(built):
         return sum(1 for y in range(pix.height) for x in range(pix.width) if pix.pixel(x, y) == (255, 0, 0))
     assert red_pixels(built("mini")) > 100
     assert red_pixels(built("mini", "--bleed", "0")) == 0
+
+
+def test_text_line_shrinks_instead_of_wrapping(tmp_path):
+    """A title too wide for its line is set smaller on that one line, never broken in two."""
+    import shutil
+    from conftest import run_cli, FIXTURES
+    pack = tmp_path / "mini"
+    shutil.copytree(FIXTURES / "mini", pack)
+    cards = pack / "cards.yaml"
+    cards.write_text(cards.read_text().replace("title: Plain,", "title: Extraordinarily Long Title Of Legends,"))
+    code, out, err = run_cli("build", pack, "--out", tmp_path / "out", "--quiet")
+    assert code == 0, err
+    page = pymupdf.open(tmp_path / "out" / "mini" / "mini-sheets.pdf")[0]
+    hits = page.search_for("Extraordinarily Long Title Of Legends")
+    assert len(hits) == 9, "the title was broken over two lines"      # one whole line per card
+    assert all(h.height / MM < 5 and h.width / MM <= 53 + TOL for h in hits)
