@@ -6,6 +6,7 @@ needed, which cairo writes as one reused form object.
 from __future__ import annotations
 
 import io
+import re
 from collections import Counter
 from typing import Callable
 
@@ -21,6 +22,17 @@ PT_PER_MM = 1 / MM_PER["pt"]
 FIXED_DATE = "2000-01-01T00:00:00Z"    # builds are reproducible: no clock in the file
 MARK_WIDTH = 0.25 / PT_PER_MM          # 0.25 pt
 LABEL_FONT = "Liberation Sans"
+
+
+_REPEATED_ENTRY = re.compile(rb"(/[A-Za-z0-9_.+-]+ \d+ 0 R)((?: \1)+)")
+
+
+def without_repeated_keys(pdf: bytes) -> bytes:
+    """cairo lists a form painted n times on a page n times in the page's resources
+    (/x6 6 0 R /x6 6 0 R ...). Duplicate keys are invalid PDF, and qpdf (pikepdf), reading many
+    of them, drops the page's resources: the page would print blank after a merge. The repeats
+    are blanked out with spaces, so every byte offset (the xref table) stays right."""
+    return _REPEATED_ENTRY.sub(lambda m: m.group(1) + b" " * len(m.group(2)), pdf)
 
 
 def _text_options():
@@ -71,7 +83,7 @@ class PdfWriter:
             if progress:
                 progress(len(sheet.placements))
         surface.finish()
-        return buffer.getvalue()
+        return without_repeated_keys(buffer.getvalue())
 
     def _draw_sheet(self, ctx, sheet: Sheet, uses: Counter, recorded: dict) -> None:
         if sheet.clip:

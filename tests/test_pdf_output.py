@@ -226,3 +226,25 @@ def test_text_line_shrinks_instead_of_wrapping(tmp_path):
     hits = page.search_for("Extraordinarily Long Title Of Legends")
     assert len(hits) == 9, "the title was broken over two lines"      # one whole line per card
     assert all(h.height / MM < 5 and h.width / MM <= 53 + TOL for h in hits)
+
+
+def test_every_page_of_a_two_worker_build_keeps_its_faces(tmp_path):
+    """A build of many pages is drawn in two chunks and merged; each page, shared backs included,
+    must still show its faces (cairo's repeated resource entries once made qpdf drop them)."""
+    import sys
+    from conftest import run_cli
+    sys.path.insert(0, str(ROOT / "bench"))
+    import bench_cards
+    pack = bench_cards.write_pack(tmp_path, bench_cards.make_cards(160))      # 18 pages: 2 chunks
+    code, out, err = run_cli("build", pack, "--out", tmp_path / "out", "--quiet")
+    assert code == 0, err
+    doc = pymupdf.open(tmp_path / "out" / "bench-deck" / "bench-deck-sheets.pdf")
+    assert len(doc) == 36
+    band = (0x35, 0x58, 0x6e)
+    for number, page in enumerate(doc):
+        pix = page.get_pixmap(dpi=12)
+        coloured = sum(1 for y in range(pix.height) for x in range(pix.width)
+                       if all(abs(a - b) < 10 for a, b in zip(pix.pixel(x, y), band)))
+        assert coloured > 20, f"page {number + 1} lost its faces"
+        if number % 2 == 0:
+            assert "Action" in page.get_text() or "Event" in page.get_text() or "Item" in page.get_text()
