@@ -24,7 +24,8 @@ MARK_WIDTH = 0.25 / PT_PER_MM          # 0.25 pt
 LABEL_FONT = "Liberation Sans"
 
 
-_REPEATED_ENTRY = re.compile(rb"(/[A-Za-z0-9_.+-]+ \d+ 0 R)((?: \1)+)")
+_RESOURCE_DICT = re.compile(rb"/(?:XObject|ExtGState|Pattern|Font|Shading) <<([^<>]*)>>")
+_ENTRY = re.compile(rb"/([^\s/<>\[\]()]+) \d+ 0 R")
 
 
 def without_repeated_keys(pdf: bytes) -> bytes:
@@ -32,7 +33,16 @@ def without_repeated_keys(pdf: bytes) -> bytes:
     (/x6 6 0 R /x6 6 0 R ...). Duplicate keys are invalid PDF, and qpdf (pikepdf), reading many
     of them, drops the page's resources: the page would print blank after a merge. The repeats
     are blanked out with spaces, so every byte offset (the xref table) stays right."""
-    return _REPEATED_ENTRY.sub(lambda m: m.group(1) + b" " * len(m.group(2)), pdf)
+    def dedupe(match):
+        seen = set()
+
+        def entry(m):
+            if m.group(1) in seen:
+                return b" " * len(m.group(0))
+            seen.add(m.group(1))
+            return m.group(0)
+        return match.group(0)[: match.start(1) - match.start(0)] + _ENTRY.sub(entry, match.group(1)) + b">>"
+    return _RESOURCE_DICT.sub(dedupe, pdf)
 
 
 def _text_options():
