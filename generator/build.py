@@ -153,7 +153,8 @@ def _render_groups(game, groups, request, progress, role, result):
                 sheets += impose_single(fronts, backs, first.width, first.height, opts.bleed)
             elif role == "board":
                 for face in fronts:
-                    sheets += impose_board(face, first.width, first.height, f"{game.title}: {first.name}", opts)
+                    sheets += impose_board(face, first.width, first.height, f"{game.title}: {first.name}", opts,
+                                           outline=first.points if first.shape == "polygon" else None)
             else:
                 sheets += impose(fronts, backs, first.width, first.height, first.shape, first.orientation, opts)
         except ValueError as exc:

@@ -247,24 +247,51 @@ def tile_pieces(board_w, board_h, bleed, area_w, area_h, overlap) -> list[Piece]
             for r in range(rows) for c in range(cols)]
 
 
-def impose_board(face, board_w, board_h, title: str, opts: Options) -> list[Sheet]:
+def impose_board(face, board_w, board_h, title: str, opts: Options, outline=None) -> list[Sheet]:
+    """A board cut into page-sized pieces. `outline` (corner points, for boards that are not
+    rectangles, such as an L-shaped ocean tile): the art is clipped to it, its cut line drawn,
+    and pieces of the bounding box that hold none of it are left out."""
     W, H, m = opts.page_width, opts.page_height, opts.margin
     area_w, area_h = W - 2 * m, H - 2 * m - TILE_LABEL_STRIP
     pieces = tile_pieces(board_w, board_h, opts.bleed, area_w, area_h, opts.overlap)
     rows, cols = pieces[-1].row + 1, pieces[-1].col + 1
+    if outline:
+        pieces = [p for p in pieces if _touches(p, outline)]
     sheets = []
     for piece in pieces:
         # page position of the piece's top-left, centred in the area
         px = m + (area_w - piece.w) / 2
         py = m + (area_h - piece.h) / 2
-        placement = Placement(px - piece.x, py - piece.y, board_w, board_h, (opts.bleed,) * 4, face, False)
+        placement = Placement(px - piece.x, py - piece.y, board_w, board_h, (opts.bleed,) * 4, face,
+                              clip_to_shape=bool(outline))
         label = (f"{title} - row {piece.row + 1} of {rows}, column {piece.col + 1} of {cols} "
                  f"(piece {chr(65 + piece.row)}{piece.col + 1}); overlap {opts.overlap:g} mm"
                  if len(pieces) > 1 else title)
         sheet = Sheet(W, H, "board", [placement], label=label, clip=(px, py, piece.w, piece.h))
         sheet.lines += _piece_marks(piece, px, py, rows, cols, opts)
+        if outline and opts.marks != "none":
+            sheet.outlines.append(placement)
         sheets.append(sheet)
     return sheets
+
+
+def _touches(piece: Piece, polygon, samples: int = 24) -> bool:
+    """Does any of the polygon lie in the piece? Sampled on a grid: pieces are page-sized and
+    polygons are boards, so a part smaller than 1/24 of a page is not a piece worth printing."""
+    for i in range(samples + 1):
+        for j in range(samples + 1):
+            if _inside(piece.x + piece.w * i / samples, piece.y + piece.h * j / samples, polygon):
+                return True
+    return False
+
+
+def _inside(x, y, polygon) -> bool:
+    """Even-odd point in polygon."""
+    inside = False
+    for (x0, y0), (x1, y1) in zip(polygon, list(polygon[1:]) + [polygon[0]]):
+        if (y0 > y) != (y1 > y) and x < x0 + (y - y0) * (x1 - x0) / (y1 - y0):
+            inside = not inside
+    return inside
 
 
 def _piece_marks(piece: Piece, px, py, rows, cols, opts: Options):

@@ -21,6 +21,7 @@ KINDS = {
                  "hexagon (flat or pointy, size across flats), square or any polygon; one or two sides"),
     "chit": Kind("chit", ("circle", "square", "hexagon", "rect"), "circle", 0.0, False,
                  "circle, square, hexagon or rectangular token, usually two-sided"),
-    "mat": Kind("mat", ("rect",), "rect", 0.0, True,
-                "any rectangle; larger than the paper it is tiled across pages with overlap and marks"),
+    "mat": Kind("mat", ("rect", "polygon"), "rect", 0.0, True,
+                "any rectangle or polygon (an L-shaped ocean); larger than the paper it is tiled "
+                "across pages with overlap and marks"),
 }

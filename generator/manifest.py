@@ -110,7 +110,7 @@ GROUP_SPEC = Spec("component group", {
     "kind": Field(Choice(*KINDS), True, doc="one of " + ", ".join(KINDS)),
     "shape": Field(Choice(*SHAPES)),
     "orientation": Field(Choice("pointy", "flat"), default="pointy"),
-    "size": Field(SizeType(), True, doc=SizeType.description),
+    "size": Field(SizeType(), doc=SizeType.description + " (polygons: their points)"),
     "points": Field(ListOf(ListOf(Num(-2000, 2000), 2, 2), 3, 200)),
     "corner_radius": Field(Length(0, 50)),
     "template": Field(Str(200), True, doc="a template file under templates/"),
@@ -236,9 +236,11 @@ def _build_group(g, file: str, players, env, rep: Reporter, sources: dict) -> Gr
             if problem:
                 rep.error(g.value_mark(key), problem, "create the template or fix its name; templates are looked up in the pack's templates/ folder, then in templates/")
     kind = KINDS.get(g.kind)
-    if kind is None or g.size is None or g.items is None:
+    shape = g.shape or kind.default_shape if kind else None
+    if kind is not None and g.size is None and shape != "polygon" and "size" not in g.source:
+        rep.error(g.mark, f"group '{g.id}': missing required key 'size'", f"add 'size:' ({SizeType.description})")
+    if kind is None or (g.size is None and shape != "polygon") or g.items is None:
         return None
-    shape = g.shape or kind.default_shape
     if shape not in kind.shapes:
         rep.error(g.value_mark("shape"), f"a {g.kind} cannot be a {shape}",
                   f"use one of {', '.join(kind.shapes)} for kind {g.kind}")

@@ -105,9 +105,9 @@ class PdfWriter:
         reuse = sheet.clip is None
         for placement in sheet.placements:
             self._draw_face(ctx, placement, uses, recorded, reuse)
+        self._draw_cut_guides(ctx, sheet)      # a board piece's guides stay inside its window
         if sheet.clip:
             ctx.restore()
-        self._draw_cut_guides(ctx, sheet)
         if sheet.label:
             ctx.set_source_rgb(0.25, 0.25, 0.25)
             ctx.select_font_face(LABEL_FONT)

@@ -106,3 +106,13 @@ def test_board_pieces_cover_the_board_with_the_overlap():
 def test_board_smaller_than_the_paper_is_one_page():
     sheets = impose_board("f", 150, 150, "t", A4)
     assert len(sheets) == 1 and sheets[0].label == "t"
+
+
+def test_an_l_shaped_board_skips_the_pieces_it_does_not_reach():
+    ell = [(0, 0), (360, 0), (360, 40), (40, 40), (40, 360), (0, 360)]
+    sheets = impose_board("ocean", 360, 360, "Ocean NW", A4, outline=ell)
+    assert len(sheets) == 3                        # of the 2 x 2 pieces, the inner corner is empty
+    for sheet in sheets:
+        (placement,) = sheet.placements
+        assert placement.clip_to_shape and sheet.outlines == [placement]
+    assert not any("row 2 of 2, column 2 of 2" in s.label for s in sheets)
