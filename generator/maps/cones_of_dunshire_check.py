@@ -16,7 +16,7 @@ from itertools import combinations
 from .grid import components, hex_distance, hex_neighbours, offset_to_axial
 from .layout import Layout
 from .rules import Violation, map_data
-from .rules import coord_text as _name, coords_text, is_int as _is_int
+from .rules import Report, coord_text as _name, coords_text, is_int as _is_int
 
 _DATA = None
 
@@ -32,18 +32,9 @@ def _names(coords) -> str:
     return coords_text(coords, 8) or "none"
 
 
-class _Report:
-    def __init__(self, data: dict):
-        self.quotes = {**data.get("structure", {}), **data.get("rules", {})}
-        self.items: list[Violation] = []
-
-    def __call__(self, rule: str, message: str) -> None:
-        self.items.append(Violation(rule, message, self.quotes.get(rule, "")))
-
-
 def check(layout: Layout) -> list[Violation]:
     data = _data()
-    report = _Report(data)
+    report = Report(data)
     try:
         _check(layout, data, report)
     except Exception as exc:      # a malformed layout must be reported, never crash the checker
@@ -67,7 +58,7 @@ class _Board:
         return value if _is_int(value) else 0
 
 
-def _check(layout: Layout, data: dict, report: _Report) -> None:
+def _check(layout: Layout, data: dict, report: Report) -> None:
     # ---- structure: game, players, grid
     if getattr(layout, "game", None) != data["game"]:
         report("game", f"layout is for game {getattr(layout, 'game', None)!r}, not {data['game']!r}")
@@ -94,7 +85,7 @@ def _check(layout: Layout, data: dict, report: _Report) -> None:
 
 # ------------------------------------------------------------------------------------ structure
 
-def _read_cells(layout: Layout, data: dict, report: _Report) -> _Board:
+def _read_cells(layout: Layout, data: dict, report: Report) -> _Board:
     board = _Board()
     raw = layout.cells if isinstance(layout.cells, list) else []
     if not isinstance(layout.cells, list):
@@ -151,7 +142,7 @@ def _key_problem(cell: dict, type_: str, colours: list, gods: dict) -> str:
     return ""
 
 
-def _read_placements(layout: Layout, data: dict, board: _Board, report: _Report) -> None:
+def _read_placements(layout: Layout, data: dict, board: _Board, report: Report) -> None:
     kinds = data["kinds"]
     roles = {r["id"] for r in data["roles"]}
     gods = {g["id"] for g in data["gods"]}
@@ -193,7 +184,7 @@ def _outline(data: dict) -> list:
                   for col in range(first, last + 1))
 
 
-def _check_terrain(data: dict, board: _Board, report: _Report) -> None:
+def _check_terrain(data: dict, board: _Board, report: Report) -> None:
     outline = set(_outline(data))
     missing = sorted(outline - set(board.terrain))
     outside = sorted(set(board.terrain) - outline)
@@ -214,7 +205,7 @@ def _check_terrain(data: dict, board: _Board, report: _Report) -> None:
         report("normal-elevation", f"normal hexes {_names(raised)} are not at elevation zero")
 
 
-def _check_mountain(data: dict, board: _Board, report: _Report) -> None:
+def _check_mountain(data: dict, board: _Board, report: Report) -> None:
     spec = data["mountain"]
     mountain = sorted(c for c, cell in board.terrain.items() if cell["type"] == "mountain")
     summit = sorted(c for c, cell in board.terrain.items() if cell["type"] == "summit")
@@ -282,7 +273,7 @@ def _climbable(board: _Board, max_step: int, summit: set) -> bool:
 
 # ------------------------------------------------------------------------------------ starts
 
-def _check_starts(data: dict, board: _Board, report: _Report) -> None:
+def _check_starts(data: dict, board: _Board, report: Report) -> None:
     spec = data["start"]
     roles = [r["id"] for r in data["roles"]]
     names = {r["id"]: r["name"] for r in data["roles"]}
@@ -358,7 +349,7 @@ def _check_starts(data: dict, board: _Board, report: _Report) -> None:
 
 # ------------------------------------------------------------------------------------ Doom Points
 
-def _check_doom(data: dict, board: _Board, report: _Report) -> None:
+def _check_doom(data: dict, board: _Board, report: Report) -> None:
     spec = data["doom_points"]
     doom = sorted(c for c, cell in {**board.terrain, **board.spaces}.items() if cell.get("doom_point"))
     if len(doom) != spec["count"]:
@@ -381,7 +372,7 @@ def _check_doom(data: dict, board: _Board, report: _Report) -> None:
 
 # ------------------------------------------------------------------------------------ gods
 
-def _check_gods(data: dict, board: _Board, report: _Report) -> None:
+def _check_gods(data: dict, board: _Board, report: Report) -> None:
     gods = data["gods"]
     for god in gods:
         where = sorted(c for c, cell in board.spaces.items() if cell["god"] == god["id"])

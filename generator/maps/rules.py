@@ -57,3 +57,15 @@ def coords_text(cells, limit: int | None = None, name=coord_text, sort: bool = T
     shown = cells if limit is None else cells[:limit]
     text = ", ".join(name(c) for c in shown)
     return text + (f" and {len(cells) - len(shown)} more" if len(shown) < len(cells) else "")
+
+
+class Report:
+    """Collects a checker's violations; the quote of each rule comes from map.yaml (`rules`,
+    and `structure` for the checks of a layout's shape)."""
+
+    def __init__(self, data: dict):
+        self.quotes = {**data.get("structure", {}), **data.get("rules", {})}
+        self.items: list[Violation] = []
+
+    def __call__(self, rule: str, message: str) -> None:
+        self.items.append(Violation(rule, message, self.quotes.get(rule, "")))

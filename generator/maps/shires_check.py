@@ -10,7 +10,7 @@ from __future__ import annotations
 from .grid import HEX_DIRECTIONS, components, hex_distance
 from .layout import Layout
 from .rules import Violation, map_data
-from .rules import coord_text as _name, coords_text, is_int as _is_int
+from .rules import Report, coord_text as _name, coords_text, is_int as _is_int
 
 _DATA = None
 
@@ -26,18 +26,9 @@ def _names(coords) -> str:
     return coords_text(coords, 8, sort=False)
 
 
-class _Report:
-    def __init__(self, data: dict):
-        self.quotes = {**data.get("structure", {}), **data.get("rules", {})}
-        self.items: list[Violation] = []
-
-    def __call__(self, rule: str, message: str) -> None:
-        self.items.append(Violation(rule, message, self.quotes.get(rule, "")))
-
-
 def check(layout: Layout) -> list[Violation]:
     data = _data()
-    report = _Report(data)
+    report = Report(data)
     try:
         _check(layout, data, report)
     except Exception as exc:      # a malformed layout must be reported, never crash the checker
@@ -45,7 +36,7 @@ def check(layout: Layout) -> list[Violation]:
     return report.items
 
 
-def _check(layout: Layout, data: dict, report: _Report) -> None:
+def _check(layout: Layout, data: dict, report: Report) -> None:
     # ---- structure: game, players, grid
     if getattr(layout, "game", None) != data["game"]:
         report("game", f"layout is for game {getattr(layout, 'game', None)!r}, not {data['game']!r}")
