@@ -145,11 +145,11 @@ def _access(layout: Layout) -> tuple[list[tuple[int, int]], dict, set]:
     produce = {tuple(p["cell"]): RESOURCE.get(p.get("building"))
                for p in layout.placements if p.get("kind") == KINDS["building"]}
     counts = {}
+    producers = [(other, produce[other]) for other in hamlets if produce.get(other) in ("wood", "stone", "iron")]
     for h in hamlets:
         c = {"wood": 0, "stone": 0, "iron": 0}
-        for other in hamlets:
-            res = produce.get(other)
-            if res in c and hex_distance(h, other) <= near:
+        for other, res in producers:
+            if hex_distance(h, other) <= near:
                 c[res] += 1
         c["value"] = wood_weight * c["wood"] + c["stone"] + c["iron"]
         c["trade"] = min((hex_distance(h, t) for t in trades), default=0)
@@ -171,6 +171,17 @@ def _picks(layout: Layout, hamlets, counts) -> list[tuple[int, int]]:
     return picks
 
 
+def _radius(coords) -> int:
+    """Smallest eccentricity: min over cells of the distance to the farthest cell. A hex distance
+    is the largest of |dq|, |dr|, |ds| (s = -q - r), so the farthest cell is found from the extremes
+    of q, r and s alone: linear, not quadratic, in the number of cells."""
+    qs = [q for q, _ in coords]
+    rs = [r for _, r in coords]
+    ss = [-q - r for q, r in coords]
+    lo_q, hi_q, lo_r, hi_r, lo_s, hi_s = min(qs), max(qs), min(rs), max(rs), min(ss), max(ss)
+    return min(max(q - lo_q, hi_q - q, r - lo_r, hi_r - r, -q - r - lo_s, hi_s + q + r) for q, r in coords)
+
+
 def metrics(layout: Layout) -> dict:
     hamlets, counts, wood = _access(layout)
     picks = _picks(layout, hamlets, counts)
@@ -190,7 +201,7 @@ def metrics(layout: Layout) -> dict:
         out["wood_hamlet_share"] = round(close / len(hamlets), 4)
     coords = [(c["q"], c["r"]) for c in layout.cells]
     if coords:
-        out["radius"] = min(max(hex_distance(a, b) for b in coords) for a in coords)
+        out["radius"] = _radius(coords)
         inside = set(coords)
         edge = sum(1 for q, r in coords if any((q + dq, r + dr) not in inside for dq, dr in HEX_DIRECTIONS))
         out["coastal_share"] = round(edge / len(coords), 4)
