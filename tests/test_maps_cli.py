@@ -106,3 +106,15 @@ def test_pdf_map(tmp_path):
     doc = pymupdf.open(tmp_path / "royal-dukes" / "royal-dukes-map-2.pdf")
     assert len(doc) >= 1 and doc[0].rect.width / MM == pytest.approx(215.9, abs=0.1)
     assert "Royal Dukes - map for 4 players, seed 2" in doc[0].get_text()
+
+
+def test_setup_diagram_games_fit_their_map_on_one_page(tmp_path):
+    """Shires and Doomspire tiles are components: their map PDF is a one-page setup diagram."""
+    for game in ("lords-of-doomspire", "shires"):
+        assert map_data(game)["look"]["one_page"] is True
+        code, out, err = run_cli("map", game, "--seed", "3", "--format", "pdf", "--out", tmp_path)
+        assert code == 0, err
+        doc = pymupdf.open(tmp_path / game / f"{game}-map-3.pdf")
+        assert len(doc) == 1 and "seed 3" in doc[0].get_text()
+    code, out, err = run_cli("map", "royal-dukes", "--seed", "3", "--format", "pdf", "--out", tmp_path)
+    assert len(pymupdf.open(tmp_path / "royal-dukes" / "royal-dukes-map-3.pdf")) == 2     # a board: tiled at full size

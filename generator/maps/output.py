@@ -65,7 +65,11 @@ def map_files(layouts: list[Layout], fmt: str, stem: str, game_title: str, paper
 
 
 def map_pdf(layouts, drawings, game_title: str, paper: Options) -> bytes:
+    """A board tiled across pages at full size, or, for games whose map.yaml `look` says
+    `one_page: true` (their tiles are components: the map is a setup diagram), scaled to one page."""
     sheets = []
+    if layouts and map_data(layouts[0].game).get("look", {}).get("one_page"):
+        drawings = [_fit_page(svg, width, height, paper) for svg, width, height in drawings]
     for layout, (svg, width, height) in zip(layouts, drawings):
         sheets += impose_board(svg, width, height, title_of(layout, game_title), paper)
     sizes = {svg: (w, h) for svg, w, h in drawings}
@@ -73,6 +77,20 @@ def map_pdf(layouts, drawings, game_title: str, paper: Options) -> bytes:
                        face_outline=lambda svg, grow: rect_outline(*sizes[svg], grow),
                        title=f"{game_title} - map", subject=f"pnpgen map layouts for {game_title}")
     return write_pdf(writer, sheets)
+
+
+def _fit_page(svg: str, width: float, height: float, paper: Options) -> tuple[str, float, float]:
+    """The drawing scaled down (never up) to the page's printable area, kept in proportion."""
+    from ..impose import TILE_LABEL_STRIP
+    area_w = paper.page_width - 2 * paper.margin
+    area_h = paper.page_height - 2 * paper.margin - TILE_LABEL_STRIP
+    scale = min(1.0, area_w / width, area_h / height)
+    if scale >= 1.0:
+        return svg, width, height
+    head_end = svg.index(">") + 1
+    body = svg[head_end:svg.rindex("</svg>")]
+    w, h = width * scale, height * scale
+    return (standalone_svg(f'<g transform="scale({scale:.6f})">{body}</g>', w, h), w, h)
 
 
 def _name(stem: str, layout: Layout, count: int, ext: str) -> str:
