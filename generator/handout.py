@@ -26,10 +26,10 @@ from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.platypus import (BaseDocTemplate, Flowable, Frame, KeepTogether, PageTemplate,
                                 Paragraph, Spacer, Table, TableStyle)
 
-from .errors import BuildError, ManifestError, Mark, Reporter, display_path
+from .errors import ManifestError, Mark, Reporter, display_path
 from .fonts import FONT_DIR
 from .schema import AnyData, Bool, Choice, Color, Field, Int, ListOf, Spec, Str
-from .yamlsrc import SrcDict, load_yaml
+from .yamlsrc import load_yaml
 
 MAX_PAGES = 2
 BODY_PT, SMALL_PT, HEADING_PT, TITLE_PT = 8.5, 8.0, 10.5, 20

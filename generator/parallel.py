@@ -9,7 +9,6 @@ from __future__ import annotations
 import io
 import multiprocessing
 import os
-import time
 
 import pikepdf
 

@@ -48,3 +48,32 @@ def built(tmp_path_factory):
 
 def load_build_json(folder: Path) -> dict:
     return json.loads((folder / "build.json").read_text())
+
+
+# --- helpers the game-pack tests share -------------------------------------------------------
+
+def build_pack(pack: Path, out: Path, *options: str) -> Path:
+    """Build a pack folder into out/; return out/<pack> (fails the test on a non-zero exit)."""
+    code, _, stderr = run_cli("build", pack, "--out", out, "--quiet", *options)
+    assert code == 0, stderr
+    return out / Path(pack).name
+
+
+def pack_subset(source: Path, files, dest: Path) -> Path:
+    """A copy of a pack with only the named files (and its icons): one part of a pack tested
+    apart from the others."""
+    pack = dest / source.name
+    pack.mkdir(parents=True)
+    for name in files:
+        shutil.copy(source / name, pack / name)
+    shutil.copytree(source / "icons", pack / "icons")
+    return pack
+
+
+def group_items(build_info: dict, group: str) -> list[dict]:
+    return [item for item in build_info["items"] if item["group"] == group]
+
+
+def word_centres(page, text: str) -> list[tuple[float, float]]:
+    """Centres (mm) of every occurrence of a word on a PDF page."""
+    return [((w[0] + w[2]) / 2 / MM, (w[1] + w[3]) / 2 / MM) for w in page.get_text("words") if w[4] == text]

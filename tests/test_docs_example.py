@@ -19,7 +19,7 @@ def write_example(folder):
 
 
 def test_worked_example_validates_and_builds_as_documented(tmp_path):
-    pack = write_example(tmp_path)
+    write_example(tmp_path)
     code, out, err = run_cli("validate", "my-game", cwd=tmp_path)
     assert code == 0, err
     assert "my-game: ok (43 components in 3 groups)" in DOC and "ok (43 components in 3 groups)" in out

@@ -1,7 +1,6 @@
 """Handouts: every game's handout builds on one sheet (2 pages), keeps its type at 8 pt or
 more, embeds only our fonts, has every required section, and shows manifest values."""
 import re
-from pathlib import Path
 
 import pymupdf
 import pytest

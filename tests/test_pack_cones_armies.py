@@ -12,7 +12,7 @@ import pymupdf
 import pytest
 import yaml
 
-from conftest import MM, ROOT, load_build_json, run_cli
+from conftest import ROOT, build_pack, load_build_json
 
 PACK = ROOT / "components" / "cones-of-dunshire"
 MY_FILES = ("armies.yaml", "roles.yaml", "ledger.yaml")
@@ -38,10 +38,7 @@ def my_pack(tmp_path: Path) -> Path:
     return target
 
 
-def build(pack: Path, out: Path, *options) -> Path:
-    code, _, stderr = run_cli("build", pack, "--out", out, "--quiet", *options)
-    assert code == 0, stderr
-    return out / pack.name
+build = build_pack
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,7 @@ import pymupdf
 import pytest
 import yaml
 
-from conftest import MM, ROOT, load_build_json, run_cli
+from conftest import MM, ROOT, build_pack, load_build_json
 
 PACK = ROOT / "components" / "cones-of-dunshire"
 MY_FILES = ("cards.yaml",)
@@ -40,10 +40,7 @@ def my_pack(tmp_path: Path) -> Path:
     return target
 
 
-def build(pack: Path, out: Path, *options: str) -> Path:
-    code, stdout, stderr = run_cli("build", pack, "--out", out, "--quiet", *options)
-    assert code == 0, stderr
-    return out / pack.name
+build = build_pack
 
 
 def faces_of(folder: Path) -> pymupdf.Document:

@@ -8,7 +8,7 @@ import pymupdf
 import pytest
 import yaml
 
-from conftest import MM, ROOT, copy_pack, load_build_json, run_cli
+from conftest import MM, ROOT, copy_pack, group_items, load_build_json, run_cli, word_centres
 from generator.manifest import load_pack
 
 PACK = ROOT / "components" / "lords-of-doomspire"
@@ -30,8 +30,7 @@ def info(out):
     return {"groups": {g["id"]: g for g in data["groups"]}, "items": data["items"]}
 
 
-def _items(info, group):
-    return [i for i in info["items"] if i["group"] == group]
+_items = group_items
 
 
 def test_player_piece_counts_follow_game_data(info):
@@ -113,8 +112,7 @@ def test_sizes_in_mm(info, group, width, height, sides):
         assert item["sides"] == sides
 
 
-def _words(page, text):
-    return [((w[0] + w[2]) / 2 / MM, (w[1] + w[3]) / 2 / MM) for w in page.get_text("words") if w[4] == text]
+_words = word_centres
 
 
 def test_each_boat_has_its_warship_behind_it(out):

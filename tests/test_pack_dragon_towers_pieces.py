@@ -12,7 +12,7 @@ import pymupdf
 import pytest
 import yaml
 
-from conftest import MM, ROOT, copy_pack, load_build_json, run_cli
+from conftest import MM, ROOT, copy_pack, group_items, load_build_json, run_cli, word_centres
 from generator import svgdraw
 from generator.manifest import load_pack
 from generator.render import FaceRef, FaceRenderer
@@ -38,8 +38,7 @@ def info(out):
             "items": [i for i in data["items"]]}
 
 
-def _items(info, group):
-    return [i for i in info["items"] if i["group"] == group]
+_items = group_items
 
 
 def test_hex_counts_follow_map_yaml_and_the_rulebook(info):
@@ -98,8 +97,7 @@ def test_sizes_in_mm(info, group, width, height, sides):
         assert item["sides"] == sides
 
 
-def _words(page, text):
-    return [((w[0] + w[2]) / 2 / MM, (w[1] + w[3]) / 2 / MM) for w in page.get_text("words") if w[4] == text]
+_words = word_centres
 
 
 def test_each_outpost_has_its_dragon_tower_behind_it(out):

@@ -11,7 +11,7 @@ import pymupdf
 import pytest
 import yaml
 
-from conftest import MM, ROOT, load_build_json, run_cli
+from conftest import MM, ROOT, build_pack, load_build_json
 
 PACK = ROOT / "components" / "shires"
 CHITS = PACK / "small-chits.yaml"
@@ -34,10 +34,7 @@ def chits_pack(dest: Path) -> Path:
     return target
 
 
-def build(pack: Path, out: Path) -> Path:
-    code, _, stderr = run_cli("build", pack, "--out", out, "--quiet")
-    assert code == 0, stderr
-    return out / pack.name
+build = build_pack
 
 
 @pytest.fixture(scope="module")

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import math
 import re
-import shutil
 from collections import Counter
 from pathlib import Path
 
@@ -13,7 +12,7 @@ import pymupdf
 import pytest
 import yaml
 
-from conftest import MM, ROOT, load_build_json, run_cli
+from conftest import MM, ROOT, build_pack, load_build_json, pack_subset, run_cli
 
 PACK = ROOT / "components" / "shires"
 OWN = ("game.yaml", "map.yaml", "hexes.yaml", "shire-chits.yaml")
@@ -22,20 +21,10 @@ GAME = yaml.safe_load((PACK / "game.yaml").read_text(encoding="utf-8"))
 
 
 def subset_pack(dest: Path) -> Path:
-    """The pack with only the files these components need: the other groups of the pack
-    are tested by their own test files."""
-    pack = dest / "shires"
-    pack.mkdir(parents=True)
-    for name in OWN:
-        shutil.copy(PACK / name, pack / name)
-    shutil.copytree(PACK / "icons", pack / "icons")
-    return pack
+    return pack_subset(PACK, OWN, dest)
 
 
-def build(pack: Path, out: Path) -> Path:
-    code, _, err = run_cli("build", pack, "--out", out, "--quiet")
-    assert code == 0, err
-    return out / "shires"
+build = build_pack
 
 
 def words(folder: Path) -> list[list[str]]:

@@ -9,7 +9,6 @@ and its rule data (tile mix, counts, rulebook quotes) in components/<game>/map.y
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 import yaml
 
