@@ -74,6 +74,38 @@ def group_items(build_info: dict, group: str) -> list[dict]:
     return [item for item in build_info["items"] if item["group"] == group]
 
 
+def indexed_build_info(folder: Path) -> dict:
+    """build.json with its groups by id."""
+    data = load_build_json(folder)
+    return {"groups": {g["id"]: g for g in data["groups"]}, "items": data["items"]}
+
+
+def assert_item_sizes(build_info: dict, group: str, width: float, height: float, sides: int,
+                      tol: float = 0.1) -> None:
+    items = group_items(build_info, group)
+    assert items, f"no items in group {group}"
+    for item in items:
+        assert item["width_mm"] == pytest.approx(width, abs=tol)
+        assert item["height_mm"] == pytest.approx(height, abs=tol)
+        assert item["sides"] == sides
+
+
+def assert_text_inside(page, number: int, inset_pt: float, min_pt: float = 6.0) -> None:
+    """Every text span of a one-face page is at least min_pt and, judged by its glyphs (the span
+    box less 10 % of the size top and bottom, i.e. without the line's leading), inside the trim
+    box shrunk by inset_pt."""
+    trim = page.trimbox
+    safe = type(trim)(trim.x0 + inset_pt, trim.y0 + inset_pt, trim.x1 - inset_pt, trim.y1 - inset_pt)
+    spans = [s for b in page.get_text("dict")["blocks"] for line in b.get("lines", [])
+             for s in line["spans"] if s["text"].strip()]
+    assert spans, f"page {number} has no text"
+    for span in spans:
+        assert span["size"] >= min_pt - 0.01, (number, span["text"], span["size"])
+        x0, y0, x1, y1 = span["bbox"]
+        glyphs = type(trim)(x0, y0 + 0.1 * span["size"], x1, y1 - 0.1 * span["size"])
+        assert safe.contains(glyphs), (number, span["text"])
+
+
 def word_centres(page, text: str) -> list[tuple[float, float]]:
     """Centres (mm) of every occurrence of a word on a PDF page."""
     return [((w[0] + w[2]) / 2 / MM, (w[1] + w[3]) / 2 / MM) for w in page.get_text("words") if w[4] == text]

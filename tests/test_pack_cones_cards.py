@@ -10,7 +10,7 @@ import pymupdf
 import pytest
 import yaml
 
-from conftest import MM, ROOT, build_pack, load_build_json
+from conftest import MM, ROOT, assert_text_inside, build_pack, load_build_json
 
 PACK = ROOT / "components" / "cones-of-dunshire"
 MY_FILES = ("cards.yaml",)
@@ -145,18 +145,8 @@ def test_type_is_readable_and_inside_the_safe_zone(faces):
         if text in seen:                      # copies of a card: judge each face once
             continue
         seen.add(text)
-        trim = page.trimbox
         # 3 mm inside the trim (0.05 pt for rounding: text set exactly at 3 mm is inside)
-        inset = 3 * MM - 0.05
-        safe = pymupdf.Rect(trim.x0 + inset, trim.y0 + inset, trim.x1 - inset, trim.y1 - inset)
-        spans = [s for b in page.get_text("dict")["blocks"] for line in b.get("lines", [])
-                 for s in line["spans"] if s["text"].strip()]
-        assert spans, f"page {number} has no text"
-        for span in spans:
-            assert span["size"] >= 6 - 0.01, (number, span["text"], span["size"])
-            box = pymupdf.Rect(span["bbox"])
-            glyphs = pymupdf.Rect(box.x0, box.y0 + 0.1 * span["size"], box.x1, box.y1 - 0.1 * span["size"])
-            assert safe.contains(glyphs), (number, span["text"])
+        assert_text_inside(page, number, 3 * MM - 0.05)
 
 
 def test_faces_show_their_items(faces):

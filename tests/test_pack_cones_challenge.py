@@ -9,13 +9,12 @@ one card's offsets, the drawing changes), and numbers on the faces read from the
 from __future__ import annotations
 
 import re
-import shutil
 
 import pymupdf
 import pytest
 import yaml
 
-from conftest import ROOT, load_build_json, run_cli
+from conftest import ROOT, build_pack, indexed_build_info, pack_subset
 from generator.manifest import load_pack
 from generator.render import FaceRef, FaceRenderer
 
@@ -26,18 +25,10 @@ TOL = 0.01
 
 
 def _pack_copy(dest):
-    target = dest / "cones-of-dunshire"
-    target.mkdir(parents=True)
-    for name in ["game.yaml", "map.yaml", *MINE]:
-        shutil.copy(PACK / name, target / name)
-    shutil.copytree(PACK / "icons", target / "icons")
-    return target
+    return pack_subset(PACK, ["game.yaml", "map.yaml", *MINE], dest)
 
 
-def _build(pack, out):
-    code, _, stderr = run_cli("build", pack, "--out", out, "--quiet")
-    assert code == 0, stderr
-    return out / "cones-of-dunshire"
+_build = build_pack
 
 
 def _groups(name):
@@ -52,8 +43,7 @@ def built(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def info(built):
-    data = load_build_json(built)
-    return {"groups": {g["id"]: g for g in data["groups"]}, "items": data["items"]}
+    return indexed_build_info(built)
 
 
 def test_counts_match_the_manifests_and_the_rulebook(info):

@@ -8,7 +8,7 @@ import pymupdf
 import pytest
 import yaml
 
-from conftest import MM, ROOT, copy_pack, group_items, load_build_json, run_cli, word_centres
+from conftest import MM, ROOT, assert_item_sizes, copy_pack, group_items, indexed_build_info, run_cli, word_centres
 from generator.manifest import load_pack
 
 PACK = ROOT / "components" / "lords-of-doomspire"
@@ -26,8 +26,7 @@ def out(built):
 
 @pytest.fixture(scope="module")
 def info(out):
-    data = load_build_json(out)
-    return {"groups": {g["id"]: g for g in data["groups"]}, "items": data["items"]}
+    return indexed_build_info(out)
 
 
 _items = group_items
@@ -104,12 +103,7 @@ def test_markers_cover_the_decks():
     ("dragon-standee", 44.0, 100.0, 1),
 ])
 def test_sizes_in_mm(info, group, width, height, sides):
-    items = _items(info, group)
-    assert items
-    for item in items:
-        assert item["width_mm"] == pytest.approx(width, abs=TOL)
-        assert item["height_mm"] == pytest.approx(height, abs=TOL)
-        assert item["sides"] == sides
+    assert_item_sizes(info, group, width, height, sides, TOL)
 
 
 _words = word_centres

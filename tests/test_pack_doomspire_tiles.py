@@ -9,13 +9,12 @@ icons), so the test does not depend on the rest of the pack."""
 from __future__ import annotations
 
 import re
-import shutil
 
 import pymupdf
 import pytest
 import yaml
 
-from conftest import ROOT, load_build_json, run_cli
+from conftest import ROOT, build_pack, indexed_build_info, pack_subset
 
 PACK = ROOT / "components" / "lords-of-doomspire"
 MINE = ["game.yaml", "map.yaml", "tiles.yaml", "ocean.yaml", "track.yaml"]
@@ -28,18 +27,10 @@ def _yaml(name, pack=PACK):
 
 
 def _subpack(dest):
-    target = dest / "lords-of-doomspire"          # the name selects the map rules
-    target.mkdir(parents=True)
-    for name in MINE:
-        shutil.copy(PACK / name, target / name)
-    shutil.copytree(PACK / "icons", target / "icons")
-    return target
+    return pack_subset(PACK, MINE, dest)          # keeps the pack's name: it selects the map rules
 
 
-def _build(pack, out):
-    code, _, stderr = run_cli("build", pack, "--out", out, "--quiet")
-    assert code == 0, stderr
-    return out / "lords-of-doomspire"
+_build = build_pack
 
 
 @pytest.fixture(scope="module")
@@ -50,8 +41,7 @@ def out(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def info(out):
-    data = load_build_json(out)
-    return {"groups": {g["id"]: g for g in data["groups"]}, "items": data["items"]}
+    return indexed_build_info(out)
 
 
 def _group(gid):

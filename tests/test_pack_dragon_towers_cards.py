@@ -11,7 +11,7 @@ import pymupdf
 import pytest
 import yaml
 
-from conftest import MM, ROOT, load_build_json, run_cli
+from conftest import MM, ROOT, assert_text_inside, load_build_json, run_cli
 
 PACK = ROOT / "components" / "dragon-towers"
 MY_FILES = ("troops.yaml", "monsters.yaml", "cards.yaml")
@@ -110,17 +110,7 @@ def test_face_sizes(faces):
 
 def test_type_is_readable_and_inside_the_safe_zone(faces):
     for number, page in enumerate(faces):
-        trim = page.trimbox
-        safe = pymupdf.Rect(trim.x0 + 3 * MM, trim.y0 + 3 * MM, trim.x1 - 3 * MM, trim.y1 - 3 * MM)
-        spans = [s for b in page.get_text("dict")["blocks"] for line in b.get("lines", [])
-                 for s in line["spans"] if s["text"].strip()]
-        assert spans, f"page {number} has no text"
-        for span in spans:
-            assert span["size"] >= 6 - 0.01, (number, span["text"], span["size"])
-            box = pymupdf.Rect(span["bbox"])
-            # the span box includes the line's leading: judge the glyphs (10 % of the size off)
-            glyphs = pymupdf.Rect(box.x0, box.y0 + 0.1 * span["size"], box.x1, box.y1 - 0.1 * span["size"])
-            assert safe.contains(glyphs), (number, span["text"])
+        assert_text_inside(page, number, 3 * MM)
 
 
 def test_troop_cards_show_their_items_numbers(faces):

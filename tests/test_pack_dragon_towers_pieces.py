@@ -12,7 +12,7 @@ import pymupdf
 import pytest
 import yaml
 
-from conftest import MM, ROOT, copy_pack, group_items, load_build_json, run_cli, word_centres
+from conftest import MM, ROOT, assert_item_sizes, copy_pack, group_items, indexed_build_info, run_cli, word_centres
 from generator import svgdraw
 from generator.manifest import load_pack
 from generator.render import FaceRef, FaceRenderer
@@ -33,9 +33,7 @@ def out(built):
 
 @pytest.fixture(scope="module")
 def info(out):
-    data = load_build_json(out)
-    return {"groups": {g["id"]: g for g in data["groups"]},
-            "items": [i for i in data["items"]]}
+    return indexed_build_info(out)
 
 
 _items = group_items
@@ -89,12 +87,7 @@ def test_piece_counts_follow_game_data(info):
     ("renown", 20.0, 20.0, 1),
 ])
 def test_sizes_in_mm(info, group, width, height, sides):
-    items = _items(info, group)
-    assert items
-    for item in items:
-        assert item["width_mm"] == pytest.approx(width, abs=TOL)
-        assert item["height_mm"] == pytest.approx(height, abs=TOL)
-        assert item["sides"] == sides
+    assert_item_sizes(info, group, width, height, sides, TOL)
 
 
 _words = word_centres

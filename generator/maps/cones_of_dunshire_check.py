@@ -15,17 +15,11 @@ from itertools import combinations
 
 from .grid import components, hex_distance, hex_neighbours, offset_to_axial
 from .layout import Layout
-from .rules import Violation, map_data
+from .rules import Violation, cached_map_data
 from .rules import Report, coord_text as _name, coords_text, is_int as _is_int
 
-_DATA = None
-
-
 def _data() -> dict:
-    global _DATA
-    if _DATA is None:
-        _DATA = map_data("cones-of-dunshire")
-    return _DATA
+    return cached_map_data("cones-of-dunshire")
 
 
 def _names(coords) -> str:

@@ -11,7 +11,7 @@ from collections import Counter
 from functools import lru_cache
 
 from .layout import Layout
-from .rules import Violation, map_data
+from .rules import Violation, cached_map_data
 from .rules import coord_text as _xy, coords_text, is_int as _is_int
 
 GAME = "lords-of-doomspire"
@@ -19,9 +19,8 @@ CLOCKWISE = ("nw", "ne", "se", "sw")
 TIERED = ("adventure", "oasis")          # tiles drawn from with question marks
 
 
-@lru_cache(maxsize=1)
 def _data() -> dict:
-    return map_data(GAME)
+    return cached_map_data(GAME)
 
 
 def _cells_text(cells) -> str:

@@ -7,7 +7,7 @@ from ..pdfwrite import PdfWriter
 from ..shapes import rect_outline
 from .layout import Layout, dumps
 from .render import layout_svg_body, png_bytes, standalone_svg
-from .rules import map_data
+from .rules import cached_map_data
 
 FORMATS = ("json", "svg", "pdf", "png")
 
@@ -19,7 +19,7 @@ def title_of(layout: Layout, game_title: str) -> str:
 def render_layout(layout: Layout, game_title: str) -> tuple[str, float, float]:
     """The standalone SVG of a layout and its size in mm: drawn by the pack's own template when
     its map.yaml `look` names one (the game's art), else in the plain style."""
-    look = map_data(layout.game).get("look", {})
+    look = cached_map_data(layout.game).get("look", {})
     if look.get("template"):
         body, width, height = _pack_art(layout, look, title_of(layout, game_title))
     else:
@@ -68,7 +68,7 @@ def map_pdf(layouts, drawings, game_title: str, paper: Options) -> bytes:
     """A board tiled across pages at full size, or, for games whose map.yaml `look` says
     `one_page: true` (their tiles are components: the map is a setup diagram), scaled to one page."""
     sheets = []
-    if layouts and map_data(layouts[0].game).get("look", {}).get("one_page"):
+    if layouts and cached_map_data(layouts[0].game).get("look", {}).get("one_page"):
         drawings = [_fit_page(svg, width, height, paper) for svg, width, height in drawings]
     for layout, (svg, width, height) in zip(layouts, drawings):
         sheets += impose_board(svg, width, height, title_of(layout, game_title), paper)

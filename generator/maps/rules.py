@@ -9,6 +9,7 @@ and its rule data (tile mix, counts, rulebook quotes) in components/<game>/map.y
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import yaml
 
@@ -31,6 +32,12 @@ class MapOptions:
     relaxed: bool = False            # Royal Dukes: allow adjacent / edge settlements
     mountains: int = 0               # Royal Dukes: optional mountains
     extra: dict | None = None
+
+
+@lru_cache(maxsize=None)
+def cached_map_data(game: str) -> dict:
+    """map_data read once per process, for readers that only look (checkers, renderers)."""
+    return map_data(game)
 
 
 def map_data(game: str) -> dict:

@@ -9,17 +9,11 @@ from __future__ import annotations
 
 from .grid import HEX_DIRECTIONS, components, hex_distance
 from .layout import Layout
-from .rules import Violation, map_data
+from .rules import Violation, cached_map_data
 from .rules import Report, coord_text as _name, coords_text, is_int as _is_int
 
-_DATA = None
-
-
 def _data() -> dict:
-    global _DATA
-    if _DATA is None:
-        _DATA = map_data("shires")
-    return _DATA
+    return cached_map_data("shires")
 
 
 def _names(coords) -> str:
