@@ -249,6 +249,8 @@ def parser() -> argparse.ArgumentParser:
     h.add_argument("--paper", choices=sorted(PAPERS), default="a4")
     h.add_argument("--out", default="output", metavar="DIR", help="output folder (default: output)")
     h.set_defaults(run=cmd_handout)
+    from .export.command import add_parser as add_export_parser
+    add_export_parser(sub)
     return p
 
 

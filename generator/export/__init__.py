@@ -1,0 +1,59 @@
+"""A game pack -> files for somewhere other than a home printer: output/<game>/<format>/.
+
+Each format is an entry in FORMATS: a function (game, ExportRequest, progress) -> {relative
+path: bytes}. export() loads the pack, runs the format, and replaces the format's folder only
+when every file is ready, so a failed export leaves the earlier one as it was.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+from .. import interrupt
+from ..build import Progress, check_not_locked, output_lock
+from ..errors import BuildError, display_path
+from ..manifest import load_pack
+from .common import ExportRequest, ExportResult
+from .png import export_png
+from .tts import export_tts
+
+
+FORMATS = {"png": export_png, "tts": export_tts}
+
+
+def export(pack_root: Path, fmt: str, request: ExportRequest, progress: Progress | None = None) -> ExportResult:
+    progress = progress or Progress()
+    game = load_pack(pack_root)                                    # manifest -> model
+    folder = Path(request.out_dir) / game.id / fmt
+    result = ExportResult(game, folder)
+    check_not_locked(folder.parent)
+    files = FORMATS[fmt](game, request, progress, result)       # model -> files
+    interrupt.check()
+    with output_lock(folder.parent):
+        replace_folder(folder, files)
+    result.files = sorted(files)
+    return result
+
+
+def replace_folder(folder: Path, files: dict[str, bytes]) -> None:
+    """Write the files into a staging folder beside `folder`, then swap it in whole: no file of
+    an earlier export lingers, and a failure leaves the earlier export untouched."""
+    staging = folder.parent / f".pnpgen-staging-{folder.name}-{os.getpid()}"
+    retired = folder.parent / f".pnpgen-staging-old-{folder.name}-{os.getpid()}"
+    try:
+        shutil.rmtree(staging, ignore_errors=True)
+        for name, data in files.items():
+            path = staging / name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(data)
+        if folder.exists():
+            os.replace(folder, retired)
+        os.replace(staging, folder)
+    except OSError as exc:
+        if retired.exists() and not folder.exists():
+            os.replace(retired, folder)
+        raise BuildError(f"cannot write {display_path(folder)}: {exc.strerror}") from None
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+        shutil.rmtree(retired, ignore_errors=True)

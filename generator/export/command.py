@@ -1,0 +1,86 @@
+"""`pnpgen export FORMAT GAME...`: the command line of the export stage (parsing and printing)."""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from ..errors import ManifestError, PnpError, display_path
+from .common import ExportRequest
+from .presets import load_presets
+
+
+def add_parser(sub) -> None:
+    from .. import cli
+    from . import FORMATS
+    e = sub.add_parser("export", help="images for print shops (png) or a Tabletop Simulator saved object (tts)",
+                       description="png: every face and back as its own PNG with bleed. tts: a folder Tabletop "
+                                   "Simulator loads as a Saved Object (decks, tiles, boards).")
+    e.add_argument("format", choices=sorted(FORMATS), help="png or tts")
+    e.add_argument("games", nargs="+", metavar="GAME", help="pack name under components/ or a pack folder")
+    e.add_argument("--dpi", type=_dpi, help="resolution (png default 300; tts default 200, limited by --max-px)")
+    e.add_argument("--preset", choices=sorted(load_presets()),
+                   help="png: the print shop's image sizes (thegamecrafter, makeplayingcards, drivethrucards)")
+    e.add_argument("--bleed", type=cli._bleed, metavar="MM", help="png: bleed in mm (default: the pack's)")
+    e.add_argument("--group", action="append", default=[], metavar="ID", help="export only this group (repeatable)")
+    e.add_argument("--max-px", type=_max_px, default=4096, metavar="PX",
+                   help="tts: no image side over this many pixels (default 4096)")
+    e.add_argument("--base-url", metavar="URL", help="tts: where you will host the images folder (default: file:// URLs)")
+    e.add_argument("--out", default="output", metavar="DIR", help="output folder (default: output)")
+    e.add_argument("--lenient", action="store_true", help="text that does not fit is a warning, not an error")
+    e.add_argument("-q", "--quiet", action="store_true", help="no progress bar or summary")
+    e.set_defaults(run=run)
+
+
+def run(args) -> int:
+    from .. import cli, interrupt
+    from . import export
+    if args.format != "png" and (args.preset or args.bleed is not None):
+        raise cli.UsageError("--preset and --bleed are for png export; Tabletop Simulator shows faces cut at the trim line")
+    if args.format != "tts" and (args.base_url or args.max_px != 4096):
+        raise cli.UsageError("--base-url and --max-px are for tts export")
+    request = ExportRequest(out_dir=Path(args.out), dpi=args.dpi, preset=args.preset, bleed=args.bleed,
+                            groups=tuple(args.group), max_px=args.max_px, base_url=args.base_url,
+                            lenient=args.lenient)
+    failed = 0
+    for pack in cli.resolve_packs(args.games):
+        try:
+            result = export(pack, args.format, request, cli.TerminalProgress(not args.quiet))
+        except ManifestError as exc:
+            for problem in exc.problems:
+                print(problem, file=sys.stderr)
+            failed += 1
+            print(f"{pack.name}: not exported, earlier output left as it was", file=sys.stderr)
+            continue
+        except interrupt.Interrupted:
+            raise
+        except PnpError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            print(f"{pack.name}: not exported, earlier output left as it was", file=sys.stderr)
+            failed += 1
+            continue
+        for warning in result.warnings:
+            print(f"warning: {warning}", file=sys.stderr)
+        if not args.quiet:
+            print(f"{pack.name}: {len(result.files)} files -> {display_path(result.folder)}/")
+            for note in result.notes:
+                print(f"  {note}")
+    return 1 if failed else 0
+
+
+def _dpi(text: str) -> int:
+    return _whole(text, 36, 1200, "dpi")
+
+
+def _max_px(text: str) -> int:
+    return _whole(text, 256, 16384, "--max-px")
+
+
+def _whole(text: str, low: int, high: int, what: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+    if not low <= value <= high:
+        raise argparse.ArgumentTypeError(f"{what} must be between {low} and {high}")
+    return value

@@ -1,0 +1,113 @@
+"""generator/data/presets.yaml -> checked print-shop presets (Preset, Product).
+
+A product is what a shop cuts (trim size) and the image it asks for (pixels with the bleed, at
+the shop's resolution). A face is sold as a product when its trim size is the product's within
+MATCH_MM, either way round; the face keeps its own size and is centred on the product's image,
+its bleed drawn out to the image's edges.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from ..errors import BuildError, Reporter
+from ..manifest import DATA_DIR
+from ..model import Group
+from ..schema import Field, Int, Length, ListOf, MapOf, Spec, Str, Id, INVALID
+from ..yamlsrc import load_yaml
+
+PRESETS_FILE = DATA_DIR / "presets.yaml"
+MATCH_MM = 1.0         # 63 x 88 mm cards are sold as 2.5 x 3.5 in poker cards
+MIN_BLEED_MM = 1.5     # an image with less bleed than this per side is a mistake in the data
+
+_SIZE = Spec("trim", {"width": Field(Length(5, 1000), True), "height": Field(Length(5, 1000), True)})
+_PRODUCT = Spec("product", {
+    "name": Field(Str(80), True, doc="what the shop calls it, e.g. poker card"),
+    "trim": Field(_SIZE, True, doc="the finished size, {width, height}"),
+    "pixels": Field(ListOf(Int(1, 20_000), 2, 2), True, doc="[width, height] of the image, bleed included"),
+})
+_PRESET = Spec("preset", {
+    "name": Field(Str(80), True, doc="the shop's name"),
+    "dpi": Field(Int(72, 1200), True, doc="the resolution the shop asks for"),
+    "source": Field(Str(400), True, doc="where the figures come from"),
+    "products": Field(MapOf(_PRODUCT, Id()), True, doc="product id -> product"),
+})
+
+
+@dataclass(frozen=True)
+class Product:
+    id: str
+    name: str
+    shop: str
+    trim_w: float          # mm
+    trim_h: float
+    px_w: int
+    px_h: int
+    dpi: int
+
+    @property
+    def full_w(self) -> float:
+        return self.px_w * 25.4 / self.dpi
+
+    @property
+    def full_h(self) -> float:
+        return self.px_h * 25.4 / self.dpi
+
+    def describe(self) -> str:
+        return f"{self.name} {self.trim_w:.1f} x {self.trim_h:.1f} mm"
+
+
+@dataclass(frozen=True)
+class Preset:
+    id: str
+    name: str
+    dpi: int
+    source: str
+    products: tuple[Product, ...]
+
+    def product_for(self, group: Group) -> Product:
+        """The product a group's faces are sold as, turned to the face's orientation; an error
+        naming what the shop does sell otherwise."""
+        w, h = group.width, group.height
+        for p in self.products:
+            if abs(p.trim_w - w) <= MATCH_MM and abs(p.trim_h - h) <= MATCH_MM:
+                return p
+            if abs(p.trim_h - w) <= MATCH_MM and abs(p.trim_w - h) <= MATCH_MM:      # landscape face
+                return Product(p.id, p.name, p.shop, p.trim_h, p.trim_w, p.px_h, p.px_w, p.dpi)
+        sells = "; ".join(p.describe() for p in self.products)
+        raise BuildError(f"{group.mark}: group '{group.id}' is {w:g} x {h:g} mm, a size {self.name} does not "
+                         f"sell (within {MATCH_MM:g} mm). It sells: {sells}. Change the group's size, "
+                         "leave this group out (--group names the groups to export), or drop --preset")
+
+
+@lru_cache(maxsize=None)
+def load_presets(path: Path = PRESETS_FILE) -> dict[str, Preset]:
+    """Every preset in the file, checked; a mistake is a ManifestError with file:line:col."""
+    rep = Reporter()
+    data = load_yaml(path, rep)
+    checked = MapOf(_PRESET, Id()).check(data, getattr(data, "mark", None), rep, "presets") if data is not None else INVALID
+    presets = {}
+    if checked is not INVALID:
+        for preset_id, rec in checked.items():
+            products = tuple(_product(preset_id, rec, pid, prod, rep) for pid, prod in (rec.products or {}).items())
+            presets[preset_id] = Preset(preset_id, rec.name, rec.dpi, rec.source, products)
+    rep.raise_if_errors()
+    return presets
+
+
+def _product(preset_id, rec, product_id, prod, rep) -> Product:
+    product = Product(product_id, prod.name, rec.name, prod.trim.width, prod.trim.height, *prod.pixels, rec.dpi)
+    for trim, full, axis in ((product.trim_w, product.full_w, "width"), (product.trim_h, product.full_h, "height")):
+        if (full - trim) / 2 < MIN_BLEED_MM:
+            rep.error(prod.value_mark("pixels"), f"{preset_id}.{product_id}: the image {axis} ({full:.2f} mm at "
+                      f"{rec.dpi} DPI) leaves less than {MIN_BLEED_MM} mm bleed round the {trim:.2f} mm trim",
+                      "check the pixels and the trim size against the shop's template")
+    return product
+
+
+def preset(preset_id: str) -> Preset:
+    presets = load_presets()
+    if preset_id not in presets:
+        raise BuildError(f"unknown print-shop preset '{preset_id}'; use one of {', '.join(presets)}")
+    return presets[preset_id]
