@@ -25,6 +25,7 @@ from .model import Game, Group
 from .parallel import set_print_boxes, write_pdf
 from .pdfwrite import PdfWriter
 from .render import FaceRenderer, expand_faces
+from .presets import shop_options, shop_sheets
 
 
 PRINT_SHOP = "face"     # --paper face: one face per page at print-shop size
@@ -38,6 +39,7 @@ class BuildRequest:
     marks: str | None = None
     out_dir: Path = Path("output")
     lenient: bool = False
+    preset: str | None = None      # --paper face: a print shop's page sizes (export/presets.py)
 
 
 @dataclass
@@ -131,6 +133,8 @@ def options_for(game: Game, group: Group, request: BuildRequest) -> Options:
     d = game.defaults
     paper = request.paper or d["paper"]
     bleed = request.bleed if request.bleed is not None else group.bleed if group.bleed is not None else d["bleed"]
+    if paper == PRINT_SHOP and request.preset:
+        return shop_options(group, request.preset)
     if paper == PRINT_SHOP:      # the page is the face plus its bleed
         return Options(paper=paper, page_width=group.width + 2 * bleed, page_height=group.height + 2 * bleed,
                        margin=0.0, bleed=bleed, duplex="long", marks="none")
@@ -149,7 +153,9 @@ def _render_groups(game, groups, request, progress, role, result):
         backs = None if batch[0].sides == 1 else [b for _, group_backs in faces for b in group_backs]
         first = batch[0]
         try:
-            if opts.paper == PRINT_SHOP:
+            if opts.paper == PRINT_SHOP and request.preset:
+                sheets += shop_sheets(fronts, backs, first, request.preset)
+            elif opts.paper == PRINT_SHOP:
                 sheets += impose_single(fronts, backs, first.width, first.height, opts.bleed)
             elif role == "board":
                 for face in fronts:

@@ -13,6 +13,7 @@ from .errors import ManifestError, PnpError, UsageError, display_path
 from .manifest import PAPERS, find_pack, list_packs, load_pack
 from .fonts import PROJECT_ROOT
 from .impose import Options
+from .presets import load_presets
 
 
 def components_dir() -> Path:
@@ -92,8 +93,10 @@ def cmd_validate(args) -> int:
 
 
 def cmd_build(args) -> int:
+    if args.preset and args.paper != PRINT_SHOP:
+        raise UsageError("--preset sets print-shop page sizes: use it with --paper face")
     request = BuildRequest(paper=args.paper, duplex=args.duplex, bleed=args.bleed, marks=args.marks,
-                           out_dir=Path(args.out), lenient=args.lenient)
+                           out_dir=Path(args.out), lenient=args.lenient, preset=args.preset)
     failed = 0
     for pack in resolve_packs(args.games):
         try:
@@ -222,6 +225,8 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--paper", choices=sorted(PAPERS) + [PRINT_SHOP],
                    help="paper size (default: the pack's, usually a4); 'face': one face per page at "
                         "print-shop size, with TrimBox and BleedBox")
+    b.add_argument("--preset", choices=sorted(load_presets()),
+                   help="with --paper face: pages at this print shop's image size, TrimBox at its trim")
     b.add_argument("--duplex", choices=["long", "short", "none"],
                    help="backs for long- or short-edge duplex, or none: fronts and backs side by side to fold and glue")
     b.add_argument("--bleed", type=_bleed, metavar="MM", help="bleed in mm (default: the pack's, usually 3)")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ..errors import ManifestError, PnpError, display_path
 from .common import ExportRequest
-from .presets import load_presets
+from ..presets import load_presets
 
 
 def add_parser(sub) -> None:

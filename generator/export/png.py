@@ -12,7 +12,7 @@ from ..errors import BuildError
 from ..model import Game, Group
 from ..render import FaceRenderer, expand_faces
 from .common import ExportRequest, ExportResult, pack_bleed, selected_groups
-from .presets import Preset, Product, preset
+from ..presets import Preset, Product, preset
 from .raster import Window, bleed_window, png_bytes, rasterize
 from .workers import run_jobs
 
@@ -35,7 +35,11 @@ def export_png(game: Game, request: ExportRequest, progress, result: ExportResul
     if shop and request.dpi and request.dpi != shop.dpi:
         raise BuildError(f"--preset {shop.id} sets the image size ({shop.name} asks for {shop.dpi} DPI); leave out --dpi")
     dpi = shop.dpi if shop else (request.dpi or DEFAULT_DPI)
-    plans = [plan_group(game, g, request, shop, dpi) for g in selected_groups(game, request)]   # refuse before drawing
+    groups = selected_groups(game, request)
+    unsold = [g for g in groups if shop and shop.product_for(g) is None]
+    if unsold:                                  # refuse before drawing anything
+        raise shop.refuse(unsold, "export only the groups it sells (--group ID, repeatable)")
+    plans = [plan_group(game, g, request, shop, dpi) for g in groups]
     progress.start(sum(p.group.total * p.group.sides for p in plans), f"{game.id} png")
     renderers: dict[float, FaceRenderer] = {}
     names, jobs = {}, {}

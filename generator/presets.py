@@ -11,11 +11,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from ..errors import BuildError, Reporter
-from ..manifest import DATA_DIR
-from ..model import Group
-from ..schema import Field, Int, Length, ListOf, MapOf, Spec, Str, Id, INVALID
-from ..yamlsrc import load_yaml
+from .errors import BuildError, Reporter
+from .impose import Options, Placement, Sheet
+from .manifest import DATA_DIR
+from .model import Group
+from .schema import Field, Int, Length, ListOf, MapOf, Spec, Str, Id, INVALID
+from .yamlsrc import load_yaml
 
 PRESETS_FILE = DATA_DIR / "presets.yaml"
 MATCH_MM = 1.0         # 63 x 88 mm cards are sold as 2.5 x 3.5 in poker cards
@@ -66,19 +67,24 @@ class Preset:
     source: str
     products: tuple[Product, ...]
 
-    def product_for(self, group: Group) -> Product:
-        """The product a group's faces are sold as, turned to the face's orientation; an error
-        naming what the shop does sell otherwise."""
+    def product_for(self, group: Group) -> Product | None:
+        """The product a group's faces are sold as, turned to the face's orientation; None when
+        the shop sells no such size."""
         w, h = group.width, group.height
         for p in self.products:
             if abs(p.trim_w - w) <= MATCH_MM and abs(p.trim_h - h) <= MATCH_MM:
                 return p
             if abs(p.trim_h - w) <= MATCH_MM and abs(p.trim_w - h) <= MATCH_MM:      # landscape face
                 return Product(p.id, p.name, p.shop, p.trim_h, p.trim_w, p.px_h, p.px_w, p.dpi)
+        return None
+
+    def refuse(self, groups: list[Group], other_way: str = "") -> BuildError:
+        """Every group the shop does not sell, with what it does sell."""
+        lines = [f"{g.mark}: group '{g.id}' is {g.width:.1f} x {g.height:.1f} mm, a size {self.name} does not sell"
+                 for g in groups]
         sells = "; ".join(p.describe() for p in self.products)
-        raise BuildError(f"{group.mark}: group '{group.id}' is {w:g} x {h:g} mm, a size {self.name} does not "
-                         f"sell (within {MATCH_MM:g} mm). It sells: {sells}. Change the group's size, "
-                         "leave this group out (--group names the groups to export), or drop --preset")
+        return BuildError("\n".join(lines) + f"\n{self.name} sells (within {MATCH_MM:g} mm, either way round): {sells}."
+                          f"\nChange the size, {other_way + ', ' if other_way else ''}or leave out --preset")
 
 
 @lru_cache(maxsize=None)
@@ -111,3 +117,37 @@ def preset(preset_id: str) -> Preset:
     if preset_id not in presets:
         raise BuildError(f"unknown print-shop preset '{preset_id}'; use one of {', '.join(presets)}")
     return presets[preset_id]
+
+
+# --- `pnpgen build --paper face --preset ID`: one face per page at the shop's image size -------
+
+def shop_options(group: Group, preset_id: str):
+    """Page options for a group's print-shop pages: the page is the shop's image (trim plus its
+    bleed), the face's bleed drawn out to the page edges."""
+    product = _sold(group, preset_id)
+    margin_x, margin_y = (product.full_w - group.width) / 2, (product.full_h - group.height) / 2
+    return Options(paper="face", page_width=product.full_w, page_height=product.full_h, margin=0.0,
+                   bleed=max(margin_x, margin_y), duplex="long", marks="none")
+
+
+def shop_sheets(fronts: list, backs: list | None, group: Group, preset_id: str) -> list:
+    """One page per face and back, the face centred; TrimBox = the shop's trim, centred too
+    (the shop cuts there: within MATCH_MM of the face's own trim line)."""
+    product = _sold(group, preset_id)
+    W, H, w, h = product.full_w, product.full_h, group.width, group.height
+    mx, my = (W - w) / 2, (H - h) / 2
+    trim = ((W - product.trim_w) / 2, (H - product.trim_h) / 2, product.trim_w, product.trim_h)
+    sheets = []
+    for i, front in enumerate(fronts):
+        for side, face in (("front", front), ("back", backs[i] if backs else None)):
+            if face is not None:
+                sheets.append(Sheet(W, H, side, [Placement(mx, my, w, h, (mx, my, mx, my), face)], trim=trim))
+    return sheets
+
+
+def _sold(group: Group, preset_id: str) -> Product:
+    shop = preset(preset_id)
+    product = shop.product_for(group)
+    if product is None:
+        raise shop.refuse([group])
+    return product
