@@ -96,7 +96,9 @@ def load_presets(path: Path = PRESETS_FILE) -> dict[str, Preset]:
     presets = {}
     if checked is not INVALID:
         for preset_id, rec in checked.items():
-            products = tuple(_product(preset_id, rec, pid, prod, rep) for pid, prod in (rec.products or {}).items())
+            products = tuple(_product(preset_id, rec, pid, prod, rep) for pid, prod in (rec.products or {}).items()
+                             if None not in (prod.name, prod.trim, prod.pixels, rec.dpi)   # else reported
+                             and None not in (prod.trim.width, prod.trim.height))
             presets[preset_id] = Preset(preset_id, rec.name, rec.dpi, rec.source, products)
     rep.raise_if_errors()
     return presets
