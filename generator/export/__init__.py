@@ -36,6 +36,20 @@ def export(pack_root: Path, fmt: str, request: ExportRequest, progress: Progress
     return result
 
 
+def _write_or_link(path: Path, data: bytes, written: dict[int, Path]) -> None:
+    """Identical copies (the same bytes object) become hard links to the first: a tenth of the
+    disk writes for a pack of many copies, and as many fewer files to delete next time."""
+    first = written.get(id(data))
+    if first is not None:
+        try:
+            os.link(first, path)
+            return
+        except OSError:           # a file system without hard links: write the copy
+            pass
+    path.write_bytes(data)
+    written.setdefault(id(data), path)
+
+
 def replace_folder(folder: Path, files: dict[str, bytes]) -> None:
     """Write the files into a staging folder beside `folder`, then swap it in whole: no file of
     an earlier export lingers, and a failure leaves the earlier export untouched."""
@@ -43,10 +57,11 @@ def replace_folder(folder: Path, files: dict[str, bytes]) -> None:
     retired = folder.parent / f".pnpgen-staging-old-{folder.name}-{os.getpid()}"
     try:
         shutil.rmtree(staging, ignore_errors=True)
+        written: dict[int, Path] = {}          # copies share their bytes object: one file, linked
         for name, data in files.items():
             path = staging / name
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_bytes(data)
+            _write_or_link(path, data, written)
         if folder.exists():
             os.replace(folder, retired)
         os.replace(staging, folder)

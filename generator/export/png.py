@@ -86,19 +86,19 @@ def face_files(group: Group):
 
 
 def image_jobs(p: GroupPlan, renderer: FaceRenderer) -> tuple[dict[str, tuple], dict[tuple, tuple]]:
-    """The file names with the face each shows, and one drawing job per distinct face (its
-    copies share the bytes). The SVG is rendered here, in this process, so template errors
-    and time limits behave as in a build."""
+    """The file names with the image each shows, and one drawing job per distinct image: faces
+    with the same SVG (copies, a shared back) are drawn once and share the bytes. The SVG is
+    rendered here, in this process, so template errors and time limits behave as in a build."""
     clip = None if p.group.shape in ("rect", "square") else p.group.outline(p.render_bleed)
     background = WHITE if p.product else None
     names, jobs = {}, {}
     for name, face in face_files(p.group):
-        names[name] = face.key
-        if face.key not in jobs:
-            svg = renderer.svg(face)
-            jobs[face.key] = (lambda svg=svg: png_bytes(rasterize(svg, p.window, clip, background), p.dpi),
-                              0)
-        jobs[face.key] = (jobs[face.key][0], jobs[face.key][1] + 1)
+        svg = renderer.svg(face)
+        key = (p.group.id, svg)           # the window and clip are the group's
+        names[name] = key
+        if key not in jobs:
+            jobs[key] = [lambda svg=svg: png_bytes(rasterize(svg, p.window, clip, background), p.dpi), 0]
+        jobs[key][1] += 1
     return names, jobs
 
 

@@ -6,7 +6,6 @@ face's millimetres, origin at the trim box's top-left) fills how many pixels.
 """
 from __future__ import annotations
 
-import io
 import struct
 import zlib
 from dataclasses import dataclass
@@ -50,6 +49,8 @@ def draw_face(ctx: cairo.Context, svg: str, window: Window, clip=None) -> None:
     """Draw a face so that `window` fills the pixel rectangle at the context's origin; `clip` is
     an outline (shapes.Outline) the face is cut to, as the PDF cuts hexes and circles."""
     ctx.save()
+    ctx.rectangle(0, 0, window.px_w, window.px_h)     # also bounds svgdraw's opacity groups to
+    ctx.clip()                                        # the cell, not the whole sprite sheet
     ctx.scale(window.px_w / window.w, window.px_h / window.h)
     ctx.translate(-window.x, -window.y)
     if clip is not None:
@@ -77,17 +78,50 @@ def new_sheet(px_w: int, px_h: int) -> tuple[cairo.ImageSurface, cairo.Context]:
     return surface, new_context(surface)
 
 
+PNG_LEVEL = 3       # zlib: on card art, level 6 is 3.5x slower for files 20% smaller
+_PARTIAL = bytes([0] + [1] * 254 + [0])     # alpha -> 1 where a pixel is partly transparent
+
+
 def png_bytes(surface: cairo.ImageSurface, dpi: float | None = None) -> bytes:
-    """cairo's PNG (no time chunk: same pixels, same bytes; RGB when fully opaque) with the
-    resolution recorded (pHYs), so image editors and print shops read the intended size."""
-    buffer = io.BytesIO()
-    surface.write_to_png(buffer)
-    data = buffer.getvalue()
-    if not dpi:
-        return data
-    per_metre = round(dpi / 0.0254)
-    end_of_ihdr = 8 + 8 + 13 + 4           # signature, IHDR length/type, IHDR data, CRC
-    return data[:end_of_ihdr] + _chunk(b"pHYs", struct.pack(">IIB", per_metre, per_metre, 1)) + data[end_of_ihdr:]
+    """A PNG of the surface: no time or software chunk (same pixels, same bytes), RGB when fully
+    opaque, the resolution recorded (pHYs) so editors and print shops read the intended size.
+    Written here rather than by cairo: with no row filter, flat print art compresses about as
+    well as libpng's filtered output, in a third of the time."""
+    surface.flush()
+    w, h, stride = surface.get_width(), surface.get_height(), surface.get_stride()
+    data = bytes(surface.get_data())
+    if stride != 4 * w:
+        data = b"".join(data[y * stride: y * stride + 4 * w] for y in range(h))
+    alpha = data[3::4]
+    opaque = alpha.count(255) == w * h
+    channels = 3 if opaque else 4
+    pixels = bytearray(w * h * channels)
+    # cairo keeps native-endian premultiplied ARGB: B, G, R, A in memory on little-endian machines
+    pixels[0::channels], pixels[1::channels], pixels[2::channels] = data[2::4], data[1::4], data[0::4]
+    if not opaque:
+        pixels[3::4] = alpha
+        _unpremultiply(pixels, alpha)
+    row = w * channels
+    raw = bytearray((row + 1) * h)                    # each row opens with filter type 0 (none)
+    for y in range(h):
+        raw[y * (row + 1) + 1:(y + 1) * (row + 1)] = pixels[y * row:(y + 1) * row]
+    chunks = [_chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2 if opaque else 6, 0, 0, 0))]
+    if dpi:
+        per_metre = round(dpi / 0.0254)
+        chunks.append(_chunk(b"pHYs", struct.pack(">IIB", per_metre, per_metre, 1)))
+    chunks += [_chunk(b"IDAT", zlib.compress(bytes(raw), PNG_LEVEL)), _chunk(b"IEND", b"")]
+    return b"\x89PNG\r\n\x1a\n" + b"".join(chunks)
+
+
+def _unpremultiply(pixels: bytearray, alpha: bytes) -> None:
+    """Only edge pixels are partly transparent; the rest are 0 or 255 and need nothing."""
+    partial = alpha.translate(_PARTIAL)
+    i = partial.find(1)
+    while i != -1:
+        a = alpha[i]
+        for c in range(4 * i, 4 * i + 3):
+            pixels[c] = min(255, (pixels[c] * 255 + a // 2) // a)
+        i = partial.find(1, i + 1)
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:

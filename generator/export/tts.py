@@ -269,12 +269,15 @@ class TtsExport:
 
 
 def item_title(group: Group, item: Item) -> str:
-    """What players call the item: its title or name field, else the group's name."""
+    """What players call the item: its title or name field, else the group's name; with the
+    player's colour for a per-player item."""
+    title = group.name
     for key in ("title", "name"):
         value = item.data.get(key)
         if isinstance(value, str) and value.strip():
-            return value.strip()
-    return group.name
+            title = value.strip()
+            break
+    return f"{title} ({item.player.name})" if item.player else title
 
 
 def lay_out(rows: list[list[Placed]]) -> list[dict]:
