@@ -2,6 +2,7 @@
 names, outside components/, the way a user keeps their own game."""
 from __future__ import annotations
 
+import io
 import json
 import re
 import struct
@@ -17,7 +18,7 @@ from generator.manifest import load_pack
 from generator.presets import load_presets
 from generator.render import FaceRenderer, expand_faces
 from generator.errors import ManifestError
-from generator.export.raster import rasterize, trim_window
+from generator.export.raster import png_bytes, rasterize, trim_window
 
 TTS_OBJECTS = {"DeckCustom", "Card", "Custom_Tile", "Custom_Board"}
 DECK_FIELDS = {"FaceURL", "BackURL", "NumWidth", "NumHeight", "BackIsHidden", "UniqueBack", "Type"}
@@ -280,3 +281,21 @@ def test_export_usage_errors(tmp_path):
     assert code == 2 and "--preset" in stderr
     code, _, stderr = run_cli("export", "png", pack, "--group", "cardz", "--out", tmp_path)
     assert code == 1 and "no group 'cardz'" in stderr and "cards" in stderr and "Traceback" not in stderr
+
+
+def test_png_encoder_round_trips_pixels_with_partial_transparency():
+    surface = cairo.ImageSurface(cairo.FORMAT_ARGB32, 40, 30)
+    ctx = cairo.Context(surface)
+    ctx.set_source_rgba(0.9, 0.2, 0.1, 0.5)        # half transparent, anti-aliased edges
+    ctx.arc(20, 15, 11.3, 0, 6.3)
+    ctx.fill()
+    data = png_bytes(surface, 300)
+    assert b"pHYs" in data and b"tIME" not in data
+    back = cairo.ImageSurface.create_from_png(io.BytesIO(data))
+    diffs = [abs(a - b) for a, b in zip(bytes(back.get_data()), bytes(surface.get_data()))]
+    assert max(diffs) <= 1                             # premultiplied rounding at most
+    assert png_size_bytes(data) == (40, 30)
+
+
+def png_size_bytes(data: bytes) -> tuple[int, int]:
+    return struct.unpack(">II", data[16:24])
