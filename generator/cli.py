@@ -97,29 +97,39 @@ def cmd_build(args) -> int:
         raise UsageError("--preset sets print-shop page sizes: use it with --paper face")
     request = BuildRequest(paper=args.paper, duplex=args.duplex, bleed=args.bleed, marks=args.marks,
                            out_dir=Path(args.out), lenient=args.lenient, preset=args.preset)
-    failed = 0
-    for pack in resolve_packs(args.games):
-        try:
-            result = build(pack, request, TerminalProgress(not args.quiet))
-        except ManifestError as exc:
-            for problem in exc.problems:
-                print(problem, file=sys.stderr)
-            print(f"{pack.name}: not built, earlier output left as it was", file=sys.stderr)
-            failed += 1
-            continue
-        except interrupt.Interrupted:
-            raise
-        except PnpError as exc:
-            print(f"error: {exc}", file=sys.stderr)
-            print(f"{pack.name}: not built, earlier output left as it was", file=sys.stderr)
-            failed += 1
-            continue
+
+    def report(pack, result):
         for warning in result.warnings:
             print(f"warning: {warning}", file=sys.stderr)
         if not args.quiet:
             files = ", ".join(f"{f['path']} ({f['pages']} p.)" if f["pages"] else f["path"] for f in result.files)
             print(f"{pack.name}: {result.game.total} components -> {display_path(result.out_dir)}/: {files}")
+    failed = for_each_pack(args.games, lambda pack: build(pack, request, TerminalProgress(not args.quiet)),
+                           report, "not built")
     return 1 if failed else 0
+
+
+def for_each_pack(games: list[str], work, report, undone: str) -> int:
+    """work(pack) for each pack, report(pack, result) after each that succeeds; a pack that
+    fails is told (every problem, then that its earlier output stays) and the next one runs.
+    Returns how many failed."""
+    failed = 0
+    for pack in resolve_packs(games):
+        try:
+            result = work(pack)
+        except ManifestError as exc:
+            for problem in exc.problems:
+                print(problem, file=sys.stderr)
+        except interrupt.Interrupted:
+            raise
+        except PnpError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+        else:
+            report(pack, result)
+            continue
+        print(f"{pack.name}: {undone}, earlier output left as it was", file=sys.stderr)
+        failed += 1
+    return failed
 
 
 def cmd_map(args) -> int:

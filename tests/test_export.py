@@ -13,7 +13,7 @@ import cairocffi as cairo
 import pymupdf
 import pytest
 
-from conftest import ROOT, copy_pack, run_cli
+from conftest import copy_pack, run_cli
 from generator.manifest import load_pack
 from generator.presets import load_presets
 from generator.render import FaceRenderer, expand_faces
@@ -261,7 +261,7 @@ def test_every_referenced_file_exists_and_respects_max_px(tts_royal):
 def test_tts_base_url_and_determinism(tmp_path):
     pack = own_pack("mini", tmp_path, "hosted")
     one = export("tts", pack, tmp_path / "a", "--base-url", "https://example.org/hosted/")
-    two = export("tts", pack, tmp_path / "a", "--base-url", "https://example.org/hosted/")
+    export("tts", pack, tmp_path / "a", "--base-url", "https://example.org/hosted/")
     text = (one / "hosted.json").read_text()
     urls = re.findall(r'"(https://[^"]+)"', text)
     assert urls and all(u.startswith("https://example.org/hosted/") for u in urls)

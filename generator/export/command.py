@@ -5,7 +5,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..errors import ManifestError, PnpError, display_path
+from ..errors import display_path
 from .common import ExportRequest
 from ..presets import load_presets
 
@@ -33,7 +33,7 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    from .. import cli, interrupt
+    from .. import cli
     from . import export
     if args.format != "png" and (args.preset or args.bleed is not None):
         raise cli.UsageError("--preset and --bleed are for png export; Tabletop Simulator shows faces cut at the trim line")
@@ -42,29 +42,17 @@ def run(args) -> int:
     request = ExportRequest(out_dir=Path(args.out), dpi=args.dpi, preset=args.preset, bleed=args.bleed,
                             groups=tuple(args.group), max_px=args.max_px, base_url=args.base_url,
                             lenient=args.lenient)
-    failed = 0
-    for pack in cli.resolve_packs(args.games):
-        try:
-            result = export(pack, args.format, request, cli.TerminalProgress(not args.quiet))
-        except ManifestError as exc:
-            for problem in exc.problems:
-                print(problem, file=sys.stderr)
-            failed += 1
-            print(f"{pack.name}: not exported, earlier output left as it was", file=sys.stderr)
-            continue
-        except interrupt.Interrupted:
-            raise
-        except PnpError as exc:
-            print(f"error: {exc}", file=sys.stderr)
-            print(f"{pack.name}: not exported, earlier output left as it was", file=sys.stderr)
-            failed += 1
-            continue
+
+    def report(pack, result):
         for warning in result.warnings:
             print(f"warning: {warning}", file=sys.stderr)
         if not args.quiet:
             print(f"{pack.name}: {len(result.files)} files -> {display_path(result.folder)}/")
             for note in result.notes:
                 print(f"  {note}")
+    failed = cli.for_each_pack(args.games, lambda pack: export(pack, args.format, request,
+                                                               cli.TerminalProgress(not args.quiet)),
+                               report, "not exported")
     return 1 if failed else 0
 
 

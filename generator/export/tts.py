@@ -110,7 +110,7 @@ class TtsExport:
                                       "Type": 0}
             for cell, face in enumerate(sheet.faces):
                 cards.append(self.card(group, face.item, sheet.card_id(cell), {str(sheet.key): custom[str(sheet.key)]}))
-        width, depth = self.footprint(group, TTS["card_width_in"])
+        width, depth = self.footprint(group)
         scale = self.scale(group, TTS["card_width_in"])
         if len(cards) == 1:             # TTS makes a deck of two cards or more
             state = cards[0]
@@ -193,7 +193,7 @@ class TtsExport:
                                     "WidthScale": 0.0,
                                     "CustomTile": {"Type": TTS["tile_types"][kind], "Thickness": TTS["tile_thickness"],
                                                    "Stackable": True, "Stretch": False}}}
-            width, depth = self.footprint(group, TTS["tile_width_in"])
+            width, depth = self.footprint(group)
             stack = []
             for copy in range(item.copies):
                 state = self.base("Custom_Tile", item_title(group, item), scale, salt=f"{group.id}/{item.id}/{copy}")
@@ -214,7 +214,7 @@ class TtsExport:
             state["CustomImage"] = {"ImageURL": urls[face.item.id], "ImageSecondaryURL": "", "ImageScalar": 1.0,
                                     "WidthScale": 0.0}
             state["Transform"].update(self.board_scale(group))
-            placed.append(Placed(state, group.width / 25.4, group.height / 25.4))
+            placed.append(Placed(state, *self.footprint(group)))
         return placed
 
     # -- objects -----------------------------------------------------------------------------
@@ -235,7 +235,8 @@ class TtsExport:
         s = round(max(group.width, group.height) / 25.4 / TTS["board_width_in"], 4)
         return {"scaleX": s, "scaleY": 1.0, "scaleZ": s}
 
-    def footprint(self, group: Group, base_width_in: float) -> tuple[float, float]:
+    def footprint(self, group: Group) -> tuple[float, float]:
+        """Table space (TTS units, about inches) the object takes, for the layout."""
         return group.width / 25.4, group.height / 25.4
 
     def keep_thumbnail(self, face: FaceRef, size: tuple[int, int]) -> None:
