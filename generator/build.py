@@ -144,7 +144,7 @@ def options_for(game: Game, group: Group, request: BuildRequest) -> Options:
 def _render_groups(game, groups, request, progress, role, result):
     renderers = {g.id: FaceRenderer(game, options_for(game, g, request).bleed, request.lenient) for g in groups}
     try:
-        sheets = _sheets_for(game, groups, request, role)
+        sheets = plan_sheets(game, groups, request, role)
     except ValueError as exc:
         first = groups[0]
         raise BuildError(f"{first.file}: group '{first.id}': {exc}; use larger paper, a smaller "
@@ -164,7 +164,7 @@ def _render_groups(game, groups, request, progress, role, result):
                  **page_guide(sheets, groups, options_for(game, groups[0], request).duplex)}
 
 
-def _sheets_for(game, groups, request, role) -> list:
+def plan_sheets(game, groups, request, role) -> list:
     """The pages of one document: print-shop pages one face each; a board larger than the paper
     in overlapping pieces; everything else packed onto shared, duplex-safe sheets."""
     opts = options_for(game, groups[0], request)
@@ -222,14 +222,19 @@ def page_guide(sheets: list, groups: list[Group], duplex: str) -> dict:
 def _advice(duplex: str, two: list[int], one: list[int]) -> str:
     if duplex in DUPLEX_WORDS:
         text = f"{DUPLEX_WORDS[duplex]}: the whole file"
-        blanks = one[1::2]
         if one:
-            text += (f"; or pages {_ranges(two)} double-sided and only pages {_ranges(one[0::2])} "
-                     f"single-sided (pages {_ranges(blanks)} are blank backs)")
+            faces, blanks = one[0::2], one[1::2]
+            text += (f"; or {_pages_word(two)} {_ranges(two)} double-sided and only {_pages_word(faces)} "
+                     f"{_ranges(faces)} single-sided ({_pages_word(blanks)} {_ranges(blanks)} "
+                     f"{'is a blank back' if len(blanks) == 1 else 'are blank backs'})")
         return text
     if duplex == "fold":
         return "print single-sided; cut out, fold on the dashed lines and glue"
     return "print single-sided"
+
+
+def _pages_word(pages: list[int]) -> str:
+    return "page" if len(pages) == 1 else "pages"
 
 
 def _ranges(pages: list[int]) -> str:

@@ -298,6 +298,11 @@ def _pack(runs: list[Run], opts: Options) -> list[_Page]:
         shared = _shared_cuts(run, two_area, opts)
         area = two_area if run.backs is not None else one_area
         first, start = 0, 0
+        whole = _room_for_all(run, pages, len(run.fronts), opts.marks, shared)
+        if whole:      # a group that fits in one gap stays together there
+            page, rect, block = whole
+            _place(page, rect, block, run, 0)
+            continue
         while first < len(run.fronts):
             n = len(run.fronts) - first
             placed = False
@@ -324,6 +329,15 @@ def _pack(runs: list[Run], opts: Options) -> list[_Page]:
             _place(page, area, block, run, first)
             first += len(block.boxes)
     return pages
+
+
+def _room_for_all(run: Run, pages: list[_Page], n: int, marks: str, shared: bool):
+    """The first page with a free rectangle that takes all n faces, and the tightest such."""
+    for page in pages:
+        choice = _best_rect(run, page, n, marks, shared)
+        if choice and len(choice[1].boxes) == n:
+            return page, choice[0], choice[1]
+    return None
 
 
 def _shared_cuts(run: Run, area, opts: Options) -> bool:
