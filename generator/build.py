@@ -19,7 +19,7 @@ import pikepdf
 
 from . import interrupt
 from .errors import BuildError, display_path
-from .impose import GUIDE_STRIP, Options, Run, impose_board, impose_runs, impose_single
+from .impose import Options, Run, fits_on_a_sheet, impose_board, impose_runs, impose_single
 from .manifest import PAPERS, load_pack
 from .model import Game, Group
 from .parallel import set_print_boxes, write_pdf
@@ -174,7 +174,7 @@ def plan_sheets(game, groups, request, role) -> list:
             fronts, backs = expand_faces(group)
             sheets += impose_single(fronts, backs, group.width, group.height, options_for(game, group, request).bleed)
         return sheets
-    if role == "board" and not _fits_a_page(groups[0], opts):
+    if role == "board" and not _fits_a_page(game, groups[0], request):
         group = groups[0]
         return [sheet for face in expand_faces(group)[0]
                 for sheet in impose_board(face, group.width, group.height, f"{game.title}: {group.name}", opts,
@@ -189,13 +189,10 @@ def _run(game: Game, group: Group, request: BuildRequest) -> Run:
                group.orientation, opts.bleed, opts.cuts)
 
 
-def _fits_a_page(group: Group, opts: Options) -> bool:
+def _fits_a_page(game: Game, group: Group, request: BuildRequest) -> bool:
     """A board that fits the paper with its bleed (either way round) is laid out like a card,
     several to a sheet where they fit, rather than cut into pieces."""
-    room_w = opts.page_width - 2 * opts.margin
-    room_h = opts.page_height - 2 * opts.margin - GUIDE_STRIP
-    w, h = group.width + 2 * opts.bleed, group.height + 2 * opts.bleed
-    return (w <= room_w and h <= room_h) or (group.shape in ("rect", "square") and h <= room_w and w <= room_h)
+    return fits_on_a_sheet(_run(game, group, request), options_for(game, group, request))
 
 
 DUPLEX_WORDS = {"long": "print double-sided, flip on the long edge",

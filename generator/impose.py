@@ -201,20 +201,32 @@ class _Page:
         return any(block.run.backs is not None for block in self.blocks)
 
 
-def _fit(run: Run, rect, n: int, marks: str, shared: bool) -> _Block | None:
-    """The best layout of up to n faces of the run in the rectangle: the most faces, then the
-    smallest footprint (more room left for other faces), then unturned, then roomier marks."""
+def _fit(run: Run, rect, n: int, marks: str, shared: bool, empty_sheet: bool = False) -> _Block | None:
+    """The best layout of up to n faces of the run in the rectangle: the most faces, then with
+    crop marks, then the smallest footprint (more room left for other faces), then unturned, then
+    roomier marks. On an empty sheet a rectangle may do without room for crop marks, its cut
+    outline drawn instead, when that puts more on the sheet (two boards where one fits with marks)."""
+    layouts = _layouts(run, rect, n, marks, shared)
+    if empty_sheet and run.rectangular and marks in ("crop", "lines"):
+        layouts += _layouts(run, rect, n, "outline", shared)
     best, best_key = None, None
-    for block in _layouts(run, rect, n, marks, shared):
+    for block in layouts:
         fp = block.footprints()
         area = (max(f[2] for f in fp) - min(f[0] for f in fp)) * (max(f[3] for f in fp) - min(f[1] for f in fp))
-        key = (-len(block.boxes), round(area, 3), block.boxes[0][4] != 0, -sum(block.gutter))
+        unmarked = run.rectangular and marks in ("crop", "lines") and not sum(block.gutter)
+        key = (-len(block.boxes), unmarked, round(area, 3), block.boxes[0][4] != 0, -sum(block.gutter))
         if best_key is None or key < best_key:
             best, best_key = block, key
     return best
 
 
-def _layouts(run: Run, rect, n: int, marks: str, shared: bool):
+def _layouts(run: Run, rect, n: int, marks: str, shared: bool) -> list[_Block]:
+    """Candidate layouts; with marks 'outline' (a face too big to keep room for crop marks)
+    rectangles get none, and their cut outline is drawn instead."""
+    return list(_candidate_layouts(run, rect, n, marks, shared))
+
+
+def _candidate_layouts(run: Run, rect, n: int, marks: str, shared: bool):
     x0, y0, rw, rh = rect
     if run.shape in ("hexagon", "circle"):
         slots = honeycomb_slots(rw, rh, run.w, run.h, run.bleed, run.shape, run.orientation)
@@ -227,7 +239,7 @@ def _layouts(run: Run, rect, n: int, marks: str, shared: bool):
     turns = [(run.w, run.h, 0)]
     if run.rectangular and abs(run.w - run.h) > EPS:
         turns.append((run.h, run.w, 90))
-    gutters = MARK_GUTTERS if run.rectangular and marks != "none" else ((0.0, 0.0),)
+    gutters = MARK_GUTTERS if run.rectangular and marks in ("crop", "lines") else ((0.0, 0.0),)
     for fw, fh, rotation in turns:
         for gutter in gutters:
             g = sum(gutter)
@@ -319,7 +331,7 @@ def _pack(runs: list[Run], opts: Options) -> list[_Page]:
             if placed:
                 continue
             page = _Page(area, [area])
-            block = _fit(run, area, n, opts.marks, shared)
+            block = _fit(run, area, n, opts.marks, shared, empty_sheet=True)
             if block is None:
                 w, h = run.w + 2 * run.bleed, run.h + 2 * run.bleed
                 raise ValueError(f"a {run.w:.1f} x {run.h:.1f} mm face ({w:.1f} x {h:.1f} mm with its bleed"
@@ -338,6 +350,11 @@ def _room_for_all(run: Run, pages: list[_Page], n: int, marks: str, shared: bool
         if choice and len(choice[1].boxes) == n:
             return page, choice[0], choice[1]
     return None
+
+
+def fits_on_a_sheet(run: Run, opts: Options) -> bool:
+    """Does one face of the run fit on a sheet with its bleed (turned, if need be)?"""
+    return _fit(run, _page_areas(opts)[1], 1, opts.marks, False, empty_sheet=True) is not None
 
 
 def _shared_cuts(run: Run, area, opts: Options) -> bool:
@@ -458,7 +475,7 @@ def impose_single(fronts: list, backs: list | None, w: float, h: float, bleed: f
 def _add_marks(sheet: Sheet, placements: list[Placement], block: _Block, marks: str) -> None:
     if marks == "none" or not placements:
         return
-    if not block.run.rectangular:
+    if not block.run.rectangular or not sum(block.gutter):
         sheet.outlines += placements          # cut along each outline
         return
     gap, length = block.gutter

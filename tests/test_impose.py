@@ -1,4 +1,6 @@
 """Imposition geometry, asserted numerically in millimetres (no drawing involved)."""
+import math
+
 import pytest
 
 from generator.impose import GUIDE_STRIP, Options, Run, impose, impose_board, impose_runs, tile_pieces
@@ -61,6 +63,10 @@ def test_no_face_or_its_bleed_covers_another_face(duplex):
         for i, a in enumerate(sheet.placements):
             for b in sheet.placements[i + 1:]:
                 trim_a, trim_b = (a.x, a.y, a.x + a.w, a.y + a.h), (b.x, b.y, b.x + b.w, b.y + b.h)
+                if a.clip_to_shape and b.clip_to_shape:     # hexagons, circles: their bleed rings touch at most
+                    apart = math.dist((a.x + a.w / 2, a.y + a.h / 2), (b.x + b.w / 2, b.y + b.h / 2))
+                    assert apart >= min(a.w, a.h) / 2 + min(b.w, b.h) / 2 + max(a.bleed) + max(b.bleed) - 1e-6
+                    continue
                 assert not _overlap(trim_a, trim_b)
                 if a.clip_to_shape is False and b.clip_to_shape is False:   # rectangles: square bleed
                     assert not _overlap(_bleed_box(a), trim_b) and not _overlap(_bleed_box(b), trim_a)
@@ -118,6 +124,14 @@ def test_every_back_page_follows_its_front_and_one_sided_sheets_get_blank_backs(
                 assert b.y + b.h / 2 == pytest.approx(297 - (f.y + f.h / 2), abs=1e-6)
                 assert b.x == pytest.approx(f.x, abs=1e-6)
             assert b.rotation == (-f.rotation) % 360
+
+
+def test_two_boards_share_a_sheet_where_they_fit_without_room_for_crop_marks():
+    """190 x 130 mm castle boards: with bleed 196 mm wide, no room for marks beside them on A4,
+    but two fit one above the other: two to a sheet, each with its cut outline drawn."""
+    sheets = impose(list(range(4)), None, 190, 130, "rect", "pointy", A4)
+    assert [len(s.placements) for s in sheets] == [2, 2]
+    assert all(len(s.outlines) == 2 and not s.lines for s in sheets)
 
 
 def test_two_sided_sheets_come_first_and_small_groups_share_sheets():
