@@ -91,6 +91,12 @@ class PdfWriter:
         surface.set_metadata(cairo.PDF_METADATA_MOD_DATE, FIXED_DATE)
         # faces are told apart by their SVG: identical ones (a shared back) are drawn once
         uses = Counter(self.face_svg(p.face) for s in sheets for p in s.placements)
+        # a reused face is recorded once with the most bleed any of its copies shows
+        self.reach = {}
+        for s in sheets:
+            for p in s.placements:
+                key = self.face_svg(p.face)
+                self.reach[key] = max(self.reach.get(key, 0.0), max(p.bleed))
         recorded: dict = {}
         for number, sheet in enumerate(sheets):
             interrupt.check()
@@ -152,10 +158,13 @@ class PdfWriter:
         ctx.restore()
 
     def _record(self, p):
-        """The whole face, bleed and all: each copy is clipped where it is painted, so a copy
-        with more bleed exposed than the first still gets all of it."""
-        surface = cairo.RecordingSurface(cairo.CONTENT_COLOR_ALPHA, None)
-        draw_svg(new_context(surface), self.face_svg(p.face))
+        """The face with as much bleed as its most exposed copy shows (each copy is clipped where
+        it is painted), not just what the first copy needed."""
+        key = self.face_svg(p.face)
+        b = self.reach[key] + 1
+        surface = cairo.RecordingSurface(cairo.CONTENT_COLOR_ALPHA, (-b, -b, p.w + 2 * b, p.h + 2 * b)
+                                         if p.rotation in (0, 180) else (-b, -b, p.h + 2 * b, p.w + 2 * b))
+        draw_svg(new_context(surface), key)
         return surface
 
     def _draw_cut_guides(self, ctx, sheet: Sheet) -> None:
