@@ -96,6 +96,7 @@ class Run:
     orientation: str = "pointy"
     bleed: float = 3.0
     cuts: str = "shared"
+    owners: tuple[str, ...] | None = None     # per face, the group it belongs to (merged runs)
 
     @property
     def rectangular(self) -> bool:
@@ -183,7 +184,8 @@ class _Block:
             return [(x - l - g, y - t - g, x + w + r + g, y + h + b + g)
                     for (x, y, w, h, _), (l, t, r, b) in zip(self.boxes, self.bleeds)]
         ex, ey = self.run.extents()
-        return [(x - ex, y - ey, x + w + ex, y + h + ey) for x, y, w, h, _ in self.boxes]
+        return [(x - e[0], y - e[1], x + w + e[0], y + h + e[1])
+                for x, y, w, h, rot in self.boxes for e in [(ey, ex) if rot in (90, 270) else (ex, ey)]]
 
     def shifted(self, dx: float, dy: float) -> "_Block":
         boxes = [(x + dx, y + dy, w, h, rot) for x, y, w, h, rot in self.boxes]
@@ -229,11 +231,15 @@ def _layouts(run: Run, rect, n: int, marks: str, shared: bool) -> list[_Block]:
 def _candidate_layouts(run: Run, rect, n: int, marks: str, shared: bool):
     x0, y0, rw, rh = rect
     if run.shape in ("hexagon", "circle"):
-        slots = honeycomb_slots(rw, rh, run.w, run.h, run.bleed, run.shape, run.orientation)
-        k = min(n, len(slots.positions))
-        if k:
-            boxes = [(x0 + x, y0 + y, run.w, run.h, 0) for x, y in slots.positions[:k]]
-            yield _Block(run, 0, boxes, [(run.bleed,) * 4] * k, (0.0, 0.0), False)
+        turns = [(run.w, run.h, run.orientation, 0)]
+        if run.shape == "hexagon":      # a quarter turn makes pointy rows flat columns, and back
+            turns.append((run.h, run.w, "flat" if run.orientation == "pointy" else "pointy", 90))
+        for w, h, orientation, rotation in turns:
+            slots = honeycomb_slots(rw, rh, w, h, run.bleed, run.shape, orientation)
+            k = min(n, len(slots.positions))
+            if k:
+                boxes = [(x0 + x, y0 + y, w, h, rotation) for x, y in slots.positions[:k]]
+                yield _Block(run, 0, boxes, [(run.bleed,) * 4] * k, (0.0, 0.0), False)
         return
     b = run.bleed
     turns = [(run.w, run.h, 0)]
@@ -303,7 +309,7 @@ def _pack(runs: list[Run], opts: Options) -> list[_Page]:
     far, then new pages. Two-sided runs come first, so one-sided faces fill what they leave."""
     two_area, one_area = _page_areas(opts)
     pages: list[_Page] = []
-    order = sorted(runs, key=lambda r: (r.backs is None, -(r.w * r.h), r.key))
+    order = sorted(_merge_alike(runs), key=lambda r: (r.backs is None, -(r.w * r.h), r.key))
     for run in order:
         if not run.fronts:
             continue
@@ -341,6 +347,28 @@ def _pack(runs: list[Run], opts: Options) -> list[_Page]:
             _place(page, area, block, run, first)
             first += len(block.boxes)
     return pages
+
+
+def _merge_alike(runs: list[Run]) -> list[Run]:
+    """Groups of faces alike in size, shape, bleed, cuts and sidedness (five small decks of
+    poker cards) are packed as one run, so they fill whole sheets together rather than each
+    leaving its own part-filled block."""
+    alike: dict[tuple, list[Run]] = {}
+    for run in runs:
+        key = (round(run.w, 3), round(run.h, 3), run.shape, run.orientation, run.bleed, run.cuts,
+               run.backs is None)
+        alike.setdefault(key, []).append(run)
+    merged = []
+    for same in alike.values():
+        if len(same) == 1:
+            merged.append(same[0])
+            continue
+        first = same[0]
+        merged.append(Run("+".join(r.key for r in same), first.name, [f for r in same for f in r.fronts],
+                          None if first.backs is None else [b for r in same for b in r.backs],
+                          first.w, first.h, first.shape, first.orientation, first.bleed, first.cuts,
+                          tuple(r.key for r in same for _ in r.fronts)))
+    return merged
 
 
 def _room_for_all(run: Run, pages: list[_Page], n: int, marks: str, shared: bool):
@@ -439,8 +467,11 @@ def impose_runs(runs: list[Run], opts: Options, title: str = "") -> list[Sheet]:
 def _group_keys(blocks) -> tuple[str, ...]:
     keys: list[str] = []
     for block in blocks:
-        if block.run.key not in keys:
-            keys.append(block.run.key)
+        run = block.run
+        owners = run.owners[block.first:block.first + len(block.boxes)] if run.owners else (run.key,)
+        for key in owners:
+            if key not in keys:
+                keys.append(key)
     return tuple(keys)
 
 

@@ -176,12 +176,15 @@ def test_separate_cuts_give_every_card_its_own_bleed():
     assert any(0.0 in p.bleed for s in shared for p in s.placements)
 
 
-def test_hexes_pack_in_offset_rows():
+def test_hexes_pack_in_a_honeycomb_with_their_bleed_rings_touching():
+    """Offset rows of pointy hexagons, or the same turned a quarter (offset columns of flat ones),
+    whichever holds more: each hexagon's nearest neighbours sit its width plus two bleeds away."""
     placements = impose(list(range(200)), None, 21, 24.249, "hexagon", "pointy", A4)[0].placements
-    rows = sorted({round(p.y, 3) for p in placements})
-    first_x = [min(p.x for p in placements if round(p.y, 3) == y) for y in rows[:2]]
-    assert abs(first_x[1] - first_x[0]) == pytest.approx((21 + 6) / 2, abs=1e-6)
-    assert rows[1] - rows[0] == pytest.approx(0.75 * (24.249 + 4 * 3 / 3 ** 0.5), abs=1e-3)
+    centres = [(p.x + p.w / 2, p.y + p.h / 2) for p in placements]
+    for c in centres[:20]:
+        nearest = sorted(math.dist(c, d) for d in centres if d != c)[:2]
+        assert nearest == pytest.approx([21 + 6, 21 + 6], abs=1e-3)
+    assert len({p.rotation for p in placements}) == 1
     assert len(placements) > len(impose(list(range(200)), None, 27, 30.3, "rect", "pointy", A4)[0].placements)
 
 

@@ -57,9 +57,10 @@ def bleed_ring(p, depth):
             a = 2 * math.pi * k / 12
             yield None, (cx + (p.w / 2 + depth) * math.cos(a), cy + (p.w / 2 + depth) * math.sin(a))
         return
-    apothem = p.w / 2                   # pointy hexagons: the middle of each side, pushed out
-    for k in range(6):
-        a = math.radians(60 * k)        # pointy: the sides face 0, 60, ... degrees
+    turned = p.rotation in (90, 270)    # pointy hexagons turned a quarter lie flat
+    apothem = (p.h if turned else p.w) / 2
+    for k in range(6):                  # the middle of each side, pushed out
+        a = math.radians(60 * k + (30 if turned else 0))
         yield None, (cx + (apothem + depth) * math.cos(a), cy + (apothem + depth) * math.sin(a))
 
 
