@@ -19,7 +19,7 @@ import pikepdf
 
 from . import interrupt
 from .errors import BuildError, display_path
-from .impose import Options, Run, fits_on_a_sheet, impose_board, impose_runs, impose_single
+from .impose import Options, Run, fits_on_a_sheet, impose_board, impose_runs, impose_single, parts_of
 from .manifest import PAPERS, load_pack
 from .model import Game, Group
 from .parallel import set_print_boxes, write_pdf
@@ -176,6 +176,9 @@ def plan_sheets(game, groups, request, role) -> list:
         return sheets
     if role == "board" and not _fits_a_page(game, groups[0], request):
         group = groups[0]
+        pieces = _in_pieces(game, group, request)
+        if pieces:
+            return impose_runs(pieces, opts, game.title)
         return [sheet for face in expand_faces(group)[0]
                 for sheet in impose_board(face, group.width, group.height, f"{game.title}: {group.name}", opts,
                                           outline=group.points if group.shape == "polygon" else None)]
@@ -187,6 +190,24 @@ def _run(game: Game, group: Group, request: BuildRequest) -> Run:
     fronts, backs = expand_faces(group)
     return Run(group.id, group.name or group.id, fronts, backs, group.width, group.height, group.shape,
                group.orientation, opts.bleed, opts.cuts)
+
+
+def _in_pieces(game: Game, group: Group, request: BuildRequest) -> list[Run] | None:
+    """A board shaped of rectangles (an L-shaped ocean) too large for the paper, as its
+    rectangles cut apart and laid out like cards, when each of them fits the paper; else None,
+    and the board is tiled."""
+    if group.shape != "polygon":
+        return None
+    opts = options_for(game, group, request)
+    runs = []
+    for face in expand_faces(group)[0]:
+        parts = parts_of(face, group.points, group.width, group.height)
+        if not parts:
+            return None
+        for part in parts:
+            runs.append(Run(group.id, f"{group.name} (in {part.count} pieces)", [part], None, part.w, part.h,
+                            "rect", "pointy", opts.bleed, "separate"))
+    return runs if all(fits_on_a_sheet(run, opts) for run in runs) else None
 
 
 def _fits_a_page(game: Game, group: Group, request: BuildRequest) -> bool:

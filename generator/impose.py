@@ -560,6 +560,67 @@ def _fit_label(text: str, width: float) -> str:
     return text if len(text) <= most else text[: most - 3].rstrip(" ,|") + "..."
 
 
+# --- polygon boards in rectangular pieces ------------------------------------------------------
+
+@dataclass(frozen=True)
+class Part:
+    """A rectangular piece (x, y, w, h in the face's own millimetres) of a face too large for the
+    paper; it stands for the face everywhere else (`part.group`, `part.item`, ...)."""
+    face: object
+    x: float
+    y: float
+    w: float
+    h: float
+    full: tuple[float, float]        # the whole face's width and height
+    number: int
+    count: int
+
+    @property
+    def offset(self) -> tuple[float, float]:
+        return self.x, self.y
+
+    def __getattr__(self, name):
+        return getattr(self.face, name)
+
+
+def rectangles_of(points) -> list[tuple[float, float, float, float]] | None:
+    """A polygon whose sides all run across or down (an L, a T, a U), as the fewest rectangles
+    got by cutting along the lines through its corners, across or down; None for any other."""
+    pts = [tuple(map(float, p)) for p in points]
+    edges = list(zip(pts, pts[1:] + pts[:1]))
+    if any(abs(a[0] - b[0]) > EPS and abs(a[1] - b[1]) > EPS for a, b in edges):
+        return None
+    across = _slabs(edges, 1)
+    down = [(y, x, h, w) for x, y, w, h in _slabs([((a[1], a[0]), (b[1], b[0])) for a, b in edges], 1)]
+    return min((across, down), key=len)
+
+
+def _slabs(edges, axis) -> list[tuple[float, float, float, float]]:
+    """Cut at every corner's y: each band's runs inside the polygon (even-odd on the upright
+    sides), bands with the same run joined."""
+    ys = sorted({round(p[axis], 6) for edge in edges for p in edge})
+    rects: list[list[float]] = []
+    for y0, y1 in zip(ys, ys[1:]):
+        mid = (y0 + y1) / 2
+        xs = sorted(a[0] for a, b in edges if abs(a[0] - b[0]) < EPS and min(a[1], b[1]) < mid < max(a[1], b[1]))
+        for x0, x1 in zip(xs[0::2], xs[1::2]):
+            same = next((r for r in rects if abs(r[0] - x0) < EPS and abs(r[2] - (x1 - x0)) < EPS
+                         and abs(r[1] + r[3] - y0) < EPS), None)
+            if same:
+                same[3] = y1 - same[1]
+            else:
+                rects.append([x0, y0, x1 - x0, y1 - y0])
+    return [tuple(r) for r in rects]
+
+
+def parts_of(face, points, w: float, h: float) -> list[Part] | None:
+    """The rectangular pieces of a polygon face, or None when it is not made of rectangles."""
+    rects = rectangles_of(points)
+    if not rects or len(rects) < 2:
+        return None
+    return [Part(face, x, y, rw, rh, (w, h), i + 1, len(rects)) for i, (x, y, rw, rh) in enumerate(rects)]
+
+
 # --- boards larger than the paper --------------------------------------------------------------
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@ import math
 
 import pytest
 
-from generator.impose import GUIDE_STRIP, Options, Run, impose, impose_board, impose_runs, tile_pieces
+from generator.impose import GUIDE_STRIP, Options, Run, impose, impose_board, impose_runs, rectangles_of, tile_pieces
 
 A4 = Options("a4", 210, 297)
 LETTER = Options("letter", 215.9, 279.4)
@@ -218,3 +218,12 @@ def test_an_l_shaped_board_skips_the_pieces_it_does_not_reach():
         (placement,) = sheet.placements
         assert placement.clip_to_shape and sheet.outlines == [placement]
     assert not any("row 2 of 2, column 2 of 2" in s.label for s in sheets)
+
+
+def test_a_polygon_of_rectangles_is_cut_into_the_fewest_rectangles():
+    ell = [(0, 0), (200, 0), (200, 40), (40, 40), (40, 200), (0, 200)]
+    rects = rectangles_of(ell)
+    assert len(rects) == 2 and sum(w * h for _, _, w, h in rects) == pytest.approx(200 * 40 + 40 * 160)
+    tee = [(0, 0), (90, 0), (90, 30), (60, 30), (60, 100), (30, 100), (30, 30), (0, 30)]
+    assert sorted((w, h) for _, _, w, h in rectangles_of(tee)) == [(30, 70), (90, 30)]
+    assert rectangles_of([(0, 0), (100, 0), (50, 80)]) is None          # a triangle is not

@@ -202,3 +202,22 @@ def test_separate_cuts_give_every_face_its_own_bleed_on_the_page(tmp_path):
         assert max(p.bleed) == min(p.bleed) > 0
         for side, point in bleed_ring(p, 2.4):
             assert close(raster.at(*point), MAGENTA), (p.face.key, side)
+
+
+def test_an_l_shaped_board_prints_as_its_two_rectangles_with_full_bleed(built):
+    """230 x 230 mm with 50 mm arms: too large for A4, but its two rectangles (230 x 50 and
+    50 x 180) fit one sheet side by side, each with its bleed, rather than tiling four pages."""
+    folder = built("printcheck", "--paper", "a4", "--duplex", "long")
+    doc = pymupdf.open(folder / "printcheck-ell.pdf")
+    game = load_pack(FIXTURES / "printcheck")
+    (sheet,) = plan_sheets(game, [g for g in game.groups if g.id == "ell"], BuildRequest(paper="a4"), "board")
+    assert len(doc) == 1 and len(sheet.placements) == 2
+    pieces = sorted((p.face.w, p.face.h) for p in sheet.placements)
+    assert pieces == [(50, 180), (230, 50)]
+    raster = Raster(doc[0])
+    for p in sheet.placements:
+        assert close(raster.at(p.x + p.w / 2, p.y + p.h / 2), rgb("#2ca02c"))
+        for side, point in bleed_ring(p, 2.4):
+            seen = raster.at(*point)
+            assert not close(seen, PAPER), (p.face.offset, side, seen)
+    assert "L board (in 2 pieces)" in doc[0].get_text()
