@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 MARK_GUTTERS = ((1.0, 3.0), (0.5, 2.0))   # crop marks (gap to the bleed, length), roomiest first
 FOLD_CLEARANCE = 5.0     # fold line to the nearest bleed, fold-and-glue
 TILE_LABEL_STRIP = 6.0   # reserved under a board piece for its label
-GUIDE_STRIP = 4.0        # reserved at the foot of each sheet for the page guide
+GUIDE_STRIP = 3.0        # reserved at the foot of each sheet for the page guide
 GUIDE_SIZE = 2.2         # page guide text height, mm (about 6 pt)
 EPS = 1e-6
 SQRT3 = math.sqrt(3)
@@ -392,9 +392,9 @@ def _shared_cuts(run: Run, area, opts: Options) -> bool:
         return False
     counts = {}
     for shared in (True, False):
-        block = _fit(run, area, 10 ** 6, opts.marks, shared)
-        counts[shared] = len(block.boxes) if block else 0
-    return counts[True] > counts[False]
+        block = _fit(run, area, 10 ** 6, opts.marks, shared, empty_sheet=True)
+        counts[shared] = (len(block.boxes), sum(block.gutter) > 0) if block else (0, False)
+    return counts[True] > counts[False]      # more faces; as many, but with crop marks
 
 
 def _best_rect(run, page: _Page, n: int, marks: str, shared: bool):
@@ -551,7 +551,7 @@ def _label_pages(sheets: list[Sheet], runs: list[Run], opts: Options, title: str
         text = " | ".join(t for t in (title, what, ", ".join(groups)) if t)
         sheet.label = _fit_label(text, opts.page_width - 2 * m)
         behind_top = sheet.side in ("back", "blank") and opts.duplex == "short"
-        sheet.label_at = (m, m + GUIDE_SIZE if behind_top else H - m - 1.0)
+        sheet.label_at = (m, m + GUIDE_SIZE if behind_top else H - m - 0.6)
 
 
 def _fit_label(text: str, width: float) -> str:
