@@ -224,12 +224,14 @@ def page_guide(sheets: list, groups: list[Group], duplex: str) -> dict:
     """What build.json says of a document's pages: how to print it, and per page its sheet, side
     and groups, so a user who reprints one group finds its pages at once."""
     sides = {sheet.side for sheet in sheets}
-    if not sides & {"back", "blank"}:
+    if any(sheet.trim for sheet in sheets):
+        duplex = "print-shop"
+    elif not sides & {"back", "blank"}:
         duplex = "fold" if "fold" in sides else "single"
     names = {g.id: g.name or g.id for g in groups}
     pages = [{"page": i, "sheet": s.number or i, "side": s.side, "groups": list(s.groups)}
              for i, s in enumerate(sheets, 1)]
-    two = [p["page"] for p in pages if p["side"] in ("front", "back")]
+    two = [p["page"] for p in pages if p["side"] in ("front", "back") and duplex != "print-shop"]
     one = [p["page"] for p in pages if p["side"] in ("one-sided", "blank", "fold", "board")]
     group_pages = {names[k]: _ranges([p["page"] for p in pages if k in p["groups"]]) for k in names}
     how = {"double_sided": _ranges(two), "single_sided": _ranges(one),
@@ -248,6 +250,8 @@ def _advice(duplex: str, two: list[int], one: list[int]) -> str:
         return text
     if duplex == "fold":
         return "print single-sided; cut out, fold on the dashed lines and glue"
+    if duplex == "print-shop":
+        return "for a print shop: one face per page at its trimmed size plus bleed, each back after its front"
     return "print single-sided"
 
 

@@ -221,3 +221,10 @@ def test_an_l_shaped_board_prints_as_its_two_rectangles_with_full_bleed(built):
             seen = raster.at(*point)
             assert not close(seen, PAPER), (p.face.offset, side, seen)
     assert "L board (in 2 pieces)" in doc[0].get_text()
+
+
+def test_print_shop_pages_are_not_called_duplex(built):
+    import json
+    folder = built("printcheck", "--paper", "face")
+    (sheets_file,) = [f for f in json.loads((folder / "build.json").read_text())["files"] if f["role"] == "sheets"]
+    assert sheets_file["duplex"] == "print-shop" and "print shop" in sheets_file["print"]["advice"]
