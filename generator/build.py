@@ -19,7 +19,7 @@ import pikepdf
 
 from . import interrupt
 from .errors import BuildError, display_path
-from .impose import Options, Run, fits_on_a_sheet, impose_board, impose_runs, impose_single, parts_of
+from .impose import FaceTooLarge, Options, Run, fits_on_a_sheet, impose_board, impose_runs, impose_single, parts_of
 from .manifest import PAPERS, load_pack
 from .model import Game, Group
 from .parallel import set_print_boxes, write_pdf
@@ -63,16 +63,10 @@ def build(pack_root: Path, request: BuildRequest, progress: Progress | None = No
     result = BuildResult(game, Path(request.out_dir) / game.id)
     check_not_locked(result.out_dir)
     staged: dict[str, bytes] = {}
-    sheet_groups = [g for g in game.groups if g.kind != "mat"]
     progress.start(sum(g.total * g.sides for g in game.groups), f"{game.id}")
-    if sheet_groups:
-        name = f"{game.id}-sheets.pdf"
-        staged[name], meta = _render_groups(game, sheet_groups, request, progress, "sheets", result)
-        result.files.append({"path": name, "role": "sheets", **meta})
-    for group in (g for g in game.groups if g.kind == "mat"):
-        name = f"{game.id}-{group.id}.pdf"
-        staged[name], meta = _render_groups(game, [group], request, progress, "board", result)
-        result.files.append({"path": name, "role": "board", **meta})
+    for name, role, groups in documents(game):
+        staged[name], meta = _render_groups(game, groups, request, progress, role, result)
+        result.files.append({"path": name, "role": role, **meta})
     progress.finish()
     if (game.root / "map.yaml").is_file():
         staged.update(_map_files(game, request, result))
@@ -83,6 +77,29 @@ def build(pack_root: Path, request: BuildRequest, progress: Progress | None = No
     with output_lock(result.out_dir):
         write_atomically(result.out_dir, staged)
     return result
+
+
+def documents(game: Game) -> list[tuple[str, str, list[Group]]]:
+    """The PDFs of component faces a build writes: (file name, role, groups). Every card, tile and
+    chit in one sheets file; each board in a file of its own."""
+    docs = []
+    sheet_groups = [g for g in game.groups if g.kind != "mat"]
+    if sheet_groups:
+        docs.append((f"{game.id}-sheets.pdf", "sheets", sheet_groups))
+    docs += [(f"{game.id}-{g.id}.pdf", "board", [g]) for g in game.groups if g.kind == "mat"]
+    return docs
+
+
+def layout_problems(game: Game, request: BuildRequest) -> list[str]:
+    """What laying the faces out on paper would refuse (a face too large for the paper), found
+    without drawing anything, so `validate` refuses what `build` would."""
+    problems = []
+    for _, role, groups in documents(game):
+        try:
+            plan_sheets(game, groups, request, role)
+        except BuildError as exc:
+            problems.append(str(exc))
+    return problems
 
 
 def _map_files(game: Game, request: BuildRequest, result: BuildResult) -> dict[str, bytes]:
@@ -143,12 +160,7 @@ def options_for(game: Game, group: Group, request: BuildRequest) -> Options:
 
 def _render_groups(game, groups, request, progress, role, result):
     renderers = {g.id: FaceRenderer(game, options_for(game, g, request).bleed, request.lenient) for g in groups}
-    try:
-        sheets = plan_sheets(game, groups, request, role)
-    except ValueError as exc:
-        first = groups[0]
-        raise BuildError(f"{first.file}: group '{first.id}': {exc}; use larger paper, a smaller "
-                         "face, or kind: mat to tile it across pages") from None
+    sheets = plan_sheets(game, groups, request, role)
     writer = PdfWriter(
         face_svg=lambda f: renderers[f.group.id].svg(f), face_name=lambda f: "/".join(f.key),
         face_outline=lambda f, grow: f.group.outline(grow),
@@ -167,6 +179,15 @@ def _render_groups(game, groups, request, progress, role, result):
 def plan_sheets(game, groups, request, role) -> list:
     """The pages of one document: print-shop pages one face each; a board larger than the paper
     in overlapping pieces; everything else packed onto shared, duplex-safe sheets."""
+    try:
+        return _plan(game, groups, request, role)
+    except FaceTooLarge as exc:
+        group = next(g for g in groups if g.id == exc.key)
+        raise BuildError(f"{group.mark}: group '{group.id}': {exc}; use larger paper, a smaller face, "
+                         "or kind: mat to tile it across pages") from None
+
+
+def _plan(game, groups, request, role) -> list:
     opts = options_for(game, groups[0], request)
     if opts.paper == PRINT_SHOP:
         sheets = []

@@ -27,6 +27,14 @@ EPS = 1e-6
 SQRT3 = math.sqrt(3)
 
 
+class FaceTooLarge(ValueError):
+    """A face that fits no sheet of the paper with its bleed; `key` is its run's (group's) key."""
+
+    def __init__(self, key: str, message: str):
+        super().__init__(message)
+        self.key = key
+
+
 @dataclass(frozen=True)
 class Options:
     paper: str = "a4"
@@ -340,7 +348,7 @@ def _pack(runs: list[Run], opts: Options) -> list[_Page]:
             block = _fit(run, area, n, opts.marks, shared, empty_sheet=True)
             if block is None:
                 w, h = run.w + 2 * run.bleed, run.h + 2 * run.bleed
-                raise ValueError(f"a {run.w:.1f} x {run.h:.1f} mm face ({w:.1f} x {h:.1f} mm with its bleed"
+                raise FaceTooLarge(run.owners[first] if run.owners else run.key,f"a {run.w:.1f} x {run.h:.1f} mm face ({w:.1f} x {h:.1f} mm with its bleed"
                                  f"{' and crop marks' if run.rectangular and opts.marks != 'none' else ''}) "
                                  f"does not fit on {opts.paper} paper inside a {opts.margin:g} mm margin")
             pages.append(page)

@@ -228,3 +228,17 @@ def test_print_shop_pages_are_not_called_duplex(built):
     folder = built("printcheck", "--paper", "face")
     (sheets_file,) = [f for f in json.loads((folder / "build.json").read_text())["files"] if f["role"] == "sheets"]
     assert sheets_file["duplex"] == "print-shop" and "print shop" in sheets_file["print"]["advice"]
+
+
+def test_a_card_too_large_for_the_paper_is_refused_by_validate_and_build_with_its_place(tmp_path):
+    from conftest import copy_pack, run_cli
+    pack = copy_pack("printcheck", tmp_path / "packs")
+    path = pack / "components.yaml"
+    path.write_text(path.read_text().replace("size: {width: 140mm, height: 100mm}", "size: {width: 240mm, height: 300mm}"))
+    for command in ("validate", "build"):
+        code, out, err = run_cli(command, pack, "--out", tmp_path / "out") if command == "build" else run_cli(command, pack)
+        assert code == 1, (command, err)
+        line = next(n for n, text in enumerate(path.read_text().splitlines(), 1) if "id: panels" in text)
+        assert f"components.yaml:{line}:" in err and "group 'panels'" in err and "does not fit on a4 paper" in err
+        assert "Traceback" not in err
+    assert not (tmp_path / "out" / "printcheck").exists()
