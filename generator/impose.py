@@ -323,7 +323,7 @@ def _pack(runs: list[Run], opts: Options) -> list[_Page]:
             continue
         shared = _shared_cuts(run, two_area, opts)
         area = two_area if run.backs is not None else one_area
-        first, start = 0, 0
+        first, start, full_page = 0, 0, None
         whole = _room_for_all(run, pages, len(run.fronts), opts.marks, shared)
         if whole:      # a group that fits in one gap stays together there
             page, rect, block = whole
@@ -345,12 +345,18 @@ def _pack(runs: list[Run], opts: Options) -> list[_Page]:
             if placed:
                 continue
             page = _Page(area, [area])
-            block = _fit(run, area, n, opts.marks, shared, empty_sheet=True)
+            if full_page is not None and n >= len(full_page.boxes):     # a long run: the same sheet again
+                block = _Block(run, 0, full_page.boxes, full_page.bleeds, full_page.gutter, full_page.shared)
+            else:
+                block = _fit(run, area, n, opts.marks, shared, empty_sheet=True)
             if block is None:
                 w, h = run.w + 2 * run.bleed, run.h + 2 * run.bleed
-                raise FaceTooLarge(run.owners[first] if run.owners else run.key,f"a {run.w:.1f} x {run.h:.1f} mm face ({w:.1f} x {h:.1f} mm with its bleed"
-                                 f"{' and crop marks' if run.rectangular and opts.marks != 'none' else ''}) "
-                                 f"does not fit on {opts.paper} paper inside a {opts.margin:g} mm margin")
+                raise FaceTooLarge(run.owners[first] if run.owners else run.key,
+                                   f"a {run.w:.1f} x {run.h:.1f} mm face ({w:.1f} x {h:.1f} mm with its bleed"
+                                   f"{' and crop marks' if run.rectangular and opts.marks != 'none' else ''}) "
+                                   f"does not fit on {opts.paper} paper inside a {opts.margin:g} mm margin")
+            if len(block.boxes) < n:
+                full_page = block
             pages.append(page)
             _place(page, area, block, run, first)
             first += len(block.boxes)
@@ -517,17 +523,31 @@ def _add_marks(sheet: Sheet, placements: list[Placement], block: _Block, marks: 
     if not block.run.rectangular or not sum(block.gutter):
         sheet.outlines += placements          # cut along each outline
         return
-    gap, length = block.gutter
+    key = (marks, block.gutter, tuple((p.x, p.y, p.w, p.h, p.bleed) for p in placements))
+    if key not in _MARKS:                     # the sheets of a long run are alike
+        if len(_MARKS) > 256:
+            _MARKS.clear()
+        _MARKS[key] = _crop_marks(placements, block.gutter, marks)
+    sheet.lines += _MARKS[key]
+
+
+_MARKS: dict = {}
+
+
+def _crop_marks(placements: list[Placement], gutter, marks: str) -> list[tuple]:
+    lines = []
+    gap, length = gutter
     for x in sorted({round(v, 4) for p in placements for v in (p.x, p.x + p.w)}):
         touching = [p for p in placements if abs(p.x - x) < 1e-3 or abs(p.x + p.w - x) < 1e-3]
         top = min(p.y - p.bleed[1] for p in touching)
         bottom = max(p.y + p.h + p.bleed[3] for p in touching)
-        sheet.lines += _cut_mark(top, bottom, gap, length, marks, lambda a, b: (x, a, x, b))
+        lines += _cut_mark(top, bottom, gap, length, marks, lambda a, b: (x, a, x, b))
     for y in sorted({round(v, 4) for p in placements for v in (p.y, p.y + p.h)}):
         touching = [p for p in placements if abs(p.y - y) < 1e-3 or abs(p.y + p.h - y) < 1e-3]
         left = min(p.x - p.bleed[0] for p in touching)
         right = max(p.x + p.w + p.bleed[2] for p in touching)
-        sheet.lines += _cut_mark(left, right, gap, length, marks, lambda a, b: (a, y, b, y))
+        lines += _cut_mark(left, right, gap, length, marks, lambda a, b: (a, y, b, y))
+    return lines
 
 
 def _cut_mark(start, end, gap, length, marks, line):
