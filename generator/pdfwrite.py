@@ -136,7 +136,13 @@ class PdfWriter:
 
     def _draw_face(self, ctx, p, uses, recorded, reuse) -> None:
         ctx.save()
-        if not p.clip_to_shape:          # rectangles: the bleed is square, whatever the corners
+        if p.clip_path:                  # hexagons on shared cuts: bleed only where no neighbour
+            ctx.move_to(*p.clip_path[0])
+            for point in p.clip_path[1:]:
+                ctx.line_to(*point)
+            ctx.close_path()
+            ctx.clip()
+        elif not p.clip_to_shape:        # rectangles: the bleed is square, whatever the corners
             left, top, right, bottom = p.bleed
             ctx.rectangle(p.x - left, p.y - top, p.w + left + right, p.h + top + bottom)
             ctx.clip()
