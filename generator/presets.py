@@ -143,7 +143,8 @@ def shop_sheets(fronts: list, backs: list | None, group: Group, preset_id: str) 
     for i, front in enumerate(fronts):
         for side, face in (("front", front), ("back", backs[i] if backs else None)):
             if face is not None:
-                sheets.append(Sheet(W, H, side, [Placement(mx, my, w, h, (mx, my, mx, my), face)], trim=trim))
+                placement = Placement(mx, my, w, h, (mx, my, mx, my), face, False)
+                sheets.append(Sheet(W, H, side if backs else "one-sided", [placement], trim=trim, number=i + 1))
     return sheets
 
 
