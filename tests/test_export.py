@@ -299,3 +299,10 @@ def test_png_encoder_round_trips_pixels_with_partial_transparency():
 
 def png_size_bytes(data: bytes) -> tuple[int, int]:
     return struct.unpack(">II", data[16:24])
+
+
+def test_every_component_kind_has_a_tts_object():
+    from generator.export import tts
+    from generator.kinds import KINDS
+    assert set(KINDS) == set(tts.OBJECTS_OF_KIND) == set(tts.ROW_OF_KIND)
+    assert all(callable(getattr(tts.TtsExport, method)) for method in tts.OBJECTS_OF_KIND.values())

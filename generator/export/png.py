@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from ..errors import BuildError
 from ..model import Game, Group
 from ..render import FaceRenderer, expand_faces
-from .common import ExportRequest, ExportResult, pack_bleed, selected_groups
 from ..presets import Preset, Product, preset
+from .common import ExportRequest, ExportResult, pack_bleed, selected_groups
 from .raster import Window, bleed_window, png_bytes, rasterize
 from .workers import run_jobs
 
@@ -34,6 +34,8 @@ def export_png(game: Game, request: ExportRequest, progress, result: ExportResul
     shop = preset(request.preset) if request.preset else None
     if shop and request.dpi and request.dpi != shop.dpi:
         raise BuildError(f"--preset {shop.id} sets the image size ({shop.name} asks for {shop.dpi} DPI); leave out --dpi")
+    if shop and request.bleed is not None:
+        raise BuildError(f"--preset {shop.id} sets the bleed (the image size {shop.name} asks for); leave out --bleed")
     dpi = shop.dpi if shop else (request.dpi or DEFAULT_DPI)
     groups = selected_groups(game, request)
     unsold = [g for g in groups if shop and shop.product_for(g) is None]

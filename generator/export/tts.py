@@ -28,6 +28,10 @@ DEFAULT_DPI = 200          # sharp on screen when zoomed in, sheets stay under 4
 THUMBNAIL_PX = 256
 IMAGES = "images"
 HIDDEN_GREY = (0.45, 0.45, 0.45)
+# what each component kind becomes (a TtsExport method) and the row of the table it goes to:
+# boards in front, decks behind them, tiles and chits at the back
+OBJECTS_OF_KIND = {"mat": "boards", "card": "decks", "tile": "tile_stacks", "chit": "tile_stacks"}
+ROW_OF_KIND = {"mat": 0, "card": 1, "tile": 2, "chit": 2}
 
 
 @dataclass
@@ -86,6 +90,9 @@ class TtsExport:
         return lambda: self.face_image(face, size)
 
     # -- decks -------------------------------------------------------------------------------
+    def decks(self, group: Group) -> list[Placed]:
+        return [self.deck(group)]
+
     def deck(self, group: Group) -> Placed:
         fronts, backs = expand_faces(group)
         sheets = self.sheets(fronts)
@@ -187,6 +194,7 @@ class TtsExport:
             front_url = self.add_image(f"{group.id}-{item.id}-front.png", self.face_job(front, size), item.copies)
             back_url = (self.add_image(f"{group.id}-{item.id}-back.png", self.face_job(backs[index], size), item.copies)
                         if backs else front_url)
+            self.keep_thumbnail(front, size)
             kind = "rounded" if group.shape == "rect" and group.corner_radius > 0 else group.shape
             scale = self.scale(group, TTS["tile_width_in"])
             base = {"CustomImage": {"ImageURL": front_url, "ImageSecondaryURL": back_url, "ImageScalar": 1.0,
@@ -207,6 +215,7 @@ class TtsExport:
         size = self.face_size(group)
         placed, urls = [], {}
         for copy, face in enumerate(fronts):
+            self.keep_thumbnail(face, size)
             if face.item.id not in urls:
                 urls[face.item.id] = self.add_image(f"{group.id}-{face.item.id}.png", self.face_job(face, size),
                                                     group.sides * face.item.copies)
@@ -240,7 +249,7 @@ class TtsExport:
         return group.width / 25.4, group.height / 25.4
 
     def keep_thumbnail(self, face: FaceRef, size: tuple[int, int]) -> None:
-        """TTS shows <game>.png beside the saved object: the first card's face."""
+        """TTS shows <game>.png beside the saved object: the first object's face."""
         if self.thumbnail is None:
             scale = THUMBNAIL_PX / max(size)
             self.thumbnail = f"{self.game.id}.png"
@@ -251,12 +260,9 @@ class TtsExport:
     def run(self) -> dict[str, bytes]:
         groups = selected_groups(self.game, self.request)
         self.progress.start(sum(g.total * g.sides for g in groups), f"{self.game.id} tts")
-        rows = [[p for g in groups if g.kind == "mat" for p in self.boards(g)],
-                [self.deck(g) for g in groups if g.kind == "card"],
-                [p for g in groups if g.kind in ("tile", "chit") for p in self.tile_stacks(g)]]
-        for g in groups:
-            if g.kind not in ("mat", "card", "tile", "chit"):
-                self.result.warnings.append(f"group '{g.id}': TTS export does not know kind '{g.kind}'; left out")
+        rows: list[list[Placed]] = [[] for _ in range(max(ROW_OF_KIND.values()) + 1)]
+        for g in sorted(groups, key=lambda g: g.kind != "card"):    # cards first: one is the thumbnail
+            rows[ROW_OF_KIND[g.kind]] += getattr(self, OBJECTS_OF_KIND[g.kind])(g)
         objects = lay_out(rows)
         self.result.warnings += self.renderer.warnings
         save = {"SaveName": self.game.title, "GameMode": self.game.title, "Date": "", "VersionNumber": "",
