@@ -104,8 +104,6 @@ def cmd_build(args) -> int:
             print(f"{pack.name}: not built, earlier output left as it was", file=sys.stderr)
             failed += 1
             continue
-        except interrupt.Interrupted:
-            raise
         except PnpError as exc:
             print(f"error: {exc}", file=sys.stderr)
             print(f"{pack.name}: not built, earlier output left as it was", file=sys.stderr)
@@ -123,7 +121,7 @@ def cmd_map(args) -> int:
     from .maps import engine
     from .maps.output import map_files
     from .maps.rules import MapOptions
-    from .build import write_atomically
+    from .publish import write_atomically
     if args.check:
         return _check_layouts(args.check)
     if not args.game:
@@ -177,7 +175,7 @@ def _check_layouts(path: str) -> int:
 
 
 def cmd_handout(args) -> int:
-    from .build import write_atomically
+    from .publish import write_atomically
     from .handout import handout_pdf, source_for
     folder = find_handout(args.game)
     paper = PAPERS[args.paper]
@@ -276,15 +274,20 @@ def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     previous = interrupt.install()
     try:
-        return args.run(args)
+        code = args.run(args)
+        interrupt.check()            # a signal noted while the last files were switched in
+        return code
     except UsageError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return exc.exit_code
     except interrupt.Interrupted as exc:
-        print(f"{exc}; earlier output left as it was", file=sys.stderr)
+        print(exc, file=sys.stderr)
         return exc.exit_code
     except PnpError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return exc.exit_code
     finally:
-        interrupt.restore(previous)
+        if argv is None:
+            interrupt.hold()         # the process ends with this exit code, whatever comes now
+        else:
+            interrupt.restore(previous)

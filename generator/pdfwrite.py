@@ -72,6 +72,10 @@ class PdfWriter:
         self.title, self.subject = title, subject
 
     def write(self, sheets: list[Sheet], progress: Callable[[int], None] | None = None) -> bytes:
+        with interrupt.deferred():         # never raise inside cairo's write callback
+            return self._write(sheets, progress)
+
+    def _write(self, sheets: list[Sheet], progress: Callable[[int], None] | None) -> bytes:
         buffer = io.BytesIO()
         first = sheets[0]
         surface = cairo.PDFSurface(buffer, first.width * PT_PER_MM, first.height * PT_PER_MM)

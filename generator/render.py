@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import jinja2
 
-from . import templating
+from . import interrupt, templating
 from .errors import BuildError
 from .model import Game, Group, Item
 from .textfit import TextFitError
@@ -104,7 +104,7 @@ class FaceRenderer:
             **self.helpers.bind(),
         }
         try:
-            with time_limit(TEMPLATE_SECONDS, f"template {name} ran for more than {TEMPLATE_SECONDS} s"):
+            with interrupt.immediate(), time_limit(TEMPLATE_SECONDS, f"template {name} ran for more than {TEMPLATE_SECONDS} s"):
                 body = self.env.get_template(name).render(context)
         except (jinja2.TemplateError, TextFitError, TypeError, ValueError, ZeroDivisionError,
                 AttributeError, KeyError, RecursionError, TemplateTimeout) as exc:
