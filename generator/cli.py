@@ -192,9 +192,9 @@ def cmd_handout(args) -> int:
 
 
 def find_handout(name: str) -> Path:
-    for folder in (components_dir() / name, Path(name)):
-        if (folder / "handout.yaml").is_file():
-            return folder.resolve()
+    folder = find_pack(name, components_dir(), marker="handout.yaml")
+    if folder is not None:
+        return folder
     raise UsageError(f"no handout for '{name}': no {name}/handout.yaml under {display_path(components_dir())}/ or at that path")
 
 

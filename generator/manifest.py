@@ -129,12 +129,20 @@ FILE_SPEC = Spec("components file", {
 })
 
 
-def find_pack(name_or_path: str, components_dir: Path) -> Path | None:
-    """A pack is a folder name under components/ or the path of any folder with a game.yaml."""
-    for candidate in (components_dir / name_or_path, Path(name_or_path)):
-        if (candidate / "game.yaml").is_file():
+def find_pack(name_or_path: str, components_dir: Path, marker: str = "game.yaml") -> Path | None:
+    """A pack is the path of any folder with a game.yaml, else a folder name under components/.
+    A path always means that path: ./royal-dukes is the folder here, never the built-in pack."""
+    for candidate in pack_candidates(name_or_path, components_dir):
+        if (candidate / marker).is_file():
             return candidate.resolve()
     return None
+
+
+def pack_candidates(name_or_path: str, components_dir: Path) -> list[Path]:
+    """Where a command-line GAME may be: the path first; a bare name also under components/."""
+    path = Path(name_or_path).expanduser()
+    is_bare_name = "/" not in name_or_path and not name_or_path.startswith((".", "~"))
+    return [path, components_dir / name_or_path] if is_bare_name else [path]
 
 
 def list_packs(components_dir: Path) -> list[Path]:
