@@ -26,6 +26,7 @@ from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.platypus import (BaseDocTemplate, Flowable, Frame, KeepTogether, PageTemplate,
                                 Paragraph, Spacer, Table, TableStyle)
 
+from . import confine
 from .errors import ManifestError, Mark, Reporter, display_path
 from .fonts import FONT_DIR
 from .schema import AnyData, Bool, Choice, Color, Field, Int, ListOf, Spec, Str
@@ -348,6 +349,11 @@ def source_for(folder: Path) -> HandoutSource:
         title, icons = game.title, game.icons
         context["game"] = {"title": game.title, "palette": game.palette, "notes": game.notes, "data": game.data}
         context["group"] = game.group_data()
+    for path in (folder / "handout.yaml", folder / "map.yaml"):
+        problem = confine.read_problem(path, folder) if path.exists() or path.is_symlink() else ""
+        if problem:
+            raise ManifestError([_problem(Mark(display_path(path), 1, 1), problem,
+                                          "copy the file into the game pack instead of linking it")])
     if (folder / "map.yaml").is_file():
         context["map"] = yaml.safe_load((folder / "map.yaml").read_text(encoding="utf-8")) or {}
     return HandoutSource(folder / "handout.yaml", title, icons, context)

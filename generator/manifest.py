@@ -6,6 +6,7 @@ pack that has errors.
 from __future__ import annotations
 
 import itertools
+import os
 import re
 import xml.etree.ElementTree as ET
 from functools import lru_cache
@@ -13,7 +14,7 @@ from pathlib import Path
 
 import yaml
 
-from . import templating
+from . import confine, templating
 from .errors import Mark, ManifestError, Reporter, display_path
 from .fonts import library
 from .kinds import KINDS
@@ -154,7 +155,7 @@ def load_pack(root: Path, reporter: Reporter | None = None) -> Game:
     rep = reporter or Reporter()
     root = Path(root).resolve()
     game_file = root / "game.yaml"
-    raw = load_yaml(game_file, rep)
+    raw = load_pack_yaml(game_file, root, rep)
     game_rec = GAME_SPEC.check(raw, Mark(display_path(game_file), 1, 1), rep, "") if raw is not None else INVALID
     if raw is not None and not isinstance(raw, dict):
         game_rec = INVALID
@@ -163,13 +164,16 @@ def load_pack(root: Path, reporter: Reporter | None = None) -> Game:
         players = _check_game(game_rec, rep)
     env = templating.environment(root)
     sources = {"data": game_rec.data if game_rec is not INVALID else None,
-               "map": load_yaml(root / "map.yaml", rep) if (root / "map.yaml").is_file() else None}
+               "map": load_pack_yaml(root / "map.yaml", root, rep) if (root / "map.yaml").exists() else None}
+    for link in confine.links_leaving(root / "templates", root):
+        rep.error(Mark(display_path(link), 1, 1), f"'{link.name}' is a link to {os.path.realpath(link)}, outside the "
+                  "game pack; templates may only read the pack's files", "copy what it needs into the pack")
     groups = []
     for path in sorted(root.glob("*.yaml")):
         if path.name in NON_COMPONENT_FILES:
             continue
         try:
-            groups.extend(_load_component_file(path, players, env, rep, sources))
+            groups.extend(_load_component_file(path, root, players, env, rep, sources))
         except (TypeError, AttributeError, KeyError, ValueError):
             # a value already reported as wrong tripped a later check: the report stands
             if not rep.errors:
@@ -219,8 +223,17 @@ def _check_game(rec, rep: Reporter) -> list[Player]:
     return players
 
 
-def _load_component_file(path: Path, players, env, rep: Reporter, sources: dict) -> list[Group]:
-    raw = load_yaml(path, rep)
+def load_pack_yaml(path: Path, root: Path, rep: Reporter):
+    """A YAML file of the pack, refused when it is a link out of the pack (or not a file)."""
+    problem = confine.read_problem(path, root)
+    if problem:
+        rep.error(Mark(display_path(path), 1, 1), problem, "copy the file into the game pack instead of linking it")
+        return None
+    return load_yaml(path, rep)
+
+
+def _load_component_file(path: Path, root: Path, players, env, rep: Reporter, sources: dict) -> list[Group]:
+    raw = load_pack_yaml(path, root, rep)
     if raw is None:
         return []
     rec = FILE_SPEC.check(raw, Mark(display_path(path), 1, 1), rep, "")
@@ -402,7 +415,7 @@ def resolve_inside(root: Path, rel: str) -> tuple[Path | None, str]:
     if Path(rel).is_absolute():
         return None, f"'{rel}' is an absolute path"
     path = (root / rel).resolve()
-    if root.resolve() not in path.parents:
+    if not confine.inside(path, root) or path == root.resolve():
         return None, f"'{rel}' points outside the game pack"
     if not path.is_file():
         return None, f"file '{rel}' not found"

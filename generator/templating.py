@@ -16,12 +16,14 @@ Helpers given to every template (sizes of text in points, everything else in mm)
 from __future__ import annotations
 
 import math
+import os
 from pathlib import Path
 
 import jinja2
 from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup
 
+from . import confine
 from .fonts import PROJECT_ROOT, library
 from .shapes import SQRT3, hex_points
 from .textfit import Style, TextFitError, fit, icon_svg, layout_lines, render_block
@@ -46,9 +48,27 @@ def _bounded_range(*args):
     return r
 
 
+class ConfinedLoader(jinja2.FileSystemLoader):
+    """A FileSystemLoader that reads a pack's templates only from inside the pack, and shared
+    ones only from inside templates/: a link leading elsewhere is refused, not followed."""
+
+    def __init__(self, searchpath_and_bounds: list[tuple[Path, Path]]):
+        super().__init__([str(path) for path, _ in searchpath_and_bounds])
+        self.bounds = {str(path): bound for path, bound in searchpath_and_bounds}
+
+    def get_source(self, environment, template):
+        source, filename, uptodate = super().get_source(environment, template)
+        bound = next((b for path, b in self.bounds.items() if filename.startswith(path.rstrip("/") + "/")), None)
+        if bound is None or confine.read_problem(Path(filename), bound):
+            raise jinja2.exceptions.SecurityError(
+                f"template '{template}' leads outside the game pack (to {os.path.realpath(filename)}); "
+                "templates may only read the pack's own files and pnpgen's templates/")
+        return source, filename, uptodate
+
+
 def environment(pack_root: Path) -> jinja2.Environment:
     """Templates are looked up in the pack's own templates/ first, then in the shared templates/."""
-    loader = jinja2.FileSystemLoader([str(Path(pack_root) / "templates"), str(TEMPLATE_DIR)])
+    loader = ConfinedLoader([(Path(pack_root) / "templates", Path(pack_root)), (TEMPLATE_DIR, TEMPLATE_DIR)])
     return _Sandbox(loader=loader, autoescape=True, undefined=jinja2.StrictUndefined,
                     trim_blocks=True, lstrip_blocks=True, auto_reload=False, cache_size=400)
 
@@ -61,6 +81,8 @@ def check_template(env: jinja2.Environment, name: str) -> str:
         return f"template '{name}' not found"
     except jinja2.TemplateSyntaxError as exc:
         return f"template '{name}' line {exc.lineno}: {exc.message}"
+    except jinja2.TemplateError as exc:
+        return str(exc)
     return ""
 
 

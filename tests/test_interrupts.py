@@ -1,5 +1,4 @@
 """Ctrl-C and SIGTERM stop every command promptly, with exit 130 / 143, nothing half-written."""
-import os
 import signal
 import subprocess
 import sys

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from conftest import copy_pack, run_cli
-from generator import cli, interrupt, publish
+from generator import cli, publish
 
 
 def contents(folder: Path) -> dict:
