@@ -9,7 +9,6 @@ from __future__ import annotations
 import hashlib
 import io
 import re
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from xml.sax.saxutils import escape
@@ -26,7 +25,7 @@ from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.platypus import (BaseDocTemplate, Flowable, Frame, KeepTogether, PageTemplate,
                                 Paragraph, Spacer, Table, TableStyle)
 
-from . import confine
+from . import confine, interrupt, workdir
 from .errors import ManifestError, Mark, Reporter, display_path
 from .fonts import FONT_DIR
 from .schema import AnyData, Bool, Choice, Color, Field, Int, ListOf, Spec, Str
@@ -235,25 +234,41 @@ def _problem(mark, message, hint):
 
 
 def icon_png(icon, color: str) -> str:
-    """An icon rasterized once (600 dpi at 9 pt) into a cache file reportlab can embed."""
+    """An icon rasterized once (600 dpi at 9 pt) into our private cache, for reportlab to embed;
+    an entry is used only when it is our own plain file holding a PNG of the right size."""
+    key = hashlib.sha256(f"{icon.markup}{icon.view_box}{color}".encode()).hexdigest()[:16]
+    path = workdir.private_dir("icons") / f"{key}.png"
+    if not _cached_png_ok(path):
+        workdir.write_private(path, _rasterize_icon(icon, color))
+    return str(path)
+
+
+ICON_PX = 75
+
+
+def _rasterize_icon(icon, color: str) -> bytes:
     import cairocffi as cairo
 
     from .pdfwrite import new_context
-    from .textfit import icon_svg
     from .svgdraw import draw_svg
-    key = hashlib.sha256(f"{icon.markup}{icon.view_box}{color}".encode()).hexdigest()[:16]
-    path = Path(tempfile.gettempdir()) / "pnpgen-icons" / f"{key}.png"
-    if not path.exists():
-        path.parent.mkdir(exist_ok=True)
-        px = 75
-        surface = cairo.ImageSurface(cairo.FORMAT_ARGB32, px, px)
-        ctx = new_context(surface)
-        ctx.scale(px / 24, px / 24)
-        draw_svg(ctx, f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24">{icon_svg(icon, 0, 0, 24, color)}</svg>')
-        tmp = path.with_suffix(".tmp")
-        surface.write_to_png(str(tmp))
-        tmp.replace(path)
-    return str(path)
+    from .textfit import icon_svg
+    surface = cairo.ImageSurface(cairo.FORMAT_ARGB32, ICON_PX, ICON_PX)
+    ctx = new_context(surface)
+    ctx.scale(ICON_PX / 24, ICON_PX / 24)
+    draw_svg(ctx, f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24">{icon_svg(icon, 0, 0, 24, color)}</svg>')
+    buffer = io.BytesIO()
+    with interrupt.deferred():          # never raise inside cairo's write callback
+        surface.write_to_png(buffer)
+    interrupt.check()
+    return buffer.getvalue()
+
+
+def _cached_png_ok(path: Path) -> bool:
+    if not workdir.trusted_file(path):
+        return False
+    head = path.read_bytes()[:24]
+    return (head[:8] == b"\x89PNG\r\n\x1a\n" and head[12:16] == b"IHDR"
+            and int.from_bytes(head[16:20], "big") == ICON_PX == int.from_bytes(head[20:24], "big"))
 
 
 class _SectionMark(Flowable):
