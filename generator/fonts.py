@@ -71,9 +71,6 @@ class FontMetrics:
                 self._word_cache[text] = unit
         return unit * size
 
-    def missing(self, text: str) -> list[str]:
-        return sorted({c for c in text if c not in self.widths and not c.isspace()})
-
 
 class FontLibrary:
     """Families found in the font folder, by (family, bold, italic)."""

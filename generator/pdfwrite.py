@@ -12,7 +12,7 @@ from typing import Callable
 
 import cairocffi as cairo
 
-from . import interrupt
+from . import glyphs, interrupt
 from .errors import BuildError
 from .impose import Sheet
 from .svgdraw import draw_svg
@@ -113,6 +113,10 @@ class PdfWriter:
         if sheet.clip:
             ctx.restore()
         if sheet.label:
+            try:
+                glyphs.check(sheet.label, glyphs.font_coverage(LABEL_FONT, False, False)[0], "page label", LABEL_FONT)
+            except glyphs.GlyphError as exc:
+                raise BuildError(str(exc)) from None
             ctx.set_source_rgb(0.25, 0.25, 0.25)
             ctx.select_font_face(LABEL_FONT)
             ctx.set_font_size(2.8)
