@@ -7,7 +7,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import __version__, interrupt
+from . import SETUP_ERROR, __version__, interrupt
 from .build import PRINT_SHOP, BuildRequest, Progress, build
 from .errors import ManifestError, PnpError, UsageError, display_path
 from .manifest import PAPERS, find_pack, list_packs, load_pack
@@ -272,6 +272,9 @@ def _bleed(text: str) -> float:
 
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    if SETUP_ERROR:
+        print(f"error: {SETUP_ERROR}", file=sys.stderr)
+        return 1
     previous = interrupt.install()
     try:
         code = args.run(args)
