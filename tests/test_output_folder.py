@@ -4,12 +4,14 @@ import json
 import os
 import random
 import signal
+import subprocess
+import sys
 import time
 from pathlib import Path
 
 import pytest
 
-from conftest import copy_pack, run_cli
+from conftest import ROOT, copy_pack, run_cli
 from generator import cli, publish
 
 
@@ -133,6 +135,7 @@ def test_publishing_killed_at_300_random_points_leaves_whole_old_or_whole_new(tm
         outcomes["old" if now == old else "new"] += 1
         if now == new:
             publish.write_atomically(out, old, new)
+    print(f"300 kills while publishing: {outcomes}")
     assert outcomes["old"] and outcomes["new"], outcomes    # the kills landed on both sides
     publish.write_atomically(out, old, new)
     assert sorted(p.name for p in out.parent.iterdir()) == ["game"], "stale folders are cleaned up"
@@ -150,10 +153,7 @@ def test_a_build_killed_at_random_moments_leaves_whole_old_or_whole_new(tmp_path
     start = time.monotonic()
     assert run_cli("build", pack, "--out", tmp_path / "timing", "--quiet")[0] == 0
     duration = time.monotonic() - start
-    import subprocess
-    import sys
-    from conftest import ROOT
-    rng, seen = random.Random(7), set()
+    rng, seen = random.Random(7), []
     for _ in range(int(os.environ.get("PNPGEN_KILLS", "25"))):
         proc = subprocess.Popen([sys.executable, "-m", "generator", "build", str(pack), "--out", str(out), "--quiet"],
                                 cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -162,7 +162,8 @@ def test_a_build_killed_at_random_moments_leaves_whole_old_or_whole_new(tmp_path
         proc.wait()
         now = contents(out / "mini")
         assert now in (old, new), sorted(now)
-        seen.add("old" if now == old else "new")
+        seen.append("old" if now == old else "new")
         if now == new:
             publish.write_atomically(out / "mini", old, new)
+    print(f"builds killed at random moments: {seen.count('old')} left the old output, {seen.count('new')} the new")
     assert sorted(p.name for p in out.iterdir() if not p.name.startswith(".pnpgen-")) == ["mini"]
