@@ -14,6 +14,7 @@ import os
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from xml.sax.saxutils import escape
 
 from fontTools.ttLib import TTFont
 
@@ -30,7 +31,7 @@ def configure_fontconfig(font_dir: Path = FONT_DIR) -> Path:
     conf_dir = workdir.private_dir("fontconfig")
     conf = conf_dir / "fonts.conf"
     text = ("<?xml version='1.0'?>\n<!DOCTYPE fontconfig SYSTEM 'fonts.dtd'>\n<fontconfig>\n"
-            f"  <dir>{font_dir}</dir>\n  <cachedir>{conf_dir / 'cache'}</cachedir>\n"
+            f"  <dir>{escape(str(font_dir))}</dir>\n  <cachedir>{escape(str(conf_dir / 'cache'))}</cachedir>\n"
             "  <config><rescan><int>0</int></rescan></config>\n</fontconfig>\n").encode()
     if not (workdir.trusted_file(conf) and conf.read_bytes() == text):
         workdir.write_private(conf, text)
