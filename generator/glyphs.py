@@ -39,7 +39,8 @@ def problem(text: str, covered, shaped: bool = False) -> str:
     drawn through the shaping engine (raw <text>, helpers, maps), so right-to-left scripts and
     combining marks are set properly; elsewhere (handouts, page labels) they are refused."""
     text = composed(text)
-    for index, char in enumerate(text if not shaped else ""):
+    plain = text.isascii()           # the common case: no right-to-left letters nor marks
+    for index, char in enumerate(text if not (shaped or plain) else ""):
         if unicodedata.bidirectional(char) in RIGHT_TO_LEFT:
             return (f"right-to-left text ({_name(char)}) cannot be set here: this text is drawn left to right "
                     "without shaping, so it would print in reverse order; it can be set on components")
@@ -47,6 +48,8 @@ def problem(text: str, covered, shaped: bool = False) -> str:
             base = repr(text[index - 1]) if index else "nothing"
             return (f"the combining mark {_name(char)} after {base} has no composed form, and this text is "
                     "drawn without shaping; use a precomposed letter")
+    if all(c in covered or c in " \n\t\r" + SOFT_HYPHEN for c in set(text)):
+        return ""
     missing = list(dict.fromkeys(c for c in text if c not in covered and not c.isspace() and c != SOFT_HYPHEN))
     if missing:
         shown = ", ".join(repr(c) for c in missing[:8]) + (" ..." if len(missing) > 8 else "")
@@ -72,6 +75,7 @@ def font_file(family: str, bold: bool, italic: bool) -> Path | None:
     return Path(path) if path is not None else face.path if face is not None else None
 
 
+@lru_cache(maxsize=None)
 def font_coverage(family: str, bold: bool, italic: bool) -> tuple[frozenset, str]:
     """(characters covered, a name for messages) of the font cairo draws a family with."""
     path = font_file(family, bold, italic)

@@ -31,7 +31,7 @@ class Shaped:
 
 
 def needs_shaping(text: str) -> bool:
-    return any(unicodedata.bidirectional(c) in RTL_CLASSES or unicodedata.combining(c)
+    return not text.isascii() and any(unicodedata.bidirectional(c) in RTL_CLASSES or unicodedata.combining(c)
                or unicodedata.category(c) in ("Mn", "Me") for c in text)
 
 
