@@ -306,3 +306,16 @@ def test_every_component_kind_has_a_tts_object():
     from generator.kinds import KINDS
     assert set(KINDS) == set(tts.OBJECTS_OF_KIND) == set(tts.ROW_OF_KIND)
     assert all(callable(getattr(tts.TtsExport, method)) for method in tts.OBJECTS_OF_KIND.values())
+
+
+def test_a_build_keeps_the_exports_and_an_export_keeps_the_build(tmp_path):
+    pack = own_pack("mini", tmp_path, "both")
+    out = tmp_path / "out"
+    folder = export("png", pack, out, "--dpi", "50", "--group", "cards")
+    images = sorted(p.relative_to(folder) for p in folder.rglob("*.png"))
+    code, _, stderr = run_cli("build", pack, "--out", out, "--quiet")
+    assert code == 0, stderr
+    assert sorted(p.relative_to(folder) for p in folder.rglob("*.png")) == images
+    export("tts", pack, out)
+    assert (out / "both" / "both-sheets.pdf").is_file() and (out / "both" / "tts" / "both.json").is_file()
+    assert not [p for p in (out / "both").iterdir() if p.name.startswith(".")]      # no staging left

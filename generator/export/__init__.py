@@ -11,7 +11,8 @@ import shutil
 from pathlib import Path
 
 from .. import interrupt
-from ..build import Progress, check_not_locked, output_lock
+from ..build import Progress
+from ..publish import check_not_locked, output_lock
 from ..errors import BuildError, display_path
 from ..manifest import load_pack
 from .common import ExportRequest, ExportResult
@@ -52,23 +53,26 @@ def _write_or_link(path: Path, data: bytes, written: dict[int, Path]) -> None:
 
 def replace_folder(folder: Path, files: dict[str, bytes]) -> None:
     """Write the files into a staging folder beside `folder`, then swap it in whole: no file of
-    an earlier export lingers, and a failure leaves the earlier export untouched."""
-    staging = folder.parent / f".pnpgen-staging-{folder.name}-{os.getpid()}"
-    retired = folder.parent / f".pnpgen-staging-old-{folder.name}-{os.getpid()}"
-    try:
-        shutil.rmtree(staging, ignore_errors=True)
-        written: dict[int, Path] = {}          # copies share their bytes object: one file, linked
-        for name, data in files.items():
-            path = staging / name
-            path.parent.mkdir(parents=True, exist_ok=True)
-            _write_or_link(path, data, written)
-        if folder.exists():
-            os.replace(folder, retired)
-        os.replace(staging, folder)
-    except OSError as exc:
-        if retired.exists() and not folder.exists():
-            os.replace(retired, folder)
-        raise BuildError(f"cannot write {display_path(folder)}: {exc.strerror}") from None
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
-        shutil.rmtree(retired, ignore_errors=True)
+    an earlier export lingers, and a failure or a signal leaves the earlier export untouched."""
+    staging = folder.parent / f".pnpgen-export-{os.getpid()}-{folder.name}"
+    retired = folder.parent / f".pnpgen-export-{os.getpid()}-{folder.name}-old"
+    with interrupt.deferred():
+        try:
+            shutil.rmtree(staging, ignore_errors=True)
+            written: dict[int, Path] = {}          # copies share their bytes object: one file, linked
+            for name, data in files.items():
+                interrupt.check()
+                path = staging / name
+                path.parent.mkdir(parents=True, exist_ok=True)
+                _write_or_link(path, data, written)
+            interrupt.check()                      # last moment to stop with the old export whole
+            if folder.exists():
+                os.replace(folder, retired)
+            os.replace(staging, folder)
+        except OSError as exc:
+            if retired.exists() and not folder.exists():
+                os.replace(retired, folder)
+            raise BuildError(f"cannot write {display_path(folder)}: {exc.strerror}") from None
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
+            shutil.rmtree(retired, ignore_errors=True)

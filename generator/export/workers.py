@@ -2,8 +2,8 @@
 image and returns its PNG bytes; forked workers inherit the jobs, so nothing is pickled but the
 bytes coming back. Results are put back in job order: the files do not depend on the machine.
 
-Workers end by themselves when their share is done (the CLI's SIGTERM handler only sets a flag,
-so a pool that stops workers by signal would wait for ever).
+Workers end by themselves when their share is done; a worker that dies is reported, not waited
+for.
 """
 from __future__ import annotations
 
@@ -80,6 +80,8 @@ def _work(start: int, send) -> None:
     try:
         for index in range(start, len(_jobs), WORKERS):
             send.send(("ok", index, _jobs[index]()))
+    except interrupt.Interrupted:     # the parent got the signal too and says so
+        pass
     except Exception as exc:          # report, don't hang the parent
         send.send(("error", -1, f"drawing an image failed: {type(exc).__name__}: {exc}"))
     finally:
