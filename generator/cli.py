@@ -106,8 +106,6 @@ def cmd_build(args) -> int:
                            preset=args.preset)
 
     def report(pack, result):
-        for warning in result.warnings:
-            print(f"warning: {warning}", file=sys.stderr)
         if not args.quiet:
             print(f"{pack.name}: {result.game.total} components -> {display_path(result.out_dir)}/")
             for line in _printing_summary(result.files):
@@ -118,7 +116,7 @@ def cmd_build(args) -> int:
 
 
 def for_each_pack(games: list[str], work, report, undone: str) -> int:
-    """work(pack) for each pack, report(pack, result) after each that succeeds; a pack that
+    """work(pack) for each pack; after each that succeeds, its warnings, then report(pack, result); a pack that
     fails is told (every problem, then that its earlier output stays) and the next one runs.
     Returns how many failed."""
     failed = 0
@@ -133,6 +131,8 @@ def for_each_pack(games: list[str], work, report, undone: str) -> int:
         except PnpError as exc:
             print(f"error: {exc}", file=sys.stderr)
         else:
+            for warning in result.warnings:
+                print(f"warning: {warning}", file=sys.stderr)
             report(pack, result)
             continue
         print(f"{pack.name}: {undone}, earlier output left as it was", file=sys.stderr)

@@ -47,13 +47,7 @@ def _forked(writer, chunks, progress) -> list[bytes]:
     _job = (writer, chunks, counter)
     pipes, workers = [], []
     try:
-        for index in range(len(chunks)):
-            receive, send = ctx.Pipe(duplex=False)
-            worker = ctx.Process(target=_work, args=(index, send), daemon=True)
-            worker.start()
-            send.close()
-            pipes.append(receive)
-            workers.append(worker)
+        start_workers(ctx, _work, len(chunks), pipes, workers)
         results, shown = [None] * len(chunks), 0
         while any(r is None for r in results):
             interrupt.check()
@@ -76,6 +70,18 @@ def _forked(writer, chunks, progress) -> list[bytes]:
             if worker.is_alive():
                 worker.terminate()
             worker.join()
+
+
+def start_workers(ctx, target, count: int, pipes: list, workers: list) -> None:
+    """`count` forked processes running target(index, send); the read end of each one's pipe
+    goes to `pipes`, the process to `workers` (as each starts, so the caller can stop them all)."""
+    for index in range(count):
+        receive, send = ctx.Pipe(duplex=False)
+        worker = ctx.Process(target=target, args=(index, send), daemon=True)
+        worker.start()
+        send.close()
+        pipes.append(receive)
+        workers.append(worker)
 
 
 def _work(index: int, send) -> None:

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
 from ..errors import display_path
@@ -44,8 +43,6 @@ def run(args) -> int:
                             lenient=args.lenient)
 
     def report(pack, result):
-        for warning in result.warnings:
-            print(f"warning: {warning}", file=sys.stderr)
         if not args.quiet:
             print(f"{pack.name}: {len(result.files)} files -> {display_path(result.folder)}/")
             for note in result.notes:

@@ -14,6 +14,7 @@ from typing import Callable
 
 from .. import interrupt
 from ..errors import BuildError
+from ..parallel import start_workers
 
 MIN_JOBS = 12           # below this, forking costs more than it saves
 WORKERS = 2
@@ -44,13 +45,7 @@ def _forked(jobs, advance, weights) -> list[bytes]:
     results: list = [None] * len(jobs)
     pipes, workers = [], []
     try:
-        for index in range(WORKERS):
-            receive, send = ctx.Pipe(duplex=False)
-            worker = ctx.Process(target=_work, args=(index, send), daemon=True)
-            worker.start()
-            send.close()
-            pipes.append(receive)
-            workers.append(worker)
+        start_workers(ctx, _work, WORKERS, pipes, workers)
         open_pipes = list(pipes)
         while open_pipes:
             interrupt.check()
