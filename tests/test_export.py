@@ -319,3 +319,34 @@ def test_a_build_keeps_the_exports_and_an_export_keeps_the_build(tmp_path):
     export("tts", pack, out)
     assert (out / "both" / "both-sheets.pdf").is_file() and (out / "both" / "tts" / "both.json").is_file()
     assert not [p for p in (out / "both").iterdir() if p.name.startswith(".")]      # no staging left
+
+
+def test_tts_tiles_have_their_shape_both_sides_and_a_stack_per_item(tmp_path):
+    pack = own_pack("mini", tmp_path, "chits")
+    (pack / "chits.yaml").write_text(
+        "groups:\n"
+        "  - id: coins\n    kind: chit\n    shape: circle\n    size: 20mm\n"
+        "    template: card.svg.j2\n    back_template: card-back.svg.j2\n"
+        "    fields: {title: text, body: text}\n"
+        "    items:\n      - {id: gold, title: Gold, body: '1', copies: 3}\n"
+        "      - {id: silver, title: Silver, body: '2', copies: 2}\n"
+        "  - id: crates\n    kind: chit\n    shape: square\n    size: 15mm\n"
+        "    template: card.svg.j2\n    fields: {title: text, body: text}\n"
+        "    items:\n      - {id: crate, title: Crate, body: x}\n")
+    folder = export("tts", pack, tmp_path / "out", "--group", "coins", "--group", "crates", "--lenient")
+    save = json.loads((folder / "chits.json").read_text())
+    tiles = [o for o in save["ObjectStates"] if o["Name"] == "Custom_Tile"]
+    by_name = {}
+    for tile in tiles:
+        by_name.setdefault(tile["Nickname"], []).append(tile)
+    assert {k: len(v) for k, v in by_name.items()} == {"Gold": 3, "Silver": 2, "Crate": 1}
+    for name, stack in by_name.items():
+        image = stack[0]["CustomImage"]
+        assert image["CustomTile"]["Type"] == (0 if name == "Crate" else 2)        # box, circle
+        two_sided = name != "Crate"
+        assert (image["ImageURL"] != image["ImageSecondaryURL"]) == two_sided
+        assert len({(t["Transform"]["posX"], t["Transform"]["posZ"]) for t in stack}) == 1      # one pile
+        assert sorted(t["Transform"]["posY"] for t in stack) == [t["Transform"]["posY"] for t in stack]
+    gold = cairo.ImageSurface.create_from_png(str(file_of(by_name["Gold"][0]["CustomImage"]["ImageURL"])))
+    corner = pixels(gold, 0, 0, 2, 2)
+    assert all(row[3::4] == b"\x00\x00" for row in corner)        # a circle: transparent corners
