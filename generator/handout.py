@@ -15,7 +15,6 @@ from pathlib import Path
 from xml.sax.saxutils import escape
 
 import jinja2
-from jinja2.sandbox import SandboxedEnvironment
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_LEFT
 from reportlab.lib.styles import ParagraphStyle
@@ -28,6 +27,7 @@ from reportlab.platypus import (BaseDocTemplate, Flowable, Frame, KeepTogether, 
 
 from .errors import ManifestError, Mark, Reporter, display_path
 from .fonts import FONT_DIR
+from .templating import KeyFirstSandbox, data_view
 from .schema import AnyData, Bool, Choice, Color, Field, Int, ListOf, Spec, Str
 from .yamlsrc import load_yaml
 
@@ -104,7 +104,7 @@ class _Typesetter:
         self.rec, self.source = rec, source
         accent = colors.HexColor(rec.accent)
         self.accent = accent
-        self.env = SandboxedEnvironment(undefined=jinja2.StrictUndefined, autoescape=False)
+        self.env = KeyFirstSandbox(undefined=jinja2.StrictUndefined, autoescape=False)
         self.styles = {
             "body": ParagraphStyle("body", fontName="Sans", fontSize=BODY_PT, leading=BODY_PT * 1.24, alignment=TA_LEFT,
                                    spaceAfter=2.5),
@@ -141,8 +141,10 @@ class _Typesetter:
         try:
             return getattr(self, f"_block_{kind}")(value, width)
         except (jinja2.TemplateError, TypeError, KeyError, ValueError) as exc:
-            raise ManifestError([_problem(block.mark, f"section '{section.heading}', {kind}: {exc}",
-                                          "check the {{ ... }} expression against the manifests")]) from None
+            hint = "check the {{ ... }} expression against the manifests"
+            if "map" not in self.source.context:
+                hint += " (map.* reads map.yaml, and this pack has none)"
+            raise ManifestError([_problem(block.mark, f"section '{section.heading}', {kind}: {exc}", hint)]) from None
 
     def _block_text(self, value, width):
         return [Paragraph(self._markup(value), self.styles["body"])]
@@ -341,7 +343,7 @@ def source_for(folder: Path) -> HandoutSource:
     import yaml
 
     from .manifest import load_pack
-    context: dict = {"group": {}, "map": {}}
+    context: dict = {"group": {}}          # map: only where the pack has a map.yaml
     title, icons = folder.name.replace("-", " ").title(), {}
     if (folder / "game.yaml").is_file():
         game = load_pack(folder)
@@ -350,4 +352,4 @@ def source_for(folder: Path) -> HandoutSource:
         context["group"] = game.group_data()
     if (folder / "map.yaml").is_file():
         context["map"] = yaml.safe_load((folder / "map.yaml").read_text(encoding="utf-8")) or {}
-    return HandoutSource(folder / "handout.yaml", title, icons, context)
+    return HandoutSource(folder / "handout.yaml", title, icons, data_view(context))

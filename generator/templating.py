@@ -15,6 +15,7 @@ Helpers given to every template (sizes of text in points, everything else in mm)
 """
 from __future__ import annotations
 
+import difflib
 import math
 from pathlib import Path
 
@@ -23,15 +24,67 @@ from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup
 
 from .fonts import PROJECT_ROOT, library
+from .schema import type_name
 from .shapes import SQRT3, hex_points
-from .textfit import Style, TextFitError, fit, icon_svg, layout_lines, render_block
+from .textfit import ICON_TOKEN, Style, TextFitError, fit, icon_svg, layout_lines, render_block
 from .units import pt_to_mm
 
 TEMPLATE_DIR = PROJECT_ROOT / "templates"
 MAX_RANGE = 10_000
+READABLE_PT = 6            # text shrunk below this is a warning naming the face
 
 
-class _Sandbox(SandboxedEnvironment):
+MAPPING_READERS = ("keys", "values", "items", "get")   # the only mapping methods a template may call
+SHOWN_KEYS = 12
+
+
+class DataDict(dict):
+    """A mapping of the pack's data (palette, game data, items, map rules) as templates see it."""
+
+
+def data_view(value):
+    """The pack's data with every mapping a DataDict, whose keys templates read as keys only."""
+    if isinstance(value, dict):
+        return DataDict((k, data_view(v)) for k, v in value.items())
+    if isinstance(value, list):
+        return [data_view(v) for v in value]
+    return value
+
+
+class KeyFirstSandbox(SandboxedEnvironment):
+    """The sandbox, where `a.b` on a mapping reads its key b first, and on the pack's data
+    (DataDict) nothing but its keys and the readers keys/values/items/get: a palette or data key
+    is never mistaken for a Python method (palette.clear is the colour 'clear' or an error).
+    A missing key or index is named in words, never by Python's class names."""
+
+    def getattr(self, obj, attribute):
+        if isinstance(obj, dict) and isinstance(attribute, str):
+            if attribute in obj:
+                return obj[attribute]
+            if isinstance(obj, DataDict) and attribute not in MAPPING_READERS:
+                return self.undefined(hint=_missing_key(obj, attribute))
+        value = super().getattr(obj, attribute)
+        if isinstance(value, jinja2.Undefined) and not isinstance(obj, jinja2.Undefined):
+            return self.undefined(hint=f"{type_name(obj)} {_snippet(str(obj))} has no {attribute!r}")
+        return value
+
+    def getitem(self, obj, argument):
+        if isinstance(obj, dict):
+            if argument in obj:
+                return obj[argument]
+            return self.undefined(hint=_missing_key(obj, argument))
+        if isinstance(obj, (list, tuple)) and isinstance(argument, int) and not -len(obj) <= argument < len(obj):
+            return self.undefined(hint=f"there is no entry {argument} in a list of {len(obj)}")
+        return super().getitem(obj, argument)
+
+
+def _missing_key(obj: dict, key) -> str:
+    keys = [str(k) for k in obj]
+    shown = ", ".join(keys[:SHOWN_KEYS]) + (f" and {len(keys) - SHOWN_KEYS} more" if len(keys) > SHOWN_KEYS else "")
+    return f"no key {key!r} here (the keys are: {shown or 'none'})"
+
+
+class _Sandbox(KeyFirstSandbox):
     """The sandbox, with range() bounded so a template cannot loop forever."""
 
     def __init__(self, **kw):
@@ -69,8 +122,21 @@ class Helpers:
 
     def __init__(self, game, lenient: bool = False):
         self.game, self.lenient = game, lenient
-        self.warnings: list[str] = []
+        self._warned: dict[str, list[str]] = {}   # message -> the faces it was given for
         self._styles = {}
+        self.face = ""                  # the face being rendered, as warnings name it
+
+    def warn(self, message: str) -> None:
+        self._warned.setdefault(message, []).append(self.face)
+
+    @property
+    def warnings(self) -> list[str]:
+        """Each warning once, on the first face it concerns, with how many more faces share it."""
+        out = []
+        for message, faces in self._warned.items():
+            more = f" (the same on {len(faces) - 1} more faces)" if len(faces) > 1 else ""
+            out.append(f"{faces[0] + ': ' if faces[0] else ''}{message}{more}")
+        return out
 
     def style(self, font: str, color: str | None) -> Style:
         key = (font, color)
@@ -87,15 +153,24 @@ class Helpers:
                  align="left", valign="top", line_height=1.2, max_lines=None):
         text = str(text)
         style = self.style(font, color)
+        unknown = [name for name in ICON_TOKEN.findall(text) if name not in self.game.icons]
+        if unknown:
+            close = difflib.get_close_matches(unknown[0], list(self.game.icons), 1)
+            raise TextFitError(f"icon ':{unknown[0]}:' in {_snippet(text)} is not declared in game.yaml icons"
+                               + (f"; did you mean ':{close[0]}:'?" if close else ""))
         fitted = fit(text, w, h, size, min_size, style, self.game.icons, line_height, max_lines)
         if fitted is None:
             message = (f"text {_snippet(text)} does not fit its {w:g} x {h:g} mm box even at {min_size:g} pt; "
                        "shorten the text, or enlarge the box or lower min_size in the template")
             if not self.lenient:
                 raise TextFitError(message)
-            self.warnings.append(message)
+            self.warn(message)
             fitted = _truncated(text, w, h, min_size, style, self.game.icons, line_height)
         size_mm, lines = fitted
+        if size_mm < pt_to_mm(READABLE_PT) - 1e-9:
+            self.warn(f"text {_snippet(text)} is shrunk to "
+                                 f"{size_mm / pt_to_mm(1):.2f} pt to fit, below the {READABLE_PT} pt most players "
+                                 f"can read; shorten the text or enlarge its box")
         return Markup(render_block(lines, x, y, w, h, size_mm, style, self.game.icons, align,
                                    valign, line_height))
 
