@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .build import BuildRequest, Progress, options_for
-from .errors import BuildError, ManifestError
+from .errors import BuildError, ManifestError, display_path
 from .manifest import load_pack
 from .model import Game
 from .render import FaceRef, FaceRenderer
@@ -60,7 +60,8 @@ def _check_map(game: Game, result: Validation) -> None:
         layout = engine.generate(game.root, game.defaults["map_seed"])
         render_layout(layout, game.title)
     except (engine.MapError, BuildError) as exc:
-        result.errors.append(f"{game.root / 'map.yaml'}: map: {exc}")
+        text, where = str(exc), display_path(game.root / "map.yaml")
+        result.errors.append(text if text.startswith((where, str(game.root))) else f"{where}: map: {text}")
 
 
 def _check_handout(game: Game, result: Validation) -> None:

@@ -247,16 +247,16 @@ def _tokens(rd, entries, groups, players) -> list:
     for n, entry in enumerate(entries or []):
         where = f"tokens[{n + 1}]"
         entry = rd.mapping(entry, where)
-        rd.keys(entry, where, ("name", "values", "on"))
+        rd.keys(entry, where, ("name", "values", "over"))
         values = entry.get("values")
         if isinstance(values, list):
             values = {p: values for p in range(players[0], players[1] + 1)}
         if not isinstance(values, dict) or not all(isinstance(v, list) for v in values.values()):
             rd.fail(f"{where}.values", "must be a list of token values (or one list per player count)")
-        on = entry.get("on")
-        _known(rd, f"{where}.on", on, groups)
+        over = entry.get("over")
+        _known(rd, f"{where}.over", over, groups)
         out.append({"name": str(entry.get("name") or rd.fail(where, "needs a name")), "values": values,
-                    "on": groups[on]})
+                    "over": groups[over]})
     return out
 
 
@@ -312,9 +312,9 @@ def _starts(rd, value, groups) -> dict | None:
     if value is None:
         return None
     value = rd.mapping(value, "starts")
-    rd.keys(value, "starts", ("on", "near"))
-    _known(rd, "starts.on", value.get("on"), groups)
-    return {"on": groups[value["on"]], "near": rd.whole(value.get("near", 1), "starts.near", 0, 20)}
+    rd.keys(value, "starts", ("over", "near"))       # `over`, not `on`: YAML reads a bare on as true
+    _known(rd, "starts.over", value.get("over"), groups)
+    return {"over": groups[value["over"]], "near": rd.whole(value.get("near", 1), "starts.near", 0, 20)}
 
 
 def _objective(rd, entries, types, starts) -> list:
@@ -602,7 +602,7 @@ class Generator:
         """token name -> {cell: value}, or None when the token rules cannot be met."""
         out = {}
         for token in self.spec.tokens:
-            cells = [i for i, t in enumerate(kind) if t in token["on"]]
+            cells = [i for i, t in enumerate(kind) if t in token["over"]]
             values = list(token["values"].get(players, []))
             if len(values) != len(cells):
                 from .engine import MapError
@@ -621,7 +621,7 @@ class Generator:
     def _starts(self, rng: random.Random, kind: list, players: int) -> list[int] | None:
         if self.spec.starts is None:
             return []
-        cells = [i for i, t in enumerate(kind) if t in self.spec.starts["on"]]
+        cells = [i for i, t in enumerate(kind) if t in self.spec.starts["over"]]
         apart = [r.args["distance"] for r in self.spec.rules if r.kind == "start_distance"]
         for _ in range(200):
             rng.shuffle(cells)

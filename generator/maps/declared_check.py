@@ -221,7 +221,7 @@ class Checker:
         cells = {layout.coord(c): c for c in layout.cells if isinstance(c, dict) and layout.coord(c) in kinds} \
             if kinds else {}
         for token in self.tokens:
-            name, on = token["name"], self.groups[token["on"]]
+            name, on = token["name"], self.groups[token["over"]]
             wrong = [c for c, t in kinds.items() if (t in on) != (name in cells.get(c, {}))]
             if wrong:
                 report("token", f"{name} tokens missing or misplaced at {self.names(wrong)}")
@@ -245,12 +245,12 @@ class Checker:
             return
         starts = [p for p in placements if isinstance(p, dict) and p.get("kind") == "start"]
         cells = [tuple(p.get("cell", ())) for p in starts]
-        allowed = self.groups[self.starts["on"]]
+        allowed = self.groups[self.starts["over"]]
         bad = [c for c in cells if kinds.get(c) not in allowed]
         players = getattr(layout, "players", None)
         if len(starts) != players or bad or sorted(p.get("player") for p in starts) != list(range(1, len(starts) + 1)):
             report("start", f"{len(starts)} start position(s) for {players!r} players"
-                   + (f"; not on {self.starts['on']}: {self.names(bad)}" if bad else ""))
+                   + (f"; not on {self.starts['over']}: {self.names(bad)}" if bad else ""))
         dist = grid.distance_fn(self.grid)
         for n, rule in enumerate(self.constraints):
             if "start_distance" not in rule:
