@@ -217,3 +217,10 @@ def test_a_mistake_in_the_vocabulary_is_named(tmp_path):
     code, out, err = run_cli("map", pack, "--seed", "1", "--out", tmp_path / "out")
     assert code == 2 and "map.yaml: layout.constraints[" in err and "not_adjacent" in err
     assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("game", engine.GAMES)
+def test_every_policy_is_a_rule_the_checker_quotes(game):
+    data = yaml.safe_load((ROOT / "components" / game / "map.yaml").read_text())
+    quoted = set(data.get("rules", {})) | set(data.get("structure", {}))
+    assert set(data.get("policies", [])) <= quoted
