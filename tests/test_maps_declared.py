@@ -224,3 +224,28 @@ def test_every_policy_is_a_rule_the_checker_quotes(game):
     data = yaml.safe_load((ROOT / "components" / game / "map.yaml").read_text())
     quoted = set(data.get("rules", {})) | set(data.get("structure", {}))
     assert set(data.get("policies", [])) <= quoted
+
+
+def test_docs_show_the_worked_example_as_it_is(tmp_path):
+    doc = (ROOT / "docs" / "maps.md").read_text()
+    block = doc.split("### Worked example", 1)[1].split("```yaml\n", 1)[1].split("```", 1)[0]
+    shown = yaml.safe_load(block)["layout"]
+    real = yaml.safe_load((ISLAND / "map.yaml").read_text())["layout"]
+    real.pop("tries", None)
+    assert shown == real
+
+
+def test_a_policy_broken_in_the_example_is_a_note(tmp_path):
+    code, out, err = run_cli("map", ISLAND, "--seed", "2", "--balance", "off", "--out", tmp_path)
+    assert code == 0, err
+    path = tmp_path / "hex-island" / "hex-island-map-2.json"
+    layout = json.loads(path.read_text())
+    coast = set(grid.edge_cells(grid.hex_disc((0, 0), 2), "hex"))
+    mountain = next(c for c in layout["cells"] if c["type"] == "mountains")
+    shore = next(c for c in layout["cells"] if (c["q"], c["r"]) in coast and c["type"] == "forest")
+    for key in ("type", "yield"):                 # the tiles swap; numbers and starts stay put
+        mountain[key], shore[key] = shore[key], mountain[key]
+    path.write_text(json.dumps(layout))
+    code, out, err = run_cli("map", ISLAND, "--check", path)
+    assert "note: mountains-inland" in out and "house policy" in out, out + err
+    assert code == 0 and "legal hex-island layout" in out
