@@ -10,7 +10,7 @@ from pathlib import Path
 from . import __version__, interrupt
 from .build import PRINT_SHOP, BuildRequest, Progress, build
 from .errors import ManifestError, PnpError, UsageError, display_path
-from .manifest import PAPERS, find_pack, list_packs, load_pack
+from .manifest import PAPERS, find_pack, list_packs, load_pack, pack_id
 from .fonts import PROJECT_ROOT
 from .impose import Options
 
@@ -217,9 +217,10 @@ def cmd_handout(args) -> int:
         for problem in exc.problems:
             print(problem, file=sys.stderr)
         return 1
-    out = Path(args.out) / folder.name
-    write_atomically(out, {f"{folder.name}-handout.pdf": pdf})
-    print(display_path(out / f"{folder.name}-handout.pdf"))
+    game_id = pack_id(folder)
+    out = Path(args.out) / game_id
+    write_atomically(out, {f"{game_id}-handout.pdf": pdf})
+    print(display_path(out / f"{game_id}-handout.pdf"))
     return 0
 
 

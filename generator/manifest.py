@@ -142,6 +142,17 @@ def find_pack(name_or_path: str, components_dir: Path) -> Path | None:
     return None
 
 
+def pack_id(root: Path) -> str:
+    """The game id of a pack folder without loading it: game.yaml `id`, else the folder's name
+    (what build, map and handout name their output after)."""
+    try:
+        data = yaml.safe_load((Path(root) / "game.yaml").read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError, UnicodeDecodeError):
+        data = None
+    value = data.get("id") if isinstance(data, dict) else None
+    return value if isinstance(value, str) and re.match(r"^[a-z0-9][a-z0-9-]*$", value) else Path(root).name
+
+
 def list_packs(components_dir: Path) -> list[Path]:
     return sorted(p.parent for p in components_dir.glob("*/game.yaml"))
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import difflib
 import random
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -74,7 +75,27 @@ class _Reader:
         self.source = source
 
     def fail(self, where: str, message: str, hint: str = "") -> None:
-        raise DeclarationError(f"{self.source}: layout.{where}: {message}" + (f"; {hint}" if hint else ""))
+        raise DeclarationError(f"{self.mark(where)}: layout.{where}: {message}" + (f"; {hint}" if hint else ""))
+
+    def mark(self, where: str) -> str:
+        """file:line:col of the value at `where` (e.g. constraints[3].distance), as far as it exists."""
+        from ..errors import Reporter, display_path
+        from ..yamlsrc import SrcDict, SrcList, load_yaml
+        try:
+            node = load_yaml(Path(self.source), Reporter())
+        except (OSError, ValueError):
+            return self.source
+        if not isinstance(node, SrcDict) or "layout" not in node:
+            return display_path(Path(self.source))
+        mark, node = node.value_mark("layout"), node["layout"]
+        for step in re.findall(r"[^.\[\]]+|\[\d+\]", where.split(" ")[0]):
+            if step.startswith("[") and isinstance(node, SrcList) and int(step[1:-1]) - 1 < len(node):
+                mark, node = node.item_mark(int(step[1:-1]) - 1), node[int(step[1:-1]) - 1]
+            elif isinstance(node, SrcDict) and step in node:
+                mark, node = node.value_mark(step), node[step]
+            else:
+                break
+        return str(mark)
 
     def mapping(self, value, where) -> dict:
         if not isinstance(value, dict):
@@ -636,6 +657,9 @@ class Generator:
     def generate(self, rng: random.Random, players: int, options: MapOptions) -> Layout:
         from .engine import MapError
         spec = self.spec
+        if options.relaxed:
+            raise MapError(f"{self.game_id}: --relaxed is for the hand-written Royal Dukes rules; declared rules "
+                           f"keep every constraint (mark a constraint policy: true to make it a preference in checks)")
         for _ in range(MAX_ATTEMPTS):
             kind = self._deal(rng, self._bag(rng, players, options))
             if kind is None or not self._whole_board_ok(kind, players):

@@ -27,7 +27,9 @@ from .rules import MapOptions, Violation
 GAMES = ("royal-dukes", "shires", "lords-of-doomspire", "dragon-towers", "cones-of-dunshire")
 PYTHON_RULES = GAMES            # the built-in games with hand-written rules
 DEFAULT_BALANCE_TRIES = 40
-LOOK_ONLY = ("look",)           # map.yaml sections that change the drawing, never the rules
+# map.yaml sections a copy of a built-in pack may change while keeping the hand-written rules:
+# they are read from the pack itself (the drawing, which rules are policies, the declared form)
+PACK_OWN = ("look", "policies", "layout")
 
 
 class MapError(Exception):
@@ -46,16 +48,6 @@ class MapRules:
     @property
     def checker(self):
         return self.checkers[0][1]
-
-
-def pack_id(root: Path) -> str:
-    """The game id of a pack folder: game.yaml `id`, else the folder's name."""
-    try:
-        data = yaml.safe_load((root / "game.yaml").read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError):
-        data = None
-    value = data.get("id") if isinstance(data, dict) else None
-    return value if isinstance(value, str) and value else root.name
 
 
 def builtin_root(name: str) -> Path:
@@ -81,6 +73,7 @@ def _rules_at(root: Path) -> MapRules:
         raise MapError(f"{path}: cannot read the map rules: {exc}") from None
     if not isinstance(data, dict):
         raise MapError(f"{path}: map rules must be a mapping of keys")
+    from ..manifest import pack_id
     game_id = pack_id(root)
     python = data.get("python_rules")
     if python is not None:
@@ -115,10 +108,10 @@ def _python_rules(game_id: str, root: Path, data: dict, name) -> MapRules:
 
 def _same_rules_as_builtin(root: Path, data: dict, builtin: Path) -> None:
     """The hand-written rules read their numbers from the built-in pack: a copy that changes them
-    would be ignored, so it is refused (the `look` may differ)."""
+    would be ignored, so it is refused (the PACK_OWN sections may differ)."""
     original = yaml.safe_load((builtin / "map.yaml").read_text(encoding="utf-8")) or {}
     changed = sorted(k for k in set(data) | set(original)
-                     if k not in LOOK_ONLY and data.get(k) != original.get(k))
+                     if k not in PACK_OWN and data.get(k) != original.get(k))
     if changed:
         raise MapError(f"{root / 'map.yaml'}: changes {', '.join(changed)} of the built-in rules "
                        f"'{data['python_rules']}', which are written in Python and read the built-in "
