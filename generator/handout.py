@@ -25,7 +25,7 @@ from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.platypus import (BaseDocTemplate, Flowable, Frame, KeepTogether, PageTemplate,
                                 Paragraph, Spacer, Table, TableStyle)
 
-from .errors import ManifestError, Mark, Reporter, display_path
+from .errors import ManifestError, Mark, Reporter, display_path, plain_words
 from .fonts import FONT_DIR
 from .templating import KeyFirstSandbox, data_view
 from .schema import AnyData, Bool, Choice, Color, Field, Int, ListOf, Spec, Str
@@ -144,7 +144,8 @@ class _Typesetter:
             hint = "check the {{ ... }} expression against the manifests"
             if "map" not in self.source.context:
                 hint += " (map.* reads map.yaml, and this pack has none)"
-            raise ManifestError([_problem(block.mark, f"section '{section.heading}', {kind}: {exc}", hint)]) from None
+            raise ManifestError([_problem(block.mark, f"section '{section.heading}', {kind}: {plain_words(str(exc))}",
+                                          hint)]) from None
 
     def _block_text(self, value, width):
         return [Paragraph(self._markup(value), self.styles["body"])]

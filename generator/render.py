@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import jinja2
 
 from . import svgcheck, templating
-from .errors import BuildError
+from .errors import BuildError, plain_words
 from .model import Game, Group, Item
 from .textfit import TextFitError
 
@@ -132,7 +132,7 @@ def _where(exc: BaseException, template: str) -> str:
 
 
 def _message(exc: BaseException) -> str:
-    text = getattr(exc, "message", None) or str(exc)
+    text = plain_words(getattr(exc, "message", None) or str(exc))
     if isinstance(exc, jinja2.UndefinedError):
         return f"{text}; check the name, or add the field to the item"
     return text

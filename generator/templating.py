@@ -64,7 +64,8 @@ class KeyFirstSandbox(SandboxedEnvironment):
             if isinstance(obj, DataDict) and attribute not in MAPPING_READERS:
                 return self.undefined(hint=_missing_key(obj, attribute))
         value = super().getattr(obj, attribute)
-        if isinstance(value, jinja2.Undefined) and not isinstance(obj, jinja2.Undefined):
+        if isinstance(value, jinja2.Undefined) and not isinstance(obj, jinja2.Undefined) \
+                and not hasattr(obj, attribute):    # (an attribute the sandbox refused keeps its message)
             return self.undefined(hint=f"{type_name(obj)} {_snippet(str(obj))} has no {attribute!r}")
         return value
 

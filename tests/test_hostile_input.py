@@ -60,7 +60,7 @@ def run_in_process(argv, capsys):
 
 
 @pytest.mark.parametrize("template,message", [
-    ("{{ ''.__class__.__mro__ }}", "access to attribute '__class__' of 'str' object is unsafe"),
+    ("{{ ''.__class__.__mro__ }}", "access to attribute '__class__' of text is unsafe"),
     ("{% for i in range(1000000) %}x{% endfor %}", "range() of 1,000,000 steps is over the limit of 10,000"),
     ("{{ cycler.__init__.__globals__ }}", "unsafe"),
     ("{% include '/etc/passwd' %}", "/etc/passwd"),
