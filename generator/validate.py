@@ -1,13 +1,14 @@
 """A game pack -> every problem `build` would meet, found without writing a file: the manifests
 checked, every distinct face rendered through its template (and its SVG checked for unknown
-colours and fonts), the map generated and drawn, the handout typeset in memory.
+colours and fonts), the sheets planned (a face too large for the paper), the map generated and
+drawn, the handout typeset in memory.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .build import BuildRequest, Progress, options_for
+from .build import BuildRequest, Progress, layout_problems, options_for
 from .errors import BuildError, ManifestError, display_path
 from .manifest import load_pack
 from .model import Game
@@ -32,6 +33,7 @@ def validate(pack_root: Path, request: BuildRequest | None = None, progress: Pro
     for group in game.groups:
         _render_every_face(game, group, request, result, progress)
     progress.finish()
+    result.errors += layout_problems(game, request)
     if (game.root / "map.yaml").is_file():
         _check_map(game, result)
     if (game.root / "handout.yaml").is_file():
