@@ -16,7 +16,7 @@ from __future__ import annotations
 import difflib
 import random
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from . import grid
@@ -225,7 +225,7 @@ def _known(rd, where, name, names) -> None:
     if name not in names:
         close = difflib.get_close_matches(str(name), list(names), 1)
         rd.fail(where, f"'{name}' is not a declared type or group",
-                f"did you mean '{close[0]}'?" if close else f"declare it under types: or groups:")
+                f"did you mean '{close[0]}'?" if close else "declare it under types: or groups:")
 
 
 def _fixed(rd, entries, index, types, grid_type) -> dict:
