@@ -250,3 +250,21 @@ def test_a_policy_broken_in_the_example_is_a_note(tmp_path):
     code, out, err = run_cli("map", ISLAND, "--check", path)
     assert "note: mountains-inland" in out and "house policy" in out, out + err
     assert code == 0 and "legal hex-island layout" in out
+
+
+def test_each_start_keeps_its_quota_and_the_checker_counts_it(tmp_path):
+    code, out, err = run_cli("map", ISLAND, "--seed", "9", "--count", "20", "--balance", "off", "--out", tmp_path)
+    assert code == 0, err
+    path = tmp_path / "hex-island" / "hex-island-maps-9-x20.json"
+    for layout in json.loads(path.read_text())["layouts"]:
+        rock = {(c["q"], c["r"]) for c in layout["cells"] if c["type"] in ("hills", "mountains")}
+        for start in layout["placements"]:
+            near = grid.hex_disc(tuple(start["cell"]), 1)
+            assert rock & set(near), start
+    stricter = tmp_path / "stricter"
+    shutil.copytree(ISLAND, stricter)
+    edit = (stricter / "map.yaml").read_text().replace("start_quota: rock, within: 1, min: 1", "start_quota: rock, within: 1, min: 5")
+    (stricter / "map.yaml").write_text(edit)
+    (stricter / "game.yaml").write_text((ISLAND / "game.yaml").read_text() + "id: hex-island\n")
+    code, out, err = run_cli("map", stricter, "--check", path)
+    assert code == 0 and "note: rock-near-start" in out and "within 1 of a start outside 5-any" in out, out + err

@@ -30,7 +30,7 @@ BOARD_SHAPES = ("rectangle", "hexagon", "cells")
 LOCAL_RULES = ("not_adjacent", "min_distance", "off_edge", "on_edge")
 GLOBAL_RULES = ("count", "adjacent", "connected", "quota")
 TOKEN_RULES = ("tokens_not_adjacent",)
-START_RULES = ("start_distance",)
+START_RULES = ("start_distance", "start_quota")
 RULES = LOCAL_RULES + GLOBAL_RULES + TOKEN_RULES + START_RULES
 OBJECTIVES = ("region_spread", "start_spread")
 
@@ -164,6 +164,8 @@ def load(section, source: "str | Path" = "map.yaml") -> Declared:
     tokens = _tokens(rd, section.get("tokens", []), groups, players)
     rules = [_rule(rd, n, r, groups, tokens) for n, r in enumerate(section.get("constraints", []) or [])]
     starts = _starts(rd, section.get("starts"), groups)
+    if starts is None and any(r.kind in START_RULES for r in rules):
+        rd.fail("starts", "the start rules need start positions", "add starts: {over: TYPE, near: 1}")
     objective = _objective(rd, section.get("objective", []), types, starts)
     spec = Declared(grid_type, board.get("orientation", "pointy"), coords, labels, fixed, players, fill,
                     types, groups, deal, tokens, rules, starts, objective,
@@ -285,6 +287,7 @@ RULE_KEYS = {
     "count": ("exactly", "min", "max"), "not_adjacent": (), "adjacent": ("min",),
     "min_distance": ("distance",), "off_edge": (), "on_edge": (), "connected": (),
     "quota": ("per", "min", "max"), "tokens_not_adjacent": ("values",), "start_distance": ("distance",),
+    "start_quota": ("within", "min", "max"),
 }
 
 
@@ -320,6 +323,10 @@ def _rule(rd, n, entry, groups, tokens) -> Rule:
         args["a"] = groups[target]
     if kind == "min_distance":
         args["distance"] = rd.whole(entry.get("distance"), f"{where}.distance", 2, 100)
+    if kind == "start_quota":
+        args["within"] = rd.whole(entry.get("within", 1), f"{where}.within", 0, 100)
+        if not set(args) & {"min", "max"}:
+            rd.fail(where, "a start_quota needs min: or max:")
     if kind == "quota":
         if entry.get("per") not in grid.REGION_SCHEMES:
             rd.fail(f"{where}.per", f"is {entry.get('per')!r}", f"use one of {', '.join(grid.REGION_SCHEMES)}")
@@ -644,11 +651,14 @@ class Generator:
             return []
         cells = [i for i, t in enumerate(kind) if t in self.spec.starts["over"]]
         apart = [r.args["distance"] for r in self.spec.rules if r.kind == "start_distance"]
+        quotas = [r for r in self.spec.rules if r.kind == "start_quota"]
+        coords, dist = self.spec.coords, self.board.distance
+        cells = [c for c in cells if all(_start_quota_holds(r, c, kind, coords, dist) for r in quotas)]
         for _ in range(200):
             rng.shuffle(cells)
             chosen: list[int] = []
             for c in cells:
-                if all(self.board.distance(self.spec.coords[c], self.spec.coords[s]) >= d for s in chosen for d in apart):
+                if all(dist(coords[c], coords[s]) >= d for s in chosen for d in apart):
                     chosen.append(c)
                     if len(chosen) == players:
                         return chosen
@@ -798,6 +808,12 @@ def _connected(cells: list, nbrs: list) -> bool:
                 reached += 1
                 stack.append(j)
     return reached == len(cells)
+
+
+def _start_quota_holds(rule: Rule, start: int, kind: list, coords: list, dist) -> bool:
+    """The number of cells of the rule's types within `within` steps of a start is in bounds."""
+    n = sum(1 for i, t in enumerate(kind) if t in rule.args["a"] and dist(coords[start], coords[i]) <= rule.args["within"])
+    return rule.args.get("min", n) <= n <= rule.args.get("max", n)
 
 
 def _tokens_apart(rule: Rule, placed: dict, board: _Board) -> bool:

@@ -153,7 +153,7 @@ class Checker:
 
     def _constraint(self, n, rule, kinds, players, report) -> None:
         kind = next(k for k in rule if k not in ("id", "quote", "policy", "exactly", "min", "max", "per",
-                                                  "distance", "values"))
+                                                  "distance", "values", "within"))
         rule_id = str(rule.get("id") or f"{kind.replace('_', '-')}-{n + 1}")
         quote, policy = str(rule.get("quote", "")), bool(rule.get("policy", False))
 
@@ -253,6 +253,9 @@ class Checker:
                    + (f"; not on {self.starts['over']}: {self.names(bad)}" if bad else ""))
         dist = grid.distance_fn(self.grid)
         for n, rule in enumerate(self.constraints):
+            if "start_quota" in rule:
+                self._start_quota(n, rule, cells, kinds, dist, report)
+                continue
             if "start_distance" not in rule:
                 continue
             d = rule["start_distance"]
@@ -261,3 +264,18 @@ class Checker:
                 rule_id = str(rule.get("id") or f"start-distance-{n + 1}")
                 report(rule_id, "start positions closer than " + f"{d}: " + "; ".join(f"{self.name(a)} - {self.name(b)}" for a, b in close),
                        str(rule.get("quote", "")), bool(rule.get("policy", False)))
+
+    def _start_quota(self, n, rule, starts, kinds, dist, report) -> None:
+        target, within = rule["start_quota"], rule.get("within", 1)
+        members = self._members(target, kinds)
+        wrong = []
+        for s in starts:
+            if len(s) != 2:
+                continue
+            have = sum(1 for c in members if dist(s, c) <= within)
+            if (rule.get("min") is not None and have < rule["min"]) or (rule.get("max") is not None and have > rule["max"]):
+                wrong.append(f"{self.name(s)} has {have}")
+        if wrong:
+            report(str(rule.get("id") or f"start-quota-{n + 1}"),
+                   f"{target} within {within} of a start outside {rule.get('min', 0)}-{rule.get('max', 'any')}: "
+                   + "; ".join(wrong), str(rule.get("quote", "")), bool(rule.get("policy", False)))
