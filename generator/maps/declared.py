@@ -109,6 +109,16 @@ class _Reader:
                 self.fail(where, f"unknown key '{key}'",
                           f"did you mean '{close[0]}'?" if close else f"use {', '.join(allowed)}")
 
+    def entries(self, value, name: str, allowed):
+        """(where, entry) of each mapping in a list section, its keys checked."""
+        if value is not None and not isinstance(value, list):
+            self.fail(name, f"must be a list, not {value!r}")
+        for n, entry in enumerate(value or []):
+            where = f"{name}[{n + 1}]"
+            entry = self.mapping(entry, where)
+            self.keys(entry, where, allowed)
+            yield where, entry
+
     def whole(self, value, where, low=0, high=100_000) -> int:
         if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
             self.fail(where, f"must be a whole number from {low} to {high}, not {value!r}")
@@ -232,10 +242,7 @@ def _known(rd, where, name, names) -> None:
 
 def _fixed(rd, entries, index, types, grid_type) -> dict:
     out = {}
-    for n, entry in enumerate(entries or []):
-        where = f"board.fixed[{n + 1}]"
-        entry = rd.mapping(entry, where)
-        rd.keys(entry, where, ("type", "cells"))
+    for where, entry in rd.entries(entries, "board.fixed", ("type", "cells")):
         _known(rd, where, entry.get("type"), types)
         for cell in entry.get("cells") or rd.fail(where, "needs cells: [[a, b], ...]") or []:
             coord = _cell(rd, where, cell)
@@ -247,10 +254,7 @@ def _fixed(rd, entries, index, types, grid_type) -> dict:
 
 def _deal(rd, entries, types, players) -> list:
     out = []
-    for n, entry in enumerate(entries or []):
-        where = f"deal[{n + 1}]"
-        entry = rd.mapping(entry, where)
-        rd.keys(entry, where, ("type", "sides", "count", "option", "max"))
+    for where, entry in rd.entries(entries, "deal", ("type", "sides", "count", "option", "max")):
         if ("type" in entry) == ("sides" in entry):
             rd.fail(where, "needs type: (a one-sided tile) or sides: [a, b] (a two-sided tile)")
         sides = (entry["type"],) if "type" in entry else tuple(entry["sides"] or ())
@@ -267,10 +271,7 @@ def _deal(rd, entries, types, players) -> list:
 
 def _tokens(rd, entries, groups, players) -> list:
     out = []
-    for n, entry in enumerate(entries or []):
-        where = f"tokens[{n + 1}]"
-        entry = rd.mapping(entry, where)
-        rd.keys(entry, where, ("name", "values", "over"))
+    for where, entry in rd.entries(entries, "tokens", ("name", "values", "over")):
         values = entry.get("values")
         if isinstance(values, list):
             values = {p: values for p in range(players[0], players[1] + 1)}
