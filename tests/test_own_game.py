@@ -110,6 +110,10 @@ def test_a_copy_that_changes_hand_written_map_rules_is_told_how(tmp_path):
     code, out, err = run_cli("map", pack, "--seed", "1", "--out", tmp_path / "out")
     assert code == 2 and "changes settlements of the built-in rules 'royal-dukes'" in err
     assert "layout:" in err
+    code, out, err = run_cli("build", pack, "--out", tmp_path / "out", "--quiet")   # the rest is built
+    assert code == 0 and "warning: no map layout: " in err and "changes settlements" in err
+    assert (tmp_path / "out" / "variant" / "variant-sheets.pdf").is_file()
+    assert not (tmp_path / "out" / "variant" / "variant-map.pdf").exists()
 
 
 # --- 4. validate finds everything build would refuse -------------------------------------------

@@ -36,6 +36,11 @@ class MapError(Exception):
     pass
 
 
+class RulesNotForThisCopy(MapError):
+    """A copy of a built-in pack changes numbers its hand-written rules read from the original:
+    `pnpgen map` refuses it; build and validate make everything else and say why no map."""
+
+
 @dataclass(frozen=True)
 class MapRules:
     """One pack's map rules: `id` is the pack's (what layouts name as their game)."""
@@ -113,7 +118,7 @@ def _same_rules_as_builtin(root: Path, data: dict, builtin: Path) -> None:
     changed = sorted(k for k in set(data) | set(original)
                      if k not in PACK_OWN and data.get(k) != original.get(k))
     if changed:
-        raise MapError(f"{root / 'map.yaml'}: changes {', '.join(changed)} of the built-in rules "
+        raise RulesNotForThisCopy(f"{root / 'map.yaml'}: changes {', '.join(changed)} of the built-in rules "
                        f"'{data['python_rules']}', which are written in Python and read the built-in "
                        f"numbers; remove python_rules and declare the map in the vocabulary "
                        f"(`layout:`, docs/maps.md) to change them")
