@@ -60,6 +60,10 @@ class Placement:
     face: object = None
     clip_to_shape: bool = True   # False: clip to the bleed rectangle (rectangles: square bleed)
     rotation: int = 0
+    # hexagons sharing cut lines: the bleed outline on the page, and per side (the direction it
+    # faces, in degrees clockwise from the page's x axis; its bleed: 0 on a shared cut)
+    clip_path: tuple[tuple[float, float], ...] | None = None
+    edges: tuple[tuple[float, float], ...] | None = None
 
     def mirrored(self, page_w: float, page_h: float, duplex: str, face=None) -> "Placement":
         """Where this face's back lands: mirrored left-right (long edge) or top-bottom (short).
@@ -68,10 +72,14 @@ class Placement:
         l, t, r, b = self.bleed
         turn = (-self.rotation) % 360
         if duplex == "short":
-            return Placement(self.x, page_h - self.y - self.h, self.w, self.h, (l, b, r, t), face,
-                             self.clip_to_shape, turn)
-        return Placement(page_w - self.x - self.w, self.y, self.w, self.h, (r, t, l, b), face,
-                         self.clip_to_shape, turn)
+            flip = (lambda x, y: (x, page_h - y)), (lambda a: -a % 360)
+            box = (self.x, page_h - self.y - self.h, self.w, self.h, (l, b, r, t))
+        else:
+            flip = (lambda x, y: (page_w - x, y)), (lambda a: (180 - a) % 360)
+            box = (page_w - self.x - self.w, self.y, self.w, self.h, (r, t, l, b))
+        path = tuple(flip[0](x, y) for x, y in self.clip_path) if self.clip_path else None
+        edges = tuple((flip[1](a), g) for a, g in self.edges) if self.edges else None
+        return Placement(*box, face, self.clip_to_shape, turn, path, edges)
 
 
 @dataclass
@@ -149,16 +157,16 @@ def _grid_count(area_w, area_h, w, h, bleed, shared) -> int:
     return max(cols, 0) * max(rows, 0)
 
 
-def honeycomb_slots(area_w, area_h, w, h, bleed, shape, orientation) -> Slots:
+def honeycomb_slots(area_w, area_h, w, h, bleed, shape, orientation, offsets=(True, False)) -> Slots:
     """Hexagons and circles in offset rows (columns for flat hexagons), bleed outlines touching;
-    a plain grid when that holds more."""
+    a plain grid when that holds more (unless `offsets` is (True,))."""
     transpose = shape == "hexagon" and orientation == "flat"
     if transpose:
         area_w, area_h, w, h = area_h, area_w, h, w
     bw, bh = w + 2 * bleed, (h + 4 * bleed / SQRT3) if shape == "hexagon" else h + 2 * bleed
     row_pitch = 0.75 * bh if shape == "hexagon" else bw * SQRT3 / 2
     best = None
-    for offset in (True, False):
+    for offset in offsets:
         pitch_y = row_pitch if offset else bh
         rows = int((area_h - bh + EPS) // pitch_y) + 1 if area_h + EPS >= bh else 0
         positions = []
@@ -184,9 +192,17 @@ class _Block:
     bleeds: list[tuple[float, float, float, float]]
     gutter: tuple[float, float]                  # crop marks: (gap, length); (0, 0) without
     shared: bool
+    edges: list | None = None                    # hexagons on shared cuts: per face, per side (angle, bleed)
 
     def footprints(self) -> list[tuple[float, float, float, float]]:
         """Each face's trim plus bleed plus room for its marks, as (x0, y0, x1, y1)."""
+        if self.edges:
+            out = []
+            for (x, y, w, h, _), edges in zip(self.boxes, self.edges):
+                path = hex_bleed_outline(x, y, w, h, edges)
+                out.append((min(p[0] for p in path), min(p[1] for p in path),
+                            max(p[0] for p in path), max(p[1] for p in path)))
+            return out
         g = sum(self.gutter)
         if self.run.rectangular:
             return [(x - l - g, y - t - g, x + w + r + g, y + h + b + g)
@@ -197,7 +213,7 @@ class _Block:
 
     def shifted(self, dx: float, dy: float) -> "_Block":
         boxes = [(x + dx, y + dy, w, h, rot) for x, y, w, h, rot in self.boxes]
-        return _Block(self.run, self.first, boxes, self.bleeds, self.gutter, self.shared)
+        return _Block(self.run, self.first, boxes, self.bleeds, self.gutter, self.shared, self.edges)
 
 
 @dataclass
@@ -243,6 +259,9 @@ def _candidate_layouts(run: Run, rect, n: int, marks: str, shared: bool):
         if run.shape == "hexagon":      # a quarter turn makes pointy rows flat columns, and back
             turns.append((run.h, run.w, "flat" if run.orientation == "pointy" else "pointy", 90))
         for w, h, orientation, rotation in turns:
+            if shared:
+                yield from _shared_honeycomb(run, rect, n, w, h, orientation, rotation)
+                continue
             slots = honeycomb_slots(rw, rh, w, h, run.bleed, run.shape, orientation)
             k = min(n, len(slots.positions))
             if k:
@@ -267,6 +286,57 @@ def _candidate_layouts(run: Run, rect, n: int, marks: str, shared: bool):
                 r, c = divmod(i, cols)
                 boxes.append((x0 + g + b + c * pitch_x, y0 + g + b + r * pitch_y, fw, fh, rotation))
             yield _Block(run, 0, boxes, _grid_bleeds(k, cols, b, shared), gutter, shared)
+
+
+def _shared_honeycomb(run: Run, rect, n: int, w: float, h: float, orientation: str, rotation: int):
+    """Hexagons abutting on shared cut lines in offset rows (columns, when flat), the bleed only
+    on the sides without a neighbour, and room for it kept round the block."""
+    x0, y0, rw, rh = rect
+    b = run.bleed
+    ex, ey = (b, 2 * b / SQRT3) if orientation == "pointy" else (2 * b / SQRT3, b)
+    slots = honeycomb_slots(rw - 2 * ex, rh - 2 * ey, w, h, 0.0, "hexagon", orientation, offsets=(True,))
+    positions = slots.positions[:n]
+    if not positions:
+        return
+    boxes = [(x0 + ex + x, y0 + ey + y, w, h, rotation) for x, y in positions]
+    centres = _PointSet((x + w / 2, y + h / 2) for x, y, *_ in boxes)
+    across = w if orientation == "pointy" else h          # the distance between neighbours' centres
+    normals = [(-60 + 60 * i) % 360 if orientation == "pointy" else (30 + 60 * i) % 360 for i in range(6)]
+    edges = []
+    for x, y, *_ in boxes:
+        cx, cy = x + w / 2, y + h / 2
+        edges.append(tuple((a, 0.0 if (cx + across * math.cos(math.radians(a)),
+                                       cy + across * math.sin(math.radians(a))) in centres else b)
+                           for a in normals))
+    yield _Block(run, 0, boxes, [(b,) * 4] * len(boxes), (0.0, 0.0), True, edges)
+
+
+class _PointSet:
+    """Points looked up within a hundredth of a millimetre (sums of pitches are not exact)."""
+
+    def __init__(self, points):
+        self.cells: dict = {}
+        for x, y in points:
+            self.cells.setdefault((round(x * 10), round(y * 10)), []).append((x, y))
+
+    def __contains__(self, point) -> bool:
+        x, y = point
+        i, j = round(x * 10), round(y * 10)
+        return any(math.dist(point, q) < 0.01 for di in (-1, 0, 1) for dj in (-1, 0, 1)
+                   for q in self.cells.get((i + di, j + dj), ()))
+
+
+def hex_bleed_outline(x, y, w, h, edges) -> tuple[tuple[float, float], ...]:
+    """The bleed outline of a regular hexagon in the box (x, y, w, h), each side pushed out by its
+    own bleed: the corners where neighbouring sides' offset lines meet."""
+    cx, cy = x + w / 2, y + h / 2
+    apothem = min(w, h) / 2
+    lines = [(math.cos(math.radians(a)), math.sin(math.radians(a)), apothem + g) for a, g in edges]
+    corners = []
+    for (a1, b1, d1), (a2, b2, d2) in zip(lines, lines[1:] + lines[:1]):
+        det = a1 * b2 - a2 * b1
+        corners.append((cx + (d1 * b2 - d2 * b1) / det, cy + (a1 * d2 - a2 * d1) / det))
+    return tuple(corners)
 
 
 def _grid_bleeds(k: int, cols: int, bleed: float, shared: bool) -> list[tuple]:
@@ -402,7 +472,7 @@ def fits_on_a_sheet(run: Run, opts: Options) -> bool:
 def _shared_cuts(run: Run, area, opts: Options) -> bool:
     """Rectangles abut on shared cut lines when the group allows it and a sheet then holds more
     of them; otherwise each keeps its own bleed all round."""
-    if not run.rectangular or run.cuts != "shared" or run.bleed <= 0:
+    if run.shape not in ("rect", "square", "hexagon") or run.cuts != "shared" or run.bleed <= 0:
         return False
     counts = {}
     for shared in (True, False):
@@ -491,8 +561,13 @@ def _group_keys(blocks) -> tuple[str, ...]:
 
 def _placements(block: _Block) -> list[Placement]:
     run = block.run
-    return [Placement(x, y, w, h, bleed, run.fronts[block.first + i], not run.rectangular, rotation)
-            for i, ((x, y, w, h, rotation), bleed) in enumerate(zip(block.boxes, block.bleeds))]
+    out = []
+    for i, ((x, y, w, h, rotation), bleed) in enumerate(zip(block.boxes, block.bleeds)):
+        edges = block.edges[i] if block.edges else None
+        path = hex_bleed_outline(x, y, w, h, edges) if edges else None
+        out.append(Placement(x, y, w, h, bleed, run.fronts[block.first + i], not run.rectangular and not edges,
+                             rotation, path, edges))
+    return out
 
 
 def impose(fronts: list, backs: list | None, w: float, h: float, shape: str, orientation: str,
