@@ -85,3 +85,17 @@ def test_owned_markers_carry_the_seat_number():
     numbers = [s for y, s in texts if y < legend_top and s.isdigit()]
     owned = [p for p in layout.placements if "owner" in p]
     assert sorted(numbers) == sorted(str(p["owner"]) for p in owned)
+
+
+def test_a_separate_reveal_sheet_shows_the_face_down_tiles(tmp_path):
+    from generator.impose import Options
+    from generator.maps.output import map_files
+    layout = engine.generate("lords-of-doomspire", 4)
+    revealed, _, _ = render_layout(layout, "Title", reveal=True)
+    words = ["".join(t.itertext()) for t in ET.fromstring(revealed).iter(NS + "text")]
+    assert "Doomspire" in words and "REVEAL SHEET" in " ".join(words)
+    paper = Options(paper="a4", page_width=210, page_height=297, margin=5, bleed=0.0, marks="none")
+    files = map_files([layout], "pdf", "m", "Title", paper)
+    assert set(files) == {"m.pdf", "m-reveal.pdf"}
+    plain = map_files([engine.generate("dragon-towers", 4)], "pdf", "d", "Title", paper)
+    assert set(plain) == {"d.pdf"}                 # nothing hidden: no reveal sheet

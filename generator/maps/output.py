@@ -18,15 +18,24 @@ def title_of(layout: Layout, game_title: str) -> str:
     return f"{game_title} - map for {layout.players} players, seed {layout.seed}"
 
 
-def render_layout(layout: Layout, game_title: str) -> tuple[str, float, float]:
+REVEAL_TITLE = "REVEAL SHEET (not for players: the face-down tiles' faces) - "
+
+
+def render_layout(layout: Layout, game_title: str, reveal: bool = False) -> tuple[str, float, float]:
     """The standalone SVG of a layout and its size in mm: drawn by the pack's own template when
-    its map.yaml `look` names one (the game's art), else in the plain style."""
+    its map.yaml `look` names one, else from its `look` data in the pack's palette and icons.
+    `reveal`: the reveal sheet, face-down tiles shown face up."""
     look = cached_map_data(layout.game).get("look", {})
     game = _pack(layout.game)
+    title = (REVEAL_TITLE if reveal else "") + title_of(layout, game_title)
     if look.get("template"):
-        body, width, height = _pack_art(layout, look, title_of(layout, game_title), game)
+        body, width, height = _pack_art(layout, look, title, game)
         return standalone_svg(body, width, height), width, height
-    return draw_layout(layout, look, title_of(layout, game_title), game)
+    return draw_layout(layout, look, title, game, reveal)
+
+
+def has_hidden_tiles(layouts: list[Layout]) -> bool:
+    return any(cell.get("face_down") for layout in layouts for cell in layout.cells)
 
 
 @functools.lru_cache(maxsize=8)
@@ -68,7 +77,11 @@ def map_files(layouts: list[Layout], fmt: str, stem: str, game_title: str, paper
     if fmt == "png":
         return {_name(stem, layout, len(layouts), "png"): png_bytes(svg, w, h, dpi)
                 for layout, (svg, w, h) in zip(layouts, drawings)}
-    return {f"{stem}.pdf": map_pdf(layouts, drawings, game_title, paper)}
+    files = {f"{stem}.pdf": map_pdf(layouts, drawings, game_title, paper)}
+    if has_hidden_tiles(layouts):        # a separate sheet for checking a layout; players get the map
+        revealed = [render_layout(layout, game_title, reveal=True) for layout in layouts]
+        files[f"{stem}-reveal.pdf"] = map_pdf(layouts, revealed, game_title, paper)
+    return files
 
 
 SETUP_LABEL = "Setup diagram: lay out the pieces as drawn (not to scale)"

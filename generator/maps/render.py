@@ -36,8 +36,8 @@ class Art:
     """The look of one game's map: map.yaml `look` resolved against the pack (palette, icons,
     players)."""
 
-    def __init__(self, look: dict, game):
-        self.look, self.game = look, game
+    def __init__(self, look: dict, game, reveal: bool = False):
+        self.look, self.game, self.reveal = look, game, reveal
         self.palette = game.palette if game else {}
         self.icons = game.icons if game else {}
         self.players = list(game.players) if game else []
@@ -51,7 +51,7 @@ class Art:
 
     def cell_style(self, cell: dict) -> dict:
         """{key, name, fill, icon}: the cell's face, or its back when it lies face down."""
-        if cell.get("face_down") and "face_down" in self.look:
+        if cell.get("face_down") and "face_down" in self.look and not self.reveal:
             backs = self.look["face_down"]
             style = backs.get(str(cell.get(backs.get("by", ""), "")), backs.get("default", {}))
             return {"key": "back:" + style.get("name", "face down"), **style, "face_down": True}
@@ -255,9 +255,10 @@ def board_size(layout: Layout, legend_rows: int) -> tuple[float, float, float, f
     return width, height, dx, FRAME + TITLE - min(ys)
 
 
-def draw_layout(layout: Layout, look: dict, title: str, game=None) -> tuple[str, float, float]:
-    """The standalone SVG of a layout and its width and height in mm."""
-    art = Art(look, game)
+def draw_layout(layout: Layout, look: dict, title: str, game=None, reveal: bool = False) -> tuple[str, float, float]:
+    """The standalone SVG of a layout and its width and height in mm. `reveal`: face-down cells
+    drawn face up (dashed outline), for the reveal sheet that nobody at the table reads."""
+    art = Art(look, game, reveal)
     cells = [(cell, art.cell_style(cell)) for cell in layout.cells]
     markers = _markers_by_cell(layout, art)
     legend = _legend_entries(cells, markers, art)
@@ -294,7 +295,7 @@ def _markers_by_cell(layout: Layout, art: Art) -> dict:
         style = art.marker_style(placement)
         if "text" in style:
             style = {**style, "text": _format(style["text"], placement)}
-        if style.get("hidden_on_face_down") and cells.get(coord, {}).get("face_down"):
+        if style.get("hidden_on_face_down") and cells.get(coord, {}).get("face_down") and not art.reveal:
             continue
         out.setdefault(coord, []).append((style, art.owner(placement)))
     return out
@@ -312,6 +313,8 @@ def _draw_cell(dwg, art: Art, layout: Layout, cell: dict, style: dict, cx: float
         dwg.add(icon)
     dwg.add(_text(dwg, cx, cy + 0.4, style["name"], 3.0, color=text_color, bold=True, width=box_w))
     labels = [] if style.get("face_down") else art.cell_labels(cell, style)
+    if art.reveal and cell.get("face_down"):
+        labels = ["face down"] + labels
     if labels:
         dwg.add(_text(dwg, cx, cy + 3.9, " · ".join(labels), 2.7, color=text_color, width=box_w))
     if markers:
