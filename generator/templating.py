@@ -12,6 +12,8 @@ Helpers given to every template (sizes of text in points, everything else in mm)
   hex_corners(cx, cy, flat, orientation='pointy')   'x,y x,y ...' for <polygon points>
   hex_grid(cols, rows, flat, x=0, y=0, orientation='pointy')  centres of an offset hex grid
   arrow(x1, y1, x2, y2, shorten=0, head=1.5)  SVG path data of an arrow with its head
+  on(color, dark=None, light='#ffffff')      the colour to draw on `color`: `light` on dark
+           colours, `dark` (default: the palette's ink) on light ones (a white player's pieces)
 """
 from __future__ import annotations
 
@@ -244,9 +246,21 @@ class Helpers:
             raise TextFitError(f"icon '{name}' is not declared in game.yaml icons")
         return Markup(icon_svg(icon, x, y, size, color))
 
+    def on(self, color, dark=None, light="#ffffff"):
+        return light if luminance(color) < 0.6 else (dark or self.game.palette.get("ink", "#000000"))
+
     def bind(self) -> dict:
         return {"text_box": self.text_box, "text_line": self.text_line, "icon": self.icon,
-                "hex_corners": hex_corners, "hex_grid": hex_grid, "arrow": arrow}
+                "hex_corners": hex_corners, "hex_grid": hex_grid, "arrow": arrow, "on": self.on}
+
+
+def luminance(color) -> float:
+    """Relative lightness 0..1 of a #rrggbb colour (0.5 for anything else)."""
+    text = str(color)
+    if not (text.startswith("#") and len(text) == 7):
+        return 0.5
+    r, g, b = (int(text[i:i + 2], 16) / 255 for i in (1, 3, 5))
+    return 0.299 * r + 0.587 * g + 0.114 * b
 
 
 def hex_corners(cx, cy, flat, orientation="pointy") -> str:

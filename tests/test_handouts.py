@@ -117,3 +117,32 @@ def test_handout_rebuild_is_byte_identical(handouts, tmp_path):
     code, out, err = run_cli("handout", "royal-dukes", "--out", tmp_path)
     assert code == 0
     assert (tmp_path / "royal-dukes" / "royal-dukes-handout.pdf").read_bytes() == handouts["royal-dukes"].read_bytes()
+
+
+TOOL_WORDS = re.compile(r"pnpgen|\.yaml\b|\.json\b|--[a-z]|\bmap\.\w")
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("game", HANDOUTS)
+def test_handout_speaks_to_players_and_never_turns_the_page_mid_sentence(game, paper, tmp_path):
+    """No tool names or file names; page 2 starts a sentence (a line that opens with a
+    lower-case word continues one from the page before)."""
+    code, stdout, err = run_cli("handout", game, "--paper", paper, "--out", tmp_path)
+    assert code == 0, err
+    doc = pymupdf.open(tmp_path / game / f"{game}-handout.pdf")
+    for number, page in enumerate(doc, 1):
+        text = page.get_text()
+        assert not TOOL_WORDS.search(text), (number, TOOL_WORDS.search(text).group(0))
+        width = page.rect.width
+        lines = [line for block in page.get_text("dict")["blocks"] for line in block.get("lines", [])
+                 if "".join(s["text"] for s in line["spans"]).strip()]
+        columns = {}
+        for line in lines:
+            column = int(line["bbox"][0] // (width / 4))
+            columns.setdefault(column, []).append(line)
+        for column, members in columns.items():
+            if number == 1 or column != min(columns):
+                continue
+            top = min(members, key=lambda line: line["bbox"][1])
+            first = "".join(s["text"] for s in top["spans"]).strip()
+            assert not re.match(r"(?!d\d)[a-z(]", first), (number, column, first)     # d8: a die

@@ -149,8 +149,8 @@ def test_layout_shape():
     assert layout.game == GAME and layout.seed == 11 and layout.players == 8
     assert layout.grid == {"type": "hex", "orientation": "pointy"}
     look = DATA["look"]
-    assert {c["type"] for c in layout.cells} <= set(look["cell_colors"])
-    assert {p["kind"] for p in layout.placements} <= set(look["placement_colors"])
+    assert {c["type"] for c in layout.cells} <= set(look["cells"])
+    assert {p["kind"] for p in layout.placements} <= set(look["markers"])
     for cell in layout.cells:
         if cell["type"] in COLOURS:
             assert cell["color"] == cell["type"]

@@ -347,11 +347,12 @@ def test_checker_passes_a_layout_round_tripped_through_json(tmp_path):
 # --- the data and the look ---------------------------------------------------------------------
 
 def test_look_covers_every_cell_type_and_placement():
-    assert set(DATA["look"]["cell_colors"]) == set(DATA["cell_types"])
-    assert set(DATA["look"]["placement_colors"]) == set(DATA["setup"]["placement_kinds"])
+    assert set(DATA["look"]["cells"]) == set(DATA["cell_types"])
+    assert set(DATA["look"]["markers"]) == set(DATA["setup"]["placement_kinds"])
     layout = engine.generate(GAME, 2, 4, MapOptions())
     assert {c["type"] for c in layout.cells} == set(DATA["cell_types"])
-    assert all(all(key in c for key in DATA["look"]["labels"]) for c in layout.cells)
+    face_down = {c["biome"] for c in layout.cells if c.get("face_down")}
+    assert face_down and face_down <= set(DATA["look"]["face_down"])      # every back has a look
 
 
 def test_tile_mix_fits_the_board():

@@ -145,3 +145,19 @@ def test_type_is_at_least_6_pt(output):
                     for span in line["spans"]:
                         if span["text"].strip() and "Cones of Dunshire:" not in span["text"]:
                             assert span["size"] >= 6 - 0.01, (name, span["text"], span["size"])
+
+
+def test_buildings_carry_the_role_tag_the_map_prints():
+    """Buildings are told apart by the role's tag, not only its colour: the same tag as the map."""
+    data = yaml.safe_load((PACK / "game.yaml").read_text())["data"]["roles"]
+    board = yaml.safe_load((PACK / "map.yaml").read_text())["roles"]
+    assert [(r["id"], r["label"]) for r in data] == [(r["id"], r["label"]) for r in board]
+    assert len({r["label"] for r in data}) == len(data)
+    from generator.manifest import load_pack
+    from generator.render import FaceRenderer, expand_faces
+    game = load_pack(PACK)
+    renderer = FaceRenderer(game, 0.0)
+    fronts, _ = expand_faces(next(g for g in game.groups if g.id == "buildings"))
+    for role in data:
+        face = next(f for f in fronts if f.item.player.id == role["id"])
+        assert f">{role['label']}<" in renderer.svg(face), role["id"]

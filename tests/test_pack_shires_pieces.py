@@ -43,7 +43,7 @@ def test_counts_and_sizes(shires):
         for face in range(1, 7):
             assert by_id[("die-stickers", f"{die}-{face}")]["copies"] == n
     # per player colour: 3 numbered Envoys and one token of each of the six resources
-    colours = ["red", "blue", "teal", "magenta", "black"]
+    colours = ["red", "white", "teal", "magenta", "grey"]
     for c in colours:
         for k in (1, 2, 3):
             assert by_id[("envoys", f"envoy-{k}-{c}")]["copies"] == 1
