@@ -113,6 +113,21 @@ def big_deck(tmp_path: Path, cards: int) -> Path:
     return bench_cards.write_pack(tmp_path, bench_cards.make_cards(cards))
 
 
+def drawing_workers_started(proc: subprocess.Popen, timeout: float = 120) -> bool:
+    """Wait until the build has forked its drawing workers (loaded, in the middle of drawing);
+    False when it ended first."""
+    children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children")
+    deadline = time.monotonic() + timeout
+    while proc.poll() is None and time.monotonic() < deadline:
+        try:
+            if children.read_text().split():
+                return True
+        except OSError:           # it ended between poll() and the read
+            continue
+        time.sleep(0.005)
+    return False
+
+
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
 def test_a_build_killed_midway_leaves_the_previous_output(tmp_path, sig):
     pack = big_deck(tmp_path, 60)
@@ -124,8 +139,7 @@ def test_a_build_killed_midway_leaves_the_previous_output(tmp_path, sig):
     (pack / "deck.yaml").write_bytes((tmp_path / "big" / "bench-deck" / "deck.yaml").read_bytes())
     proc = subprocess.Popen([sys.executable, "-m", "generator", "build", str(pack), "--out", str(out), "--quiet"],
                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(2.5)            # loaded, in the middle of drawing 3,000 cards (about 8 s in all)
-    assert proc.poll() is None, "the build finished before it could be interrupted"
+    assert drawing_workers_started(proc), "the build finished before it could be interrupted"
     proc.send_signal(sig)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode != 0 and "Traceback" not in err
