@@ -19,7 +19,7 @@ import pikepdf
 
 from . import interrupt
 from .errors import BuildError, display_path
-from .impose import Options, impose, impose_board, impose_single
+from .impose import FaceTooLarge, Options, Run, fits_on_a_sheet, impose_board, impose_runs, impose_single, parts_of
 from .manifest import PAPERS, PRINT_SHOP, load_pack
 from .model import Game, Group
 from .parallel import set_print_boxes, write_pdf
@@ -35,6 +35,7 @@ class BuildRequest:
     marks: str | None = None
     out_dir: Path = Path("output")
     lenient: bool = False
+    cuts: str | None = None
 
 
 @dataclass
@@ -59,16 +60,10 @@ def build(pack_root: Path, request: BuildRequest, progress: Progress | None = No
     result = BuildResult(game, Path(request.out_dir) / game.id)
     check_not_locked(result.out_dir)
     staged: dict[str, bytes] = {}
-    sheet_groups = [g for g in game.groups if g.kind != "mat"]
     progress.start(sum(g.total * g.sides for g in game.groups), f"{game.id}")
-    if sheet_groups:
-        name = f"{game.id}-sheets.pdf"
-        staged[name], meta = _render_groups(game, sheet_groups, request, progress, "sheets", result)
-        result.files.append({"path": name, "role": "sheets", **meta})
-    for group in (g for g in game.groups if g.kind == "mat"):
-        name = f"{game.id}-{group.id}.pdf"
-        staged[name], meta = _render_groups(game, [group], request, progress, "board", result)
-        result.files.append({"path": name, "role": "board", **meta})
+    for name, role, groups in documents(game):
+        staged[name], meta = _render_groups(game, groups, request, progress, role, result)
+        result.files.append({"path": name, "role": role, **meta})
     progress.finish()
     if (game.root / "map.yaml").is_file():
         staged.update(_map_files(game, request, result))
@@ -79,6 +74,29 @@ def build(pack_root: Path, request: BuildRequest, progress: Progress | None = No
     with output_lock(result.out_dir):
         write_atomically(result.out_dir, staged)
     return result
+
+
+def documents(game: Game) -> list[tuple[str, str, list[Group]]]:
+    """The PDFs of component faces a build writes: (file name, role, groups). Every card, tile and
+    chit in one sheets file; each board in a file of its own."""
+    docs = []
+    sheet_groups = [g for g in game.groups if g.kind != "mat"]
+    if sheet_groups:
+        docs.append((f"{game.id}-sheets.pdf", "sheets", sheet_groups))
+    docs += [(f"{game.id}-{g.id}.pdf", "board", [g]) for g in game.groups if g.kind == "mat"]
+    return docs
+
+
+def layout_problems(game: Game, request: BuildRequest) -> list[str]:
+    """What laying the faces out on paper would refuse (a face too large for the paper), found
+    without drawing anything, so `validate` refuses what `build` would."""
+    problems = []
+    for _, role, groups in documents(game):
+        try:
+            plan_sheets(game, groups, request, role)
+        except BuildError as exc:
+            problems.append(str(exc))
+    return problems
 
 
 def _map_files(game: Game, request: BuildRequest, result: BuildResult) -> dict[str, bytes]:
@@ -128,35 +146,18 @@ def options_for(game: Game, group: Group, request: BuildRequest) -> Options:
     d = game.defaults
     paper = request.paper or d["paper"]
     bleed = request.bleed if request.bleed is not None else group.bleed if group.bleed is not None else d["bleed"]
+    cuts = request.cuts or group.cuts or d["cuts"]
     if paper == PRINT_SHOP:      # the page is the face plus its bleed
         return Options(paper=paper, page_width=group.width + 2 * bleed, page_height=group.height + 2 * bleed,
-                       margin=0.0, bleed=bleed, duplex="long", marks="none")
+                       margin=0.0, bleed=bleed, duplex="long", marks="none", cuts=cuts)
     return Options(paper=paper, page_width=PAPERS[paper]["width"], page_height=PAPERS[paper]["height"],
                    margin=d["margin"], bleed=bleed, duplex=request.duplex or d["duplex"],
-                   marks=request.marks or d["marks"])
+                   marks=request.marks or d["marks"], cuts=cuts)
 
 
 def _render_groups(game, groups, request, progress, role, result):
-    sheets, renderers = [], {}
-    for batch, opts in _batches(game, groups, request):
-        faces = [expand_faces(group) for group in batch]
-        for group in batch:
-            renderers[group.id] = FaceRenderer(game, opts.bleed, request.lenient)
-        fronts = [f for group_fronts, _ in faces for f in group_fronts]
-        backs = None if batch[0].sides == 1 else [b for _, group_backs in faces for b in group_backs]
-        first = batch[0]
-        try:
-            if opts.paper == PRINT_SHOP:
-                sheets += impose_single(fronts, backs, first.width, first.height, opts.bleed)
-            elif role == "board":
-                for face in fronts:
-                    sheets += impose_board(face, first.width, first.height, f"{game.title}: {first.name}", opts,
-                                           outline=first.points if first.shape == "polygon" else None)
-            else:
-                sheets += impose(fronts, backs, first.width, first.height, first.shape, first.orientation, opts)
-        except ValueError as exc:
-            raise BuildError(f"{first.file}: group '{first.id}': {exc}; use larger paper, a smaller "
-                             "face, or kind: mat to tile it across pages") from None
+    renderers = {g.id: FaceRenderer(game, options_for(game, g, request).bleed, request.lenient) for g in groups}
+    sheets = plan_sheets(game, groups, request, role)
     writer = PdfWriter(
         face_svg=lambda f: renderers[f.group.id].svg(f), face_name=lambda f: "/".join(f.key),
         face_outline=lambda f, grow: f.group.outline(grow),
@@ -168,19 +169,124 @@ def _render_groups(game, groups, request, progress, role, result):
         result.warnings += renderer.warnings
     first = sheets[0]
     return pdf, {"pages": len(sheets), "page_width_mm": round(first.width, 3),
-                 "page_height_mm": round(first.height, 3)}
+                 "page_height_mm": round(first.height, 3),
+                 **page_guide(sheets, groups, options_for(game, groups[0], request).duplex)}
 
 
-def _batches(game, groups, request):
-    """Groups whose faces are alike (shape, size, sides, options) share sheets, so a group of
-    six chits does not waste a page; the order of first appearance is kept."""
-    batches: dict = {}
-    for group in groups:
-        opts = options_for(game, group, request)
-        key = (group.shape, group.orientation, round(group.width, 3), round(group.height, 3),
-               group.sides, group.kind == "mat", opts)
-        batches.setdefault(key, ([], opts))[0].append(group)
-    return [(batch, opts) for batch, opts in batches.values()]
+def plan_sheets(game, groups, request, role) -> list:
+    """The pages of one document: print-shop pages one face each; a board larger than the paper
+    in overlapping pieces; everything else packed onto shared, duplex-safe sheets."""
+    try:
+        return _plan(game, groups, request, role)
+    except FaceTooLarge as exc:
+        group = next(g for g in groups if g.id == exc.key)
+        raise BuildError(f"{group.mark}: group '{group.id}': {exc}; use larger paper, a smaller face, "
+                         "or kind: mat to tile it across pages") from None
+
+
+def _plan(game, groups, request, role) -> list:
+    opts = options_for(game, groups[0], request)
+    if opts.paper == PRINT_SHOP:
+        sheets = []
+        for group in groups:
+            fronts, backs = expand_faces(group)
+            sheets += impose_single(fronts, backs, group.width, group.height, options_for(game, group, request).bleed)
+        return sheets
+    if role == "board" and not _fits_a_page(game, groups[0], request):
+        group = groups[0]
+        pieces = _in_pieces(game, group, request)
+        if pieces:
+            return impose_runs(pieces, opts, game.title)
+        return [sheet for face in expand_faces(group)[0]
+                for sheet in impose_board(face, group.width, group.height, f"{game.title}: {group.name}", opts,
+                                          outline=group.points if group.shape == "polygon" else None)]
+    return impose_runs([_run(game, group, request) for group in groups], opts, game.title)
+
+
+def _run(game: Game, group: Group, request: BuildRequest) -> Run:
+    opts = options_for(game, group, request)
+    fronts, backs = expand_faces(group)
+    return Run(group.id, group.name or group.id, fronts, backs, group.width, group.height, group.shape,
+               group.orientation, opts.bleed, opts.cuts)
+
+
+def _in_pieces(game: Game, group: Group, request: BuildRequest) -> list[Run] | None:
+    """A board shaped of rectangles (an L-shaped ocean) too large for the paper, as its
+    rectangles cut apart and laid out like cards, when each of them fits the paper; else None,
+    and the board is tiled."""
+    if group.shape != "polygon":
+        return None
+    opts = options_for(game, group, request)
+    runs = []
+    for face in expand_faces(group)[0]:
+        parts = parts_of(face, group.points, group.width, group.height)
+        if not parts:
+            return None
+        for part in parts:
+            runs.append(Run(group.id, f"{group.name} (in {part.count} pieces)", [part], None, part.w, part.h,
+                            "rect", "pointy", opts.bleed, "separate"))
+    return runs if all(fits_on_a_sheet(run, opts) for run in runs) else None
+
+
+def _fits_a_page(game: Game, group: Group, request: BuildRequest) -> bool:
+    """A board that fits the paper with its bleed (either way round) is laid out like a card,
+    several to a sheet where they fit, rather than cut into pieces."""
+    return fits_on_a_sheet(_run(game, group, request), options_for(game, group, request))
+
+
+DUPLEX_WORDS = {"long": "print double-sided, flip on the long edge",
+                "short": "print double-sided, flip on the short edge"}
+
+
+def page_guide(sheets: list, groups: list[Group], duplex: str) -> dict:
+    """What build.json says of a document's pages: how to print it, and per page its sheet, side
+    and groups, so a user who reprints one group finds its pages at once."""
+    sides = {sheet.side for sheet in sheets}
+    if any(sheet.trim for sheet in sheets):
+        duplex = "print-shop"
+    elif not sides & {"back", "blank"}:
+        duplex = "fold" if "fold" in sides else "single"
+    names = {g.id: g.name or g.id for g in groups}
+    pages = [{"page": i, "sheet": s.number or i, "side": s.side, "groups": list(s.groups)}
+             for i, s in enumerate(sheets, 1)]
+    two = [p["page"] for p in pages if p["side"] in ("front", "back") and duplex != "print-shop"]
+    one = [p["page"] for p in pages if p["side"] in ("one-sided", "blank", "fold", "board")]
+    group_pages = {names[k]: _ranges([p["page"] for p in pages if k in p["groups"]]) for k in names}
+    how = {"double_sided": _ranges(two), "single_sided": _ranges(one),
+           "advice": _advice(duplex, two, one)}
+    return {"duplex": duplex, "print": how, "group_pages": group_pages, "layout": pages}
+
+
+def _advice(duplex: str, two: list[int], one: list[int]) -> str:
+    if duplex in DUPLEX_WORDS:
+        text = f"{DUPLEX_WORDS[duplex]}: the whole file"
+        if one:
+            faces, blanks = one[0::2], one[1::2]
+            text += (f"; or {_pages_word(two)} {_ranges(two)} double-sided and only {_pages_word(faces)} "
+                     f"{_ranges(faces)} single-sided ({_pages_word(blanks)} {_ranges(blanks)} "
+                     f"{'is a blank back' if len(blanks) == 1 else 'are blank backs'})")
+        return text
+    if duplex == "fold":
+        return "print single-sided; cut out, fold on the dashed lines and glue"
+    if duplex == "print-shop":
+        return "for a print shop: one face per page at its trimmed size plus bleed, each back after its front"
+    return "print single-sided"
+
+
+def _pages_word(pages: list[int]) -> str:
+    return "page" if len(pages) == 1 else "pages"
+
+
+def _ranges(pages: list[int]) -> str:
+    """[1, 2, 3, 5, 7, 8] -> '1-3, 5, 7-8'."""
+    out, start = [], None
+    for i, page in enumerate(pages):
+        if start is None:
+            start = page
+        if i + 1 == len(pages) or pages[i + 1] != page + 1:
+            out.append(f"{start}" if start == page else f"{start}-{page}")
+            start = None
+    return ", ".join(out)
 
 
 def build_json(game: Game, request: BuildRequest, result: BuildResult) -> str:

@@ -81,6 +81,7 @@ def cmd_list(args) -> int:
 
 
 def cmd_validate(args) -> int:
+    from .build import BuildRequest, layout_problems
     failed = 0
     for pack in resolve_packs(args.games):
         try:
@@ -90,6 +91,12 @@ def cmd_validate(args) -> int:
                 print(problem, file=sys.stderr)
             failed += 1
             continue
+        problems = layout_problems(game, BuildRequest())
+        for problem in problems:
+            print(problem, file=sys.stderr)
+        if problems:
+            failed += 1
+            continue
         print(f"{display_path(pack)}: ok ({game.total} components in {len(game.groups)} groups)")
     return 1 if failed else 0
 
@@ -97,7 +104,7 @@ def cmd_validate(args) -> int:
 def cmd_build(args) -> int:
     from .build import BuildRequest, build
     request = BuildRequest(paper=args.paper, duplex=args.duplex, bleed=args.bleed, marks=args.marks,
-                           out_dir=Path(args.out), lenient=args.lenient)
+                           out_dir=Path(args.out), lenient=args.lenient, cuts=args.cuts)
     failed = 0
     for pack in resolve_packs(args.games):
         try:
@@ -118,9 +125,22 @@ def cmd_build(args) -> int:
         for warning in result.warnings:
             print(f"warning: {warning}", file=sys.stderr)
         if not args.quiet:
-            files = ", ".join(f"{f['path']} ({f['pages']} p.)" if f["pages"] else f["path"] for f in result.files)
-            print(f"{pack.name}: {result.game.total} components -> {display_path(result.out_dir)}/: {files}")
+            print(f"{pack.name}: {result.game.total} components -> {display_path(result.out_dir)}/")
+            for line in _printing_summary(result.files):
+                print(f"  {line}")
     return 1 if failed else 0
+
+
+def _printing_summary(files: list[dict]) -> list[str]:
+    """A line per file: its pages and how to print them (build.json holds the page-by-page guide)."""
+    lines = []
+    for f in files:
+        if not f.get("pages"):
+            lines.append(f["path"])
+            continue
+        how = f.get("print", {}).get("advice")
+        lines.append(f"{f['path']} ({f['pages']} p.)" + (f": {how}" if how else ""))
+    return lines
 
 
 def cmd_map(args) -> int:
@@ -231,6 +251,9 @@ def parser() -> argparse.ArgumentParser:
                    help="backs for long- or short-edge duplex, or none: fronts and backs side by side to fold and glue")
     b.add_argument("--bleed", type=_bleed, metavar="MM", help="bleed in mm (default: the pack's, usually 3)")
     b.add_argument("--marks", choices=["crop", "lines", "none"], help="crop marks, full cut lines, or none")
+    b.add_argument("--cuts", choices=["shared", "separate"],
+                   help="shared: cards may abut on one cut line where that fits more; separate: every face "
+                        "keeps its own bleed (default: the pack's, usually shared)")
     b.add_argument("--out", default="output", metavar="DIR", help="output folder (default: output)")
     b.add_argument("--lenient", action="store_true", help="text that does not fit is a warning, not an error")
     b.add_argument("-q", "--quiet", action="store_true", help="no progress bar or summary")

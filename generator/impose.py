@@ -1,16 +1,38 @@
-"""Face sizes + paper + options -> sheets: where each face, mark and fold line goes on each page.
+"""Runs of faces + paper + options -> sheets: where each face, mark, fold line and page guide goes
+on each page.
 
 Pure geometry in millimetres (origin at the page's top-left, y down); nothing here draws.
+
+Every document is duplex-safe. Faces of all groups share sheets (largest faces first, smaller
+ones filling the gaps) when their sidedness allows. Sheets that carry two-sided faces come first,
+each front page followed by its back page; sheets of one-sided faces follow, each followed by a
+blank page when the document has backs at all. So printing the whole file double-sided puts every
+back behind its front and nothing behind a one-sided face. With `--duplex none` two-sided faces
+sit beside their backs, to fold and glue, and no page needs a blank back.
+
+Every side of a face that is not a shared cut line keeps the full bleed; trim, bleed and marks stay
+inside the printable area, and crop marks stay outside all bleed.
 """
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
 
-MARK_LENGTH = 4.0      # crop mark length, mm
-MARK_OFFSET = 1.0      # gap between the bleed edge and a crop mark
-FOLD_CLEARANCE = 5.0   # fold line to the nearest bleed, fold-and-glue
-TILE_LABEL_STRIP = 6.0  # reserved under a board piece for its label
+MARK_GUTTERS = ((1.0, 3.0), (0.5, 2.0))   # crop marks (gap to the bleed, length), roomiest first
+FOLD_CLEARANCE = 5.0     # fold line to the nearest bleed, fold-and-glue
+TILE_LABEL_STRIP = 6.0   # reserved under a board piece for its label
+GUIDE_STRIP = 3.0        # reserved at the foot of each sheet for the page guide
+GUIDE_SIZE = 2.2         # page guide text height, mm (about 6 pt)
+EPS = 1e-6
+SQRT3 = math.sqrt(3)
+
+
+class FaceTooLarge(ValueError):
+    """A face that fits no sheet of the paper with its bleed; `key` is its run's (group's) key."""
+
+    def __init__(self, key: str, message: str):
+        super().__init__(message)
+        self.key = key
 
 
 @dataclass(frozen=True)
@@ -23,32 +45,48 @@ class Options:
     duplex: str = "long"         # long | short | none
     marks: str = "crop"          # crop | lines | none
     overlap: float = 10.0        # board pieces
+    cuts: str = "shared"         # shared | separate: may rectangles abut on one cut line
 
 
 @dataclass(frozen=True)
 class Placement:
-    """One face on a page: trim box at (x, y) size (w, h), bleed per side (left, top, right, bottom)."""
+    """One face on a page: trim box at (x, y) size (w, h) as it lies on the page, bleed per side
+    (left, top, right, bottom), and the face turned `rotation` degrees clockwise to lie so."""
     x: float
     y: float
     w: float
     h: float
     bleed: tuple[float, float, float, float]
     face: object = None
-    clip_to_shape: bool = True   # False: clip to the bleed rectangle (rectangles on shared cuts)
+    clip_to_shape: bool = True   # False: clip to the bleed rectangle (rectangles: square bleed)
+    rotation: int = 0
+    # hexagons sharing cut lines: the bleed outline on the page, and per side (the direction it
+    # faces, in degrees clockwise from the page's x axis; its bleed: 0 on a shared cut)
+    clip_path: tuple[tuple[float, float], ...] | None = None
+    edges: tuple[tuple[float, float], ...] | None = None
 
     def mirrored(self, page_w: float, page_h: float, duplex: str, face=None) -> "Placement":
-        """Where this face's back lands: mirrored left-right (long edge) or top-bottom (short)."""
+        """Where this face's back lands: mirrored left-right (long edge) or top-bottom (short).
+        A turned face's back is turned the other way, so every back sits the same way round
+        behind its front whether or not the front was turned to fit the sheet."""
         l, t, r, b = self.bleed
+        turn = (-self.rotation) % 360
         if duplex == "short":
-            return Placement(self.x, page_h - self.y - self.h, self.w, self.h, (l, b, r, t), face, self.clip_to_shape)
-        return Placement(page_w - self.x - self.w, self.y, self.w, self.h, (r, t, l, b), face, self.clip_to_shape)
+            flip = (lambda x, y: (x, page_h - y)), (lambda a: -a % 360)
+            box = (self.x, page_h - self.y - self.h, self.w, self.h, (l, b, r, t))
+        else:
+            flip = (lambda x, y: (page_w - x, y)), (lambda a: (180 - a) % 360)
+            box = (page_w - self.x - self.w, self.y, self.w, self.h, (r, t, l, b))
+        path = tuple(flip[0](x, y) for x, y in self.clip_path) if self.clip_path else None
+        edges = tuple((flip[1](a), g) for a, g in self.edges) if self.edges else None
+        return Placement(*box, face, self.clip_to_shape, turn, path, edges)
 
 
 @dataclass
 class Sheet:
     width: float
     height: float
-    side: str                          # 'front' | 'back' | 'fold' | 'board'
+    side: str          # 'front' | 'back' | 'one-sided' | 'blank' | 'fold' | 'board'
     placements: list[Placement]
     lines: list[tuple[float, float, float, float]] = field(default_factory=list)   # marks
     outlines: list[Placement] = field(default_factory=list)   # faces whose outline is a cut line
@@ -56,6 +94,37 @@ class Sheet:
     label: str = ""
     clip: tuple[float, float, float, float] | None = None      # boards: the page's window
     trim: tuple[float, float, float, float] | None = None      # print-shop pages: the TrimBox
+    number: int = 0                                            # the sheet of paper (front and back share it)
+    groups: tuple[str, ...] = ()                               # group ids on this page
+    label_at: tuple[float, float] | None = None                # the label's baseline start
+
+
+@dataclass(frozen=True)
+class Run:
+    """The faces of one group to place: `backs[i]` is the back of `fronts[i]` (None: one-sided)."""
+    key: str
+    name: str
+    fronts: list
+    backs: list | None
+    w: float
+    h: float
+    shape: str = "rect"
+    orientation: str = "pointy"
+    bleed: float = 3.0
+    cuts: str = "shared"
+    owners: tuple[str, ...] | None = None     # per face, the group it belongs to (merged runs)
+
+    @property
+    def rectangular(self) -> bool:
+        return self.shape in ("rect", "square")
+
+    def extents(self) -> tuple[float, float]:
+        """How far the bleed reaches past the trim box, across and down (a hexagon's bleed
+        reaches further at its corners)."""
+        b = self.bleed
+        if self.shape == "hexagon":
+            return (b, 2 * b / SQRT3) if self.orientation == "pointy" else (2 * b / SQRT3, b)
+        return b, b
 
 
 @dataclass(frozen=True)
@@ -65,42 +134,45 @@ class Slots:
     shared_cuts: bool
 
 
-def grid_slots(area_w, area_h, w, h, bleed) -> Slots:
-    """Most rectangles in the area: each with its own bleed, or abutting on shared cut lines with
-    bleed only round the block (more faces when the bleed is what stops one more column or row)."""
-    cols_a, rows_a = int(area_w // (w + 2 * bleed)), int(area_h // (h + 2 * bleed))
-    cols_b, rows_b = int(area_w // w), int(area_h // h)
-    if bleed > 0 and cols_b * rows_b > cols_a * rows_a:
-        out_x = min(bleed, (area_w - cols_b * w) / 2)
-        out_y = min(bleed, (area_h - rows_b * h) / 2)
-        positions, bleeds = [], []
-        for row in range(rows_b):
-            for col in range(cols_b):
-                positions.append((out_x + col * w, out_y + row * h))
-                bleeds.append((out_x if col == 0 else 0.0, out_y if row == 0 else 0.0,
-                               out_x if col == cols_b - 1 else 0.0, out_y if row == rows_b - 1 else 0.0))
-        return Slots(positions, bleeds, True)
-    positions = [(bleed + col * (w + 2 * bleed), bleed + row * (h + 2 * bleed))
-                 for row in range(rows_a) for col in range(cols_a)]
-    return Slots(positions, [(bleed,) * 4] * len(positions), False)
+def grid_slots(area_w, area_h, w, h, bleed, shared=None) -> Slots:
+    """A grid of w x h faces in the area, each with its own bleed, or abutting on shared cut lines
+    with the bleed round the block; `shared=None` takes whichever holds more (a tie: own bleed)."""
+    if shared is None:
+        shared = bleed > 0 and _grid_count(area_w, area_h, w, h, bleed, True) > \
+            _grid_count(area_w, area_h, w, h, bleed, False)
+    cols, rows = _grid_shape(area_w, area_h, w, h, bleed, shared)
+    pitch_x, pitch_y = (w, h) if shared else (w + 2 * bleed, h + 2 * bleed)
+    positions = [(bleed + c * pitch_x, bleed + r * pitch_y) for r in range(rows) for c in range(cols)]
+    return Slots(positions, [(bleed,) * 4] * len(positions), shared)
 
 
-def honeycomb_slots(area_w, area_h, w, h, bleed, shape, orientation) -> Slots:
+def _grid_shape(area_w, area_h, w, h, bleed, shared) -> tuple[int, int]:
+    if shared:
+        return int((area_w - 2 * bleed + EPS) // w), int((area_h - 2 * bleed + EPS) // h)
+    return int((area_w + EPS) // (w + 2 * bleed)), int((area_h + EPS) // (h + 2 * bleed))
+
+
+def _grid_count(area_w, area_h, w, h, bleed, shared) -> int:
+    cols, rows = _grid_shape(area_w, area_h, w, h, bleed, shared)
+    return max(cols, 0) * max(rows, 0)
+
+
+def honeycomb_slots(area_w, area_h, w, h, bleed, shape, orientation, offsets=(True, False)) -> Slots:
     """Hexagons and circles in offset rows (columns for flat hexagons), bleed outlines touching;
-    a plain grid when that holds more."""
+    a plain grid when that holds more (unless `offsets` is (True,))."""
     transpose = shape == "hexagon" and orientation == "flat"
     if transpose:
         area_w, area_h, w, h = area_h, area_w, h, w
-    bw, bh = w + 2 * bleed, (h + 4 * bleed / math.sqrt(3)) if shape == "hexagon" else h + 2 * bleed
-    row_pitch = 0.75 * bh if shape == "hexagon" else bw * math.sqrt(3) / 2
+    bw, bh = w + 2 * bleed, (h + 4 * bleed / SQRT3) if shape == "hexagon" else h + 2 * bleed
+    row_pitch = 0.75 * bh if shape == "hexagon" else bw * SQRT3 / 2
     best = None
-    for offset in (True, False):
+    for offset in offsets:
         pitch_y = row_pitch if offset else bh
-        rows = int((area_h - bh) // pitch_y) + 1 if area_h >= bh else 0
+        rows = int((area_h - bh + EPS) // pitch_y) + 1 if area_h + EPS >= bh else 0
         positions = []
         for row in range(rows):
             shift = bw / 2 if offset and row % 2 else 0.0
-            cols = int((area_w - shift) // bw)
+            cols = int((area_w - shift + EPS) // bw)
             positions += [((bw - w) / 2 + shift + col * bw, (bh - h) / 2 + row * pitch_y) for col in range(cols)]
         if best is None or len(positions) > len(best):
             best = positions
@@ -109,60 +181,399 @@ def honeycomb_slots(area_w, area_h, w, h, bleed, shape, orientation) -> Slots:
     return Slots(best, [(bleed,) * 4] * len(best), False)
 
 
-def _centred(slots: Slots, area_x, area_y, area_w, area_h, w, h) -> list[tuple[float, float, tuple]]:
-    if not slots.positions:
-        return []
-    left = min(x - b[0] for (x, _), b in zip(slots.positions, slots.bleed))
-    top = min(y - b[1] for (_, y), b in zip(slots.positions, slots.bleed))
-    right = max(x + w + b[2] for (x, _), b in zip(slots.positions, slots.bleed))
-    bottom = max(y + h + b[3] for (_, y), b in zip(slots.positions, slots.bleed))
-    dx = area_x + (area_w - (right - left)) / 2 - left
-    dy = area_y + (area_h - (bottom - top)) / 2 - top
-    return [(x + dx, y + dy, b) for (x, y), b in zip(slots.positions, slots.bleed)]
+# --- packing runs onto sheets ------------------------------------------------------------------
+
+@dataclass
+class _Block:
+    """Some faces of one run laid out together in one free rectangle of a page."""
+    run: Run
+    first: int                                   # index of its first face in the run
+    boxes: list[tuple[float, float, float, float, int]]   # trim x, y, w, h, rotation
+    bleeds: list[tuple[float, float, float, float]]
+    gutter: tuple[float, float]                  # crop marks: (gap, length); (0, 0) without
+    shared: bool
+    edges: list | None = None                    # hexagons on shared cuts: per face, per side (angle, bleed)
+
+    def footprints(self) -> list[tuple[float, float, float, float]]:
+        """Each face's trim plus bleed plus room for its marks, as (x0, y0, x1, y1)."""
+        if self.edges:
+            out = []
+            for (x, y, w, h, _), edges in zip(self.boxes, self.edges):
+                path = hex_bleed_outline(x, y, w, h, edges)
+                out.append((min(p[0] for p in path), min(p[1] for p in path),
+                            max(p[0] for p in path), max(p[1] for p in path)))
+            return out
+        g = sum(self.gutter)
+        if self.run.rectangular:
+            return [(x - l - g, y - t - g, x + w + r + g, y + h + b + g)
+                    for (x, y, w, h, _), (l, t, r, b) in zip(self.boxes, self.bleeds)]
+        ex, ey = self.run.extents()
+        return [(x - e[0], y - e[1], x + w + e[0], y + h + e[1])
+                for x, y, w, h, rot in self.boxes for e in [(ey, ex) if rot in (90, 270) else (ex, ey)]]
+
+    def shifted(self, dx: float, dy: float) -> "_Block":
+        boxes = [(x + dx, y + dy, w, h, rot) for x, y, w, h, rot in self.boxes]
+        return _Block(self.run, self.first, boxes, self.bleeds, self.gutter, self.shared, self.edges)
+
+
+@dataclass
+class _Page:
+    area: tuple[float, float, float, float]      # x, y, w, h the faces may use
+    free: list[tuple[float, float, float, float]]
+    blocks: list[_Block] = field(default_factory=list)
+
+    @property
+    def two_sided(self) -> bool:
+        return any(block.run.backs is not None for block in self.blocks)
+
+
+def _fit(run: Run, rect, n: int, marks: str, shared: bool, empty_sheet: bool = False) -> _Block | None:
+    """The best layout of up to n faces of the run in the rectangle: the most faces, then with
+    crop marks, then the smallest footprint (more room left for other faces), then unturned, then
+    roomier marks. On an empty sheet a rectangle may do without room for crop marks, its cut
+    outline drawn instead, when that puts more on the sheet (two boards where one fits with marks)."""
+    layouts = _layouts(run, rect, n, marks, shared)
+    if empty_sheet and run.rectangular and marks in ("crop", "lines"):
+        layouts += _layouts(run, rect, n, "outline", shared)
+    best, best_key = None, None
+    for block in layouts:
+        fp = block.footprints()
+        area = (max(f[2] for f in fp) - min(f[0] for f in fp)) * (max(f[3] for f in fp) - min(f[1] for f in fp))
+        unmarked = run.rectangular and marks in ("crop", "lines") and not sum(block.gutter)
+        key = (-len(block.boxes), unmarked, round(area, 3), block.boxes[0][4] != 0, -sum(block.gutter))
+        if best_key is None or key < best_key:
+            best, best_key = block, key
+    return best
+
+
+def _layouts(run: Run, rect, n: int, marks: str, shared: bool) -> list[_Block]:
+    """Candidate layouts; with marks 'outline' (a face too big to keep room for crop marks)
+    rectangles get none, and their cut outline is drawn instead."""
+    return list(_candidate_layouts(run, rect, n, marks, shared))
+
+
+def _candidate_layouts(run: Run, rect, n: int, marks: str, shared: bool):
+    x0, y0, rw, rh = rect
+    if run.shape in ("hexagon", "circle"):
+        turns = [(run.w, run.h, run.orientation, 0)]
+        if run.shape == "hexagon":      # a quarter turn makes pointy rows flat columns, and back
+            turns.append((run.h, run.w, "flat" if run.orientation == "pointy" else "pointy", 90))
+        for w, h, orientation, rotation in turns:
+            if shared:
+                yield from _shared_honeycomb(run, rect, n, w, h, orientation, rotation)
+                continue
+            slots = honeycomb_slots(rw, rh, w, h, run.bleed, run.shape, orientation)
+            k = min(n, len(slots.positions))
+            if k:
+                boxes = [(x0 + x, y0 + y, w, h, rotation) for x, y in slots.positions[:k]]
+                yield _Block(run, 0, boxes, [(run.bleed,) * 4] * k, (0.0, 0.0), False)
+        return
+    b = run.bleed
+    turns = [(run.w, run.h, 0)]
+    if run.rectangular and abs(run.w - run.h) > EPS:
+        turns.append((run.h, run.w, 90))
+    gutters = MARK_GUTTERS if run.rectangular and marks in ("crop", "lines") else ((0.0, 0.0),)
+    for fw, fh, rotation in turns:
+        for gutter in gutters:
+            g = sum(gutter)
+            cols, rows = _grid_shape(rw - 2 * g, rh - 2 * g, fw, fh, b, shared)
+            k = min(n, max(cols, 0) * max(rows, 0))
+            if not k:
+                continue
+            pitch_x, pitch_y = (fw, fh) if shared else (fw + 2 * b, fh + 2 * b)
+            boxes = []
+            for i in range(k):
+                r, c = divmod(i, cols)
+                boxes.append((x0 + g + b + c * pitch_x, y0 + g + b + r * pitch_y, fw, fh, rotation))
+            yield _Block(run, 0, boxes, _grid_bleeds(k, cols, b, shared), gutter, shared)
+
+
+def _shared_honeycomb(run: Run, rect, n: int, w: float, h: float, orientation: str, rotation: int):
+    """Hexagons abutting on shared cut lines in offset rows (columns, when flat), the bleed only
+    on the sides without a neighbour, and room for it kept round the block."""
+    x0, y0, rw, rh = rect
+    b = run.bleed
+    ex, ey = (b, 2 * b / SQRT3) if orientation == "pointy" else (2 * b / SQRT3, b)
+    slots = honeycomb_slots(rw - 2 * ex, rh - 2 * ey, w, h, 0.0, "hexagon", orientation, offsets=(True,))
+    positions = slots.positions[:n]
+    if not positions:
+        return
+    boxes = [(x0 + ex + x, y0 + ey + y, w, h, rotation) for x, y in positions]
+    centres = _PointSet((x + w / 2, y + h / 2) for x, y, *_ in boxes)
+    across = w if orientation == "pointy" else h          # the distance between neighbours' centres
+    normals = [(-60 + 60 * i) % 360 if orientation == "pointy" else (30 + 60 * i) % 360 for i in range(6)]
+    edges = []
+    for x, y, *_ in boxes:
+        cx, cy = x + w / 2, y + h / 2
+        edges.append(tuple((a, 0.0 if (cx + across * math.cos(math.radians(a)),
+                                       cy + across * math.sin(math.radians(a))) in centres else b)
+                           for a in normals))
+    yield _Block(run, 0, boxes, [(b,) * 4] * len(boxes), (0.0, 0.0), True, edges)
+
+
+class _PointSet:
+    """Points looked up within a hundredth of a millimetre (sums of pitches are not exact)."""
+
+    def __init__(self, points):
+        self.cells: dict = {}
+        for x, y in points:
+            self.cells.setdefault((round(x * 10), round(y * 10)), []).append((x, y))
+
+    def __contains__(self, point) -> bool:
+        x, y = point
+        i, j = round(x * 10), round(y * 10)
+        return any(math.dist(point, q) < 0.01 for di in (-1, 0, 1) for dj in (-1, 0, 1)
+                   for q in self.cells.get((i + di, j + dj), ()))
+
+
+def hex_bleed_outline(x, y, w, h, edges) -> tuple[tuple[float, float], ...]:
+    """The bleed outline of a regular hexagon in the box (x, y, w, h), each side pushed out by its
+    own bleed: the corners where neighbouring sides' offset lines meet."""
+    cx, cy = x + w / 2, y + h / 2
+    apothem = min(w, h) / 2
+    lines = [(math.cos(math.radians(a)), math.sin(math.radians(a)), apothem + g) for a, g in edges]
+    corners = []
+    for (a1, b1, d1), (a2, b2, d2) in zip(lines, lines[1:] + lines[:1]):
+        det = a1 * b2 - a2 * b1
+        corners.append((cx + (d1 * b2 - d2 * b1) / det, cy + (a1 * d2 - a2 * d1) / det))
+    return tuple(corners)
+
+
+def _grid_bleeds(k: int, cols: int, bleed: float, shared: bool) -> list[tuple]:
+    """Full bleed on every side without a neighbour on a shared cut line: the ends of a part-filled
+    row and the faces above its empty slots keep theirs."""
+    if not shared:
+        return [(bleed,) * 4] * k
+    out = []
+    for i in range(k):
+        r, c = divmod(i, cols)
+        left = 0.0 if c > 0 else bleed
+        right = 0.0 if c + 1 < cols and i + 1 < k else bleed
+        top = 0.0 if r > 0 else bleed
+        bottom = 0.0 if i + cols < k else bleed
+        out.append((left, top, right, bottom))
+    return out
+
+
+def _split(rect, footprints) -> list[tuple[float, float, float, float]]:
+    """What stays free of a rectangle once a block sits at its top-left: the strip to the right
+    of the block, the strip below it, and the notch beside a part-filled last row."""
+    x0, y0, rw, rh = rect
+    right = max(f[2] for f in footprints)
+    bottom = max(f[3] for f in footprints)
+    last_top = max(f[1] for f in footprints)
+    last = [f for f in footprints if f[1] >= last_top - EPS]
+    others = [f for f in footprints if f[1] < last_top - EPS]
+    last_right = max(f[2] for f in last)
+    notch_top = max((f[3] for f in others), default=y0)
+    pieces = [(right, y0, x0 + rw - right, bottom - y0),
+              (x0, bottom, rw, y0 + rh - bottom),
+              (last_right, notch_top, right - last_right, bottom - notch_top)]
+    return [p for p in pieces if p[2] > 1.0 and p[3] > 1.0]
+
+
+def _page_areas(opts: Options) -> tuple[tuple, tuple]:
+    """The rectangle faces may use on a sheet with backs and on a one-sided sheet: inside the
+    printer margin, above the page guide; to fold and glue, the half left of the fold."""
+    W, H, m = opts.page_width, opts.page_height, opts.margin
+    full = (m, m, W - 2 * m, H - 2 * m - GUIDE_STRIP)
+    if opts.duplex == "none":
+        return (m, m, W / 2 - m - FOLD_CLEARANCE, H - 2 * m - GUIDE_STRIP), full
+    return full, full
+
+
+def _pack(runs: list[Run], opts: Options) -> list[_Page]:
+    """First fit, largest faces first: each run fills the free rectangles of the pages made so
+    far, then new pages. Two-sided runs come first, so one-sided faces fill what they leave."""
+    two_area, one_area = _page_areas(opts)
+    pages: list[_Page] = []
+    order = sorted(_merge_alike(runs), key=lambda r: (r.backs is None, -(r.w * r.h), r.key))
+    for run in order:
+        if not run.fronts:
+            continue
+        shared = _shared_cuts(run, two_area, opts)
+        area = two_area if run.backs is not None else one_area
+        first, start, full_page = 0, 0, None
+        whole = _room_for_all(run, pages, len(run.fronts), opts.marks, shared)
+        if whole:      # a group that fits in one gap stays together there
+            page, rect, block = whole
+            _place(page, rect, block, run, 0)
+            continue
+        while first < len(run.fronts):
+            n = len(run.fronts) - first
+            placed = False
+            for index in range(start, len(pages)):
+                page = pages[index]
+                choice = _best_rect(run, page, n, opts.marks, shared)
+                if choice:
+                    rect, block = choice
+                    _place(page, rect, block, run, first)
+                    first += len(block.boxes)
+                    placed = True
+                    break
+                start = index + 1      # faces of one run are alike: a page that took none never will
+            if placed:
+                continue
+            page = _Page(area, [area])
+            if full_page is not None and n >= len(full_page.boxes):     # a long run: the same sheet again
+                block = _Block(run, 0, full_page.boxes, full_page.bleeds, full_page.gutter, full_page.shared)
+            else:
+                block = _fit(run, area, n, opts.marks, shared, empty_sheet=True)
+            if block is None:
+                w, h = run.w + 2 * run.bleed, run.h + 2 * run.bleed
+                raise FaceTooLarge(run.owners[first] if run.owners else run.key,
+                                   f"a {run.w:.1f} x {run.h:.1f} mm face ({w:.1f} x {h:.1f} mm with its bleed"
+                                   f"{' and crop marks' if run.rectangular and opts.marks != 'none' else ''}) "
+                                   f"does not fit on {opts.paper} paper inside a {opts.margin:g} mm margin")
+            if len(block.boxes) < n:
+                full_page = block
+            pages.append(page)
+            _place(page, area, block, run, first)
+            first += len(block.boxes)
+    return pages
+
+
+def _merge_alike(runs: list[Run]) -> list[Run]:
+    """Groups of faces alike in size, shape, bleed, cuts and sidedness (five small decks of
+    poker cards) are packed as one run, so they fill whole sheets together rather than each
+    leaving its own part-filled block."""
+    alike: dict[tuple, list[Run]] = {}
+    for run in runs:
+        key = (round(run.w, 3), round(run.h, 3), run.shape, run.orientation, run.bleed, run.cuts,
+               run.backs is None)
+        alike.setdefault(key, []).append(run)
+    merged = []
+    for same in alike.values():
+        if len(same) == 1:
+            merged.append(same[0])
+            continue
+        first = same[0]
+        merged.append(Run("+".join(r.key for r in same), first.name, [f for r in same for f in r.fronts],
+                          None if first.backs is None else [b for r in same for b in r.backs],
+                          first.w, first.h, first.shape, first.orientation, first.bleed, first.cuts,
+                          tuple(r.key for r in same for _ in r.fronts)))
+    return merged
+
+
+def _room_for_all(run: Run, pages: list[_Page], n: int, marks: str, shared: bool):
+    """The first page with a free rectangle that takes all n faces, and the tightest such."""
+    for page in pages:
+        choice = _best_rect(run, page, n, marks, shared)
+        if choice and len(choice[1].boxes) == n:
+            return page, choice[0], choice[1]
+    return None
+
+
+def fits_on_a_sheet(run: Run, opts: Options) -> bool:
+    """Does one face of the run fit on a sheet with its bleed (turned, if need be)?"""
+    return _fit(run, _page_areas(opts)[1], 1, opts.marks, False, empty_sheet=True) is not None
+
+
+def _shared_cuts(run: Run, area, opts: Options) -> bool:
+    """Rectangles abut on shared cut lines when the group allows it and a sheet then holds more
+    of them; otherwise each keeps its own bleed all round."""
+    if run.shape not in ("rect", "square", "hexagon") or run.cuts != "shared" or run.bleed <= 0:
+        return False
+    counts = {}
+    for shared in (True, False):
+        block = _fit(run, area, 10 ** 6, opts.marks, shared, empty_sheet=True)
+        counts[shared] = (len(block.boxes), sum(block.gutter) > 0) if block else (0, False)
+    return counts[True] > counts[False]      # more faces; as many, but with crop marks
+
+
+def _best_rect(run, page: _Page, n: int, marks: str, shared: bool):
+    """The free rectangle of the page that takes the most faces (the tightest on a tie)."""
+    best = None
+    for rect in page.free:
+        block = _fit(run, rect, n, marks, shared)
+        if block and (best is None or (len(block.boxes), -rect[2] * rect[3]) >
+                      (len(best[1].boxes), -best[0][2] * best[0][3])):
+            best = (rect, block)
+    return best
+
+
+def _place(page: _Page, rect, block: _Block, run: Run, first: int) -> None:
+    block.first = first
+    page.free.remove(rect)
+    page.free += _split(rect, block.footprints())
+    page.blocks.append(block)
+
+
+def _centre(page: _Page, opts: Options) -> list[_Block]:
+    """The page's blocks moved together to the middle of its area; to fold and glue, against
+    the fold."""
+    fps = [f for block in page.blocks for f in block.footprints()]
+    x0, y0, x1, y1 = min(f[0] for f in fps), min(f[1] for f in fps), max(f[2] for f in fps), max(f[3] for f in fps)
+    ax, ay, aw, ah = page.area
+    dy = ay + (ah - (y1 - y0)) / 2 - y0
+    if opts.duplex == "none" and page.two_sided:
+        dx = (opts.page_width / 2 - FOLD_CLEARANCE) - x1
+    else:
+        dx = ax + (aw - (x1 - x0)) / 2 - x0
+    return [block.shifted(dx, dy) for block in page.blocks]
+
+
+def impose_runs(runs: list[Run], opts: Options, title: str = "") -> list[Sheet]:
+    """Runs of faces -> the pages of one duplex-safe document (see the module's docstring)."""
+    pages = _pack(runs, opts)
+    W, H = opts.page_width, opts.page_height
+    fold = opts.duplex == "none"
+    has_backs = any(page.two_sided for page in pages)
+    sheets: list[Sheet] = []
+    for number, page in enumerate(pages, 1):
+        blocks = _centre(page, opts)
+        two = page.two_sided
+        side = ("fold" if fold else "front") if two else "one-sided"
+        front = Sheet(W, H, side, [], number=number)
+        back = Sheet(W, H, "back" if two else "blank", [], number=number)
+        for block in blocks:
+            placed = _placements(block)
+            front.placements += placed
+            _add_marks(front, placed, block, opts.marks)
+            if block.run.backs is None:
+                continue
+            mirrored = [p.mirrored(W, H, "long" if fold else opts.duplex, block.run.backs[block.first + i])
+                        for i, p in enumerate(placed)]
+            target = front if fold else back
+            target.placements += mirrored
+            _add_marks(target, mirrored, block, opts.marks)
+        if fold and two:
+            front.fold_x = W / 2
+        front.groups = _group_keys(b for b in blocks)
+        back.groups = _group_keys(b for b in blocks if b.run.backs is not None)
+        sheets.append(front)
+        if has_backs and not fold:
+            sheets.append(back)
+    _label_pages(sheets, runs, opts, title, len(pages))
+    return sheets
+
+
+def _group_keys(blocks) -> tuple[str, ...]:
+    keys: list[str] = []
+    for block in blocks:
+        run = block.run
+        owners = run.owners[block.first:block.first + len(block.boxes)] if run.owners else (run.key,)
+        for key in owners:
+            if key not in keys:
+                keys.append(key)
+    return tuple(keys)
+
+
+def _placements(block: _Block) -> list[Placement]:
+    run = block.run
+    out = []
+    for i, ((x, y, w, h, rotation), bleed) in enumerate(zip(block.boxes, block.bleeds)):
+        edges = block.edges[i] if block.edges else None
+        path = hex_bleed_outline(x, y, w, h, edges) if edges else None
+        out.append(Placement(x, y, w, h, bleed, run.fronts[block.first + i], not run.rectangular and not edges,
+                             rotation, path, edges))
+    return out
 
 
 def impose(fronts: list, backs: list | None, w: float, h: float, shape: str, orientation: str,
            opts: Options) -> list[Sheet]:
     """Faces of one group -> sheets. `backs[i]` is the back of `fronts[i]` (None: one-sided)."""
-    W, H, m = opts.page_width, opts.page_height, opts.margin
-    fold = backs is not None and opts.duplex == "none"
-    area_w = (W / 2 - m - FOLD_CLEARANCE) if fold else W - 2 * m
-    area_h = H - 2 * m
-    maker = grid_slots if shape in ("rect", "square", "polygon") else None
-    slots = (grid_slots(area_w, area_h, w, h, opts.bleed) if maker else
-             honeycomb_slots(area_w, area_h, w, h, opts.bleed, shape, orientation))
-    if not slots.positions:
-        raise ValueError(f"a {w:.1f} x {h:.1f} mm face with {opts.bleed:g} mm bleed does not fit on "
-                         f"{opts.paper} paper inside a {m:g} mm margin")
-    if fold:   # the block sits against the fold, backs mirror across it
-        placed = _centred(slots, m, m, area_w, area_h, w, h)
-        right = max(x + w + b[2] for x, _, b in placed)
-        shift = (W / 2 - FOLD_CLEARANCE) - right
-        placed = [(x + shift, y, b) for x, y, b in placed]
-    else:
-        placed = _centred(slots, m, m, area_w, area_h, w, h)
-    per_page = len(placed)
-    sheets = []
-    for start in range(0, len(fronts), per_page):
-        chunk = list(range(start, min(start + per_page, len(fronts))))
-        front = [Placement(x, y, w, h, b, fronts[i], not slots.shared_cuts)
-                 for i, (x, y, b) in zip(chunk, placed)]
-        sheet = Sheet(W, H, "fold" if fold else "front", front)
-        _add_marks(sheet, front, shape, opts, slots.shared_cuts)
-        if backs is None:
-            sheets.append(sheet)
-            continue
-        mirrored = [p.mirrored(W, H, "long" if fold else opts.duplex, backs[i]) for i, p in zip(chunk, front)]
-        if fold:
-            sheet.placements = front + mirrored
-            sheet.fold_x = W / 2
-            _add_marks(sheet, mirrored, shape, opts, slots.shared_cuts)
-            sheets.append(sheet)
-        else:
-            back = Sheet(W, H, "back", mirrored)
-            _add_marks(back, mirrored, shape, opts, slots.shared_cuts)
-            sheets += [sheet, back]
-    return sheets
+    return impose_runs([Run("faces", "faces", fronts, backs, w, h, shape, orientation, opts.bleed, opts.cuts)], opts)
 
 
 def impose_single(fronts: list, backs: list | None, w: float, h: float, bleed: float) -> list[Sheet]:
@@ -173,54 +584,144 @@ def impose_single(fronts: list, backs: list | None, w: float, h: float, bleed: f
         for side, face in (("front", front), ("back", backs[i] if backs else None)):
             if face is None:
                 continue
-            placement = Placement(bleed, bleed, w, h, (bleed,) * 4, face)
-            sheets.append(Sheet(w + 2 * bleed, h + 2 * bleed, side, [placement], trim=(bleed, bleed, w, h)))
+            placement = Placement(bleed, bleed, w, h, (bleed,) * 4, face, False)
+            sheets.append(Sheet(w + 2 * bleed, h + 2 * bleed, side if backs else "one-sided", [placement],
+                                trim=(bleed, bleed, w, h), number=i + 1))
     return sheets
 
 
-def _add_marks(sheet: Sheet, placements: list[Placement], shape: str, opts: Options, shared: bool) -> None:
-    if opts.marks == "none" or not placements:
+# --- marks and page guides ---------------------------------------------------------------------
+
+def _add_marks(sheet: Sheet, placements: list[Placement], block: _Block, marks: str) -> None:
+    if marks == "none" or not placements:
         return
-    if shape not in ("rect", "square"):
+    if not block.run.rectangular or not sum(block.gutter):
         sheet.outlines += placements          # cut along each outline
         return
-    xs = sorted({round(v, 4) for p in placements for v in (p.x, p.x + p.w)})
-    ys = sorted({round(v, 4) for p in placements for v in (p.y, p.y + p.h)})
-    left = min(p.x - p.bleed[0] for p in placements)
-    right = max(p.x + p.w + p.bleed[2] for p in placements)
-    top = min(p.y - p.bleed[1] for p in placements)
-    bottom = max(p.y + p.h + p.bleed[3] for p in placements)
-    m, W, H = opts.margin, sheet.width, sheet.height
-    if opts.marks == "lines":
-        x0 = m if sheet.fold_x is None else min(p.x - p.bleed[0] for p in placements)
-        x1 = W - m if sheet.fold_x is None else max(p.x + p.w + p.bleed[2] for p in placements)
-        sheet.lines += [(x, m, x, H - m) for x in xs] + [(x0, y, x1, y) for y in ys]
-        return
-    trim_top, trim_bottom = min(p.y for p in placements), max(p.y + p.h for p in placements)
-    trim_left, trim_right = min(p.x for p in placements), max(p.x + p.w for p in placements)
-    for x in xs:
-        a, b = _mark_span(top, trim_top, m, -1)
-        sheet.lines.append((x, a, x, b))
-        a, b = _mark_span(bottom, trim_bottom, H - m, 1)
-        sheet.lines.append((x, a, x, b))
-    for y in ys:
-        a, b = _mark_span(left, trim_left, m, -1)
-        sheet.lines.append((a, y, b, y))
-        a, b = _mark_span(right, trim_right, W - m, 1)
-        sheet.lines.append((a, y, b, y))
+    key = (marks, block.gutter, tuple((p.x, p.y, p.w, p.h, p.bleed) for p in placements))
+    if key not in _MARKS:                     # the sheets of a long run are alike
+        if len(_MARKS) > 256:
+            _MARKS.clear()
+        _MARKS[key] = _crop_marks(placements, block.gutter, marks)
+    sheet.lines += _MARKS[key]
 
 
-def _mark_span(bleed_edge, trim_edge, limit, direction):
-    """A crop mark's two ends along its axis: outside the bleed when there is room before the
-    printer margin, else from just outside the trim line across the bleed (cut away anyway)."""
-    room = (limit - bleed_edge) * direction
-    if room >= MARK_OFFSET + 1.5:
-        start = bleed_edge + direction * MARK_OFFSET
-        end = bleed_edge + direction * min(room, MARK_OFFSET + MARK_LENGTH)
-    else:
-        start = trim_edge + direction * 0.75
-        end = trim_edge + direction * max(0.75 + 1.0, min((limit - trim_edge) * direction, MARK_LENGTH))
-    return start, end
+_MARKS: dict = {}
+
+
+def _crop_marks(placements: list[Placement], gutter, marks: str) -> list[tuple]:
+    lines = []
+    gap, length = gutter
+    for x in sorted({round(v, 4) for p in placements for v in (p.x, p.x + p.w)}):
+        touching = [p for p in placements if abs(p.x - x) < 1e-3 or abs(p.x + p.w - x) < 1e-3]
+        top = min(p.y - p.bleed[1] for p in touching)
+        bottom = max(p.y + p.h + p.bleed[3] for p in touching)
+        lines += _cut_mark(top, bottom, gap, length, marks, lambda a, b: (x, a, x, b))
+    for y in sorted({round(v, 4) for p in placements for v in (p.y, p.y + p.h)}):
+        touching = [p for p in placements if abs(p.y - y) < 1e-3 or abs(p.y + p.h - y) < 1e-3]
+        left = min(p.x - p.bleed[0] for p in touching)
+        right = max(p.x + p.w + p.bleed[2] for p in touching)
+        lines += _cut_mark(left, right, gap, length, marks, lambda a, b: (a, y, b, y))
+    return lines
+
+
+def _cut_mark(start, end, gap, length, marks, line):
+    """Crop marks: a short line beyond each end of the bleed, `gap` away from it; cut lines: one
+    line through the whole run of faces and the room kept for marks."""
+    if marks == "lines":
+        return [line(start - gap - length, end + gap + length)]
+    return [line(start - gap - length, start - gap), line(end + gap, end + gap + length)]
+
+
+SIDE_WORDS = {
+    "front": "front of sheet {n} - print double-sided, flip on the {edge} edge",
+    "back": "back of sheet {n}",
+    "one-sided": "sheet {n}, one-sided - nothing is printed behind it",
+    "blank": "back of sheet {n} - left blank: sheet {n} is one-sided",
+    "fold": "sheet {n}, print one-sided - cut out, fold on the dashed line, glue back to back",
+}
+
+
+def _label_pages(sheets: list[Sheet], runs: list[Run], opts: Options, title: str, total: int) -> None:
+    """The page guide: game, sheet, side and groups, in the strip kept free at the foot of the
+    page; on a back page in the strip that lies behind the front's (the top, for short-edge
+    flips), so it never sits behind a face."""
+    names = {run.key: run.name or run.key for run in runs}
+    m, H = opts.margin, opts.page_height
+    for sheet in sheets:
+        groups = [names[k] for k in sheet.groups]
+        what = SIDE_WORDS[sheet.side].format(n=sheet.number, edge=opts.duplex)
+        text = " | ".join(t for t in (title, what, ", ".join(groups)) if t)
+        sheet.label = _fit_label(text, opts.page_width - 2 * m)
+        behind_top = sheet.side in ("back", "blank") and opts.duplex == "short"
+        sheet.label_at = (m, m + GUIDE_SIZE if behind_top else H - m - 0.6)
+
+
+def _fit_label(text: str, width: float) -> str:
+    """Shorten a page guide to the width (Liberation Sans averages about 0.5 em a character)."""
+    most = int(width / (GUIDE_SIZE * 0.55))
+    return text if len(text) <= most else text[: most - 3].rstrip(" ,|") + "..."
+
+
+# --- polygon boards in rectangular pieces ------------------------------------------------------
+
+@dataclass(frozen=True)
+class Part:
+    """A rectangular piece (x, y, w, h in the face's own millimetres) of a face too large for the
+    paper; it stands for the face everywhere else (`part.group`, `part.item`, ...)."""
+    face: object
+    x: float
+    y: float
+    w: float
+    h: float
+    full: tuple[float, float]        # the whole face's width and height
+    number: int
+    count: int
+
+    @property
+    def offset(self) -> tuple[float, float]:
+        return self.x, self.y
+
+    def __getattr__(self, name):
+        return getattr(self.face, name)
+
+
+def rectangles_of(points) -> list[tuple[float, float, float, float]] | None:
+    """A polygon whose sides all run across or down (an L, a T, a U), as the fewest rectangles
+    got by cutting along the lines through its corners, across or down; None for any other."""
+    pts = [tuple(map(float, p)) for p in points]
+    edges = list(zip(pts, pts[1:] + pts[:1]))
+    if any(abs(a[0] - b[0]) > EPS and abs(a[1] - b[1]) > EPS for a, b in edges):
+        return None
+    across = _slabs(edges, 1)
+    down = [(y, x, h, w) for x, y, w, h in _slabs([((a[1], a[0]), (b[1], b[0])) for a, b in edges], 1)]
+    return min((across, down), key=len)
+
+
+def _slabs(edges, axis) -> list[tuple[float, float, float, float]]:
+    """Cut at every corner's y: each band's runs inside the polygon (even-odd on the upright
+    sides), bands with the same run joined."""
+    ys = sorted({round(p[axis], 6) for edge in edges for p in edge})
+    rects: list[list[float]] = []
+    for y0, y1 in zip(ys, ys[1:]):
+        mid = (y0 + y1) / 2
+        xs = sorted(a[0] for a, b in edges if abs(a[0] - b[0]) < EPS and min(a[1], b[1]) < mid < max(a[1], b[1]))
+        for x0, x1 in zip(xs[0::2], xs[1::2]):
+            same = next((r for r in rects if abs(r[0] - x0) < EPS and abs(r[2] - (x1 - x0)) < EPS
+                         and abs(r[1] + r[3] - y0) < EPS), None)
+            if same:
+                same[3] = y1 - same[1]
+            else:
+                rects.append([x0, y0, x1 - x0, y1 - y0])
+    return [tuple(r) for r in rects]
+
+
+def parts_of(face, points, w: float, h: float) -> list[Part] | None:
+    """The rectangular pieces of a polygon face, or None when it is not made of rectangles."""
+    rects = rectangles_of(points)
+    if not rects or len(rects) < 2:
+        return None
+    return [Part(face, x, y, rw, rh, (w, h), i + 1, len(rects)) for i, (x, y, rw, rh) in enumerate(rects)]
 
 
 # --- boards larger than the paper --------------------------------------------------------------

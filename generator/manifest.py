@@ -88,6 +88,8 @@ DEFAULTS_SPEC = Spec("defaults", {
     "bleed": Field(Length(0, 10), default=3.0),
     "marks": Field(Choice("crop", "lines", "none"), default="crop"),
     "margin": Field(Length(0, 30), default=5.0),
+    "cuts": Field(Choice("shared", "separate"), default="shared",
+                  doc="shared: rectangles may abut on one cut line where that fits more; separate: each keeps its own bleed"),
     "map_seed": Field(Int(0, 2**31), default=1, doc="the seed of the map layout a build includes"),
 })
 GAME_SPEC = Spec("game", {
@@ -117,6 +119,7 @@ GROUP_SPEC = Spec("component group", {
     "template": Field(Str(200), True, doc="a template file under templates/"),
     "back_template": Field(Str(200)),
     "bleed": Field(Length(0, 10)),
+    "cuts": Field(Choice("shared", "separate"), doc="overrides the pack's defaults.cuts for this group"),
     "per_player": Field(Bool(), default=False),
     "rulebook_count": Field(Int(0, MAX_GROUP_TOTAL)),
     "prototype_content": Field(Bool(), default=False),
@@ -278,7 +281,7 @@ def _build_group(g, file: str, players, env, rep: Reporter, sources: dict) -> Gr
         id=g.id, name=g.name or g.id, kind=g.kind, shape=shape, orientation=g.orientation,
         width=float(width), height=float(height),
         corner_radius=g.corner_radius if g.corner_radius is not None else kind.corner_radius,
-        points=points, template=g.template, back_template=g.back_template, bleed=g.bleed,
+        points=points, template=g.template, back_template=g.back_template, bleed=g.bleed, cuts=g.cuts,
         rulebook_count=g.rulebook_count, prototype_content=g.prototype_content, items=items,
         file=file, mark=g.mark, notes=list(g.notes or []))
 

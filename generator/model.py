@@ -52,6 +52,7 @@ class Group:
     template: str
     back_template: str | None
     bleed: float | None
+    cuts: str | None
     rulebook_count: int | None
     prototype_content: bool
     items: list[Item]

@@ -28,7 +28,7 @@ def chunk_sheets(sheets: list) -> list[list]:
     if len(sheets) < 2 * MIN_PAGES_PER_CHUNK:
         return [sheets]
     cut = len(sheets) // CHUNKS
-    while 0 < cut < len(sheets) and sheets[cut].side == "back":
+    while 0 < cut < len(sheets) and sheets[cut].side in ("back", "blank"):
         cut += 1
     return [sheets[:cut], sheets[cut:]]
 

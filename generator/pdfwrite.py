@@ -6,6 +6,7 @@ needed, which cairo writes as one reused form object.
 from __future__ import annotations
 
 import io
+import math
 import re
 from collections import Counter
 from typing import Callable
@@ -14,7 +15,7 @@ import cairocffi as cairo
 
 from . import interrupt
 from .errors import BuildError
-from .impose import Sheet
+from .impose import GUIDE_SIZE, Placement, Sheet
 from .svgdraw import draw_svg
 from .units import MM_PER
 
@@ -62,6 +63,14 @@ def new_context(surface) -> cairo.Context:
     return ctx
 
 
+def _face_to_page(ctx, p: Placement) -> None:
+    """Face coordinates (mm from the trim's top-left) onto the page, turned as placed."""
+    origin = {0: (p.x, p.y), 90: (p.x + p.w, p.y), 180: (p.x + p.w, p.y + p.h), 270: (p.x, p.y + p.h)}
+    ctx.translate(*origin[p.rotation])
+    if p.rotation:
+        ctx.rotate(math.radians(p.rotation))
+
+
 class PdfWriter:
     """Draws sheets; `face_svg(face)` gives a face's SVG, `face_outline(face, grow)` its outline,
     `face_name(face)` what to call it in an error."""
@@ -82,6 +91,12 @@ class PdfWriter:
         surface.set_metadata(cairo.PDF_METADATA_MOD_DATE, FIXED_DATE)
         # faces are told apart by their SVG: identical ones (a shared back) are drawn once
         uses = Counter(self.face_svg(p.face) for s in sheets for p in s.placements)
+        # a reused face is recorded once with the most bleed any of its copies shows
+        self.reach = {}
+        for s in sheets:
+            for p in s.placements:
+                key = self.face_svg(p.face)
+                self.reach[key] = max(self.reach.get(key, 0.0), max(p.bleed))
         recorded: dict = {}
         for number, sheet in enumerate(sheets):
             interrupt.check()
@@ -111,19 +126,32 @@ class PdfWriter:
         if sheet.label:
             ctx.set_source_rgb(0.25, 0.25, 0.25)
             ctx.select_font_face(LABEL_FONT)
-            ctx.set_font_size(2.8)
-            ctx.move_to(sheet.clip[0] if sheet.clip else 10, sheet.height - 5 - 1.5)
+            if sheet.label_at:
+                ctx.set_font_size(GUIDE_SIZE)
+                ctx.move_to(*sheet.label_at)
+            else:
+                ctx.set_font_size(2.8)
+                ctx.move_to(sheet.clip[0] if sheet.clip else 10, sheet.height - 5 - 1.5)
             ctx.show_text(sheet.label)
 
     def _draw_face(self, ctx, p, uses, recorded, reuse) -> None:
         ctx.save()
-        ctx.translate(p.x, p.y)
+        if p.clip_path:                  # hexagons on shared cuts: bleed only where no neighbour
+            ctx.move_to(*p.clip_path[0])
+            for point in p.clip_path[1:]:
+                ctx.line_to(*point)
+            ctx.close_path()
+            ctx.clip()
+        elif not p.clip_to_shape:        # rectangles: the bleed is square, whatever the corners
+            left, top, right, bottom = p.bleed
+            ctx.rectangle(p.x - left, p.y - top, p.w + left + right, p.h + top + bottom)
+            ctx.clip()
+        _face_to_page(ctx, p)
+        part_x, part_y = getattr(p.face, "offset", (0.0, 0.0))     # a piece of a larger face
+        ctx.translate(-part_x, -part_y)
         if p.clip_to_shape:
             self.face_outline(p.face, max(p.bleed)).trace(ctx)
-        else:
-            left, top, right, bottom = p.bleed
-            ctx.rectangle(-left, -top, p.w + left + right, p.h + top + bottom)
-        ctx.clip()
+            ctx.clip()
         key = self.face_svg(p.face)
         try:
             if reuse and uses[key] > 1:
@@ -132,15 +160,19 @@ class PdfWriter:
                 ctx.set_source_surface(recorded[key], 0, 0)
                 ctx.paint()
             else:
-                draw_svg(ctx, self.face_svg(p.face))
+                draw_svg(ctx, key)
         except ValueError as exc:      # e.g. an <image> pointing at a file or URL
             raise BuildError(f"{self.face_name(p.face)}: {exc}") from None
         ctx.restore()
 
     def _record(self, p):
-        b = max(p.bleed) + 1
-        surface = cairo.RecordingSurface(cairo.CONTENT_COLOR_ALPHA, (-b, -b, p.w + 2 * b, p.h + 2 * b))
-        draw_svg(new_context(surface), self.face_svg(p.face))
+        """The face with as much bleed as its most exposed copy shows (each copy is clipped where
+        it is painted), not just what the first copy needed."""
+        key = self.face_svg(p.face)
+        b = self.reach[key] + 1
+        w, h = getattr(p.face, "full", None) or ((p.w, p.h) if p.rotation in (0, 180) else (p.h, p.w))
+        surface = cairo.RecordingSurface(cairo.CONTENT_COLOR_ALPHA, (-b, -b, w + 2 * b, h + 2 * b))
+        draw_svg(new_context(surface), key)
         return surface
 
     def _draw_cut_guides(self, ctx, sheet: Sheet) -> None:
@@ -157,7 +189,7 @@ class PdfWriter:
         if sheet.outlines:      # white under black dashes: visible on any background
             for p in sheet.outlines:
                 ctx.save()
-                ctx.translate(p.x, p.y)
+                _face_to_page(ctx, p)
                 self.face_outline(p.face, 0.0).trace(ctx)
                 ctx.restore()
             ctx.set_source_rgb(1, 1, 1)

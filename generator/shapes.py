@@ -25,7 +25,10 @@ class Outline:
 
 
 def rect_outline(w, h, grow=0.0, radius=0.0) -> Outline:
-    r = max(0.0, radius + grow) if radius > 0 else 0.0
+    """A rounded card's outline: its cut line and anything inside it keep the round corners;
+    grown outward (the bleed), it is the square the art must fill, since cards are cut straight
+    from a sheet before their corners are rounded."""
+    r = max(0.0, radius + grow) if radius > 0 and grow <= 0 else 0.0
     return Outline("rect", (-grow, -grow, w + 2 * grow, h + 2 * grow, r))
 
 

@@ -25,5 +25,5 @@ def test_worked_example_validates_and_builds_as_documented(tmp_path):
     assert "my-game: ok (43 components in 3 groups)" in DOC and "ok (43 components in 3 groups)" in out
     code, out, err = run_cli("build", "my-game", cwd=tmp_path)
     assert code == 0, err
-    documented = re.search(r"my-game: 43 components -> (.*)", DOC).group(1)
-    assert out.strip().endswith(documented), out
+    documented = re.search(r"^(my-game: 43 components -> .*?)\n```", DOC, re.M | re.S).group(1)
+    assert out.strip() == documented.strip(), out

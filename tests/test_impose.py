@@ -1,63 +1,159 @@
 """Imposition geometry, asserted numerically in millimetres (no drawing involved)."""
+import math
+
 import pytest
 
-from generator.impose import Options, impose, tile_pieces, impose_board
+from generator.impose import GUIDE_STRIP, Options, Run, impose, impose_board, impose_runs, rectangles_of, tile_pieces
 
 A4 = Options("a4", 210, 297)
 LETTER = Options("letter", 215.9, 279.4)
 TOL = 0.1
 
 
-@pytest.mark.parametrize("opts", [A4, LETTER], ids=["a4", "letter"])
-def test_nine_poker_cards_per_sheet(opts):
-    sheets = impose(list(range(9)), None, 63, 88, "rect", "pointy", opts)
-    assert len(sheets) == 1 and len(sheets[0].placements) == 9
+def _bleed_box(p):
+    return (p.x - p.bleed[0], p.y - p.bleed[1], p.x + p.w + p.bleed[2], p.y + p.h + p.bleed[3])
+
+
+def _overlap(a, b):
+    return a[0] < b[2] - 1e-6 and b[0] < a[2] - 1e-6 and a[1] < b[3] - 1e-6 and b[1] < a[3] - 1e-6
+
+
+def _mixed_runs(backs=True):
+    """Cards, chits, hexes and tokens of a small game, some two-sided, some part-filling a sheet."""
+    def run(key, n, w, h, shape="rect", two=True, bleed=3.0):
+        fronts = [f"{key}{i}" for i in range(n)]
+        return Run(key, key.title(), fronts, [f"back-{f}" for f in fronts] if two and backs else None,
+                   w, h, shape, "pointy", bleed)
+    return [run("cards", 11, 63, 88), run("chits", 7, 20, 20), run("hexes", 5, 40, 46.19, "hexagon", False),
+            run("tokens", 13, 16, 16, "circle", False, 2.0), run("stickers", 7, 14, 14, two=False),
+            run("board", 1, 140, 100, two=False)]
 
 
 @pytest.mark.parametrize("opts", [A4, LETTER], ids=["a4", "letter"])
-def test_faces_and_bleed_stay_inside_the_printer_margin(opts):
-    for w, h, shape in [(63, 88, "rect"), (44, 63, "rect"), (21, 24.249, "hexagon"), (30, 30, "circle")]:
-        for p in impose(list(range(40)), None, w, h, shape, "pointy", opts)[0].placements:
-            assert p.x - p.bleed[0] >= opts.margin - 1e-6
-            assert p.y - p.bleed[1] >= opts.margin - 1e-6
-            assert p.x + p.w + p.bleed[2] <= opts.page_width - opts.margin + 1e-6
-            assert p.y + p.h + p.bleed[3] <= opts.page_height - opts.margin + 1e-6
+def test_a_sheet_of_poker_cards_keeps_full_bleed_inside_the_printer_margin(opts):
+    """Nine 63 x 88 mm cards fit A4 with their bleed. On Letter three rows need 264 + 6 mm of the
+    269.4 mm inside the margins: the cards turn, four rows of two, rather than lose bleed."""
+    sheet = impose(list(range(9)), None, 63, 88, "rect", "pointy", opts)[0]
+    if opts is A4:
+        assert len(sheet.placements) == 9 and {p.rotation for p in sheet.placements} == {0}
+    else:
+        assert len(sheet.placements) == 8 and {p.rotation for p in sheet.placements} == {90}
+        assert {(round(p.w), round(p.h)) for p in sheet.placements} == {(88, 63)}
 
 
-def test_faces_never_overlap_their_neighbours_trim():
-    placements = impose(list(range(9)), None, 63, 88, "rect", "pointy", A4)[0].placements
-    for i, a in enumerate(placements):
-        for b in placements[i + 1:]:
-            assert (a.x + a.w <= b.x + 1e-6 or b.x + b.w <= a.x + 1e-6 or
-                    a.y + a.h <= b.y + 1e-6 or b.y + b.h <= a.y + 1e-6)
+@pytest.mark.parametrize("opts", [A4, LETTER], ids=["a4", "letter"])
+def test_faces_bleed_and_marks_stay_inside_the_printable_area(opts):
+    for sheet in impose_runs(_mixed_runs(), opts, "Game"):
+        for p in sheet.placements:
+            x0, y0, x1, y1 = _bleed_box(p)
+            assert x0 >= opts.margin - 1e-6 and y0 >= opts.margin - 1e-6
+            assert x1 <= opts.page_width - opts.margin + 1e-6
+            assert y1 <= opts.page_height - opts.margin - GUIDE_STRIP + 1e-6
+        for x0, y0, x1, y1 in sheet.lines:
+            for v in (x0, x1):
+                assert opts.margin - 1e-6 <= v <= opts.page_width - opts.margin + 1e-6
+            for v in (y0, y1):
+                assert opts.margin - 1e-6 <= v <= opts.page_height - opts.margin + 1e-6
 
 
-def test_poker_block_is_centred_on_a4():
-    xs = sorted({round(p.x, 3) for p in impose(list(range(9)), None, 63, 88, "rect", "pointy", A4)[0].placements})
-    # 3 x 63 mm abutting, 3 mm outer bleed: 195 mm centred in 200 mm inside 5 mm margins
-    assert xs == pytest.approx([10.5, 73.5, 136.5], abs=TOL)
+@pytest.mark.parametrize("duplex", ["long", "short", "none"])
+def test_no_face_or_its_bleed_covers_another_face(duplex):
+    opts = Options("a4", 210, 297, duplex=duplex)
+    for sheet in impose_runs(_mixed_runs(), opts, "Game"):
+        for i, a in enumerate(sheet.placements):
+            for b in sheet.placements[i + 1:]:
+                trim_a, trim_b = (a.x, a.y, a.x + a.w, a.y + a.h), (b.x, b.y, b.x + b.w, b.y + b.h)
+                apart = math.dist((a.x + a.w / 2, a.y + a.h / 2), (b.x + b.w / 2, b.y + b.h / 2))
+                if a.edges and b.edges:          # hexagons on shared cuts: they abut, no bleed between
+                    assert apart >= min(a.w, a.h) - 1e-6
+                    continue
+                if a.clip_to_shape and b.clip_to_shape:     # hexagons, circles: their bleed rings touch at most
+                    assert apart >= min(a.w, a.h) / 2 + min(b.w, b.h) / 2 + max(a.bleed) + max(b.bleed) - 1e-6
+                    continue
+                assert not _overlap(trim_a, trim_b)
+                if a.clip_to_shape is False and b.clip_to_shape is False:   # rectangles: square bleed
+                    assert not _overlap(_bleed_box(a), trim_b) and not _overlap(_bleed_box(b), trim_a)
+
+
+def test_every_side_without_a_neighbour_on_its_cut_line_has_full_bleed():
+    """Part-filled rows and sheets: a side drops its bleed only where another face abuts it."""
+    for n in (1, 4, 7, 11, 52):
+        for sheet in impose(list(range(n)), None, 14, 14, "square", "pointy", A4):
+            for p in sheet.placements:
+                neighbours = {
+                    0: any(abs(q.x + q.w - p.x) < 1e-6 and abs(q.y - p.y) < 1e-6 for q in sheet.placements),
+                    1: any(abs(q.y + q.h - p.y) < 1e-6 and abs(q.x - p.x) < 1e-6 for q in sheet.placements),
+                    2: any(abs(p.x + p.w - q.x) < 1e-6 and abs(q.y - p.y) < 1e-6 for q in sheet.placements),
+                    3: any(abs(p.y + p.h - q.y) < 1e-6 and abs(q.x - p.x) < 1e-6 for q in sheet.placements),
+                }
+                for side in range(4):
+                    assert p.bleed[side] == (0.0 if neighbours[side] else 3.0), (n, p, side)
+
+
+def test_crop_marks_sit_on_trim_lines_and_never_on_any_bleed():
+    opts = Options("a4", 210, 297)
+    for sheet in impose_runs(_mixed_runs(), opts, "Game"):
+        rect_trims_x = {round(v, 3) for p in sheet.placements if not p.clip_to_shape for v in (p.x, p.x + p.w)}
+        rect_trims_y = {round(v, 3) for p in sheet.placements if not p.clip_to_shape for v in (p.y, p.y + p.h)}
+        for x0, y0, x1, y1 in sheet.lines:
+            if x0 == x1:
+                assert round(x0, 3) in rect_trims_x
+            else:
+                assert round(y0, 3) in rect_trims_y
+            segment = (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
+            for p in sheet.placements:
+                assert not _overlap(segment, _bleed_box(p)), (sheet.number, (x0, y0, x1, y1), p)
 
 
 @pytest.mark.parametrize("duplex", ["long", "short"])
-def test_backs_land_behind_their_fronts(duplex):
-    sheets = impose(list(range(9)), [f"b{i}" for i in range(9)], 63, 88, "rect", "pointy",
-                    Options("a4", 210, 297, duplex=duplex))
-    front, back = sheets
-    assert back.side == "back"
-    for f in front.placements:
-        b = next(p for p in back.placements if p.face == f"b{f.face}")
-        if duplex == "long":      # turned over left-right: x mirrored, y kept
-            assert b.x + b.w / 2 == pytest.approx(210 - (f.x + f.w / 2), abs=1e-6)
-            assert b.y == pytest.approx(f.y, abs=1e-6)
-        else:                     # turned over top-bottom
-            assert b.y + b.h / 2 == pytest.approx(297 - (f.y + f.h / 2), abs=1e-6)
-            assert b.x == pytest.approx(f.x, abs=1e-6)
+def test_every_back_page_follows_its_front_and_one_sided_sheets_get_blank_backs(duplex):
+    opts = Options("a4", 210, 297, duplex=duplex)
+    sheets = impose_runs(_mixed_runs(), opts, "Game")
+    assert len(sheets) % 2 == 0
+    for front, back in zip(sheets[0::2], sheets[1::2]):
+        assert front.number == back.number
+        assert (front.side, back.side) in {("front", "back"), ("one-sided", "blank")}
+        assert len(back.placements) == sum(1 for p in front.placements if not str(p.face).startswith(("hexes", "tokens", "stickers", "board")))
+        for f in front.placements:
+            behind = [b for b in back.placements if b.face == f"back-{f.face}"]
+            if str(f.face).startswith(("hexes", "tokens", "stickers", "board")):
+                assert not behind                              # one-sided: nothing behind it
+                continue
+            (b,) = behind
+            if duplex == "long":      # turned over left-right: x mirrored, y kept
+                assert b.x + b.w / 2 == pytest.approx(210 - (f.x + f.w / 2), abs=1e-6)
+                assert b.y == pytest.approx(f.y, abs=1e-6)
+            else:                     # turned over top-bottom
+                assert b.y + b.h / 2 == pytest.approx(297 - (f.y + f.h / 2), abs=1e-6)
+                assert b.x == pytest.approx(f.x, abs=1e-6)
+            assert b.rotation == (-f.rotation) % 360
+
+
+def test_two_boards_share_a_sheet_where_they_fit_without_room_for_crop_marks():
+    """190 x 130 mm castle boards: with bleed 196 mm wide, no room for marks beside them on A4,
+    but two fit one above the other: two to a sheet, each with its cut outline drawn."""
+    sheets = impose(list(range(4)), None, 190, 130, "rect", "pointy", A4)
+    assert [len(s.placements) for s in sheets] == [2, 2]
+    assert all(len(s.outlines) == 2 and not s.lines for s in sheets)
+
+
+def test_two_sided_sheets_come_first_and_small_groups_share_sheets():
+    sheets = impose_runs(_mixed_runs(), Options("a4", 210, 297), "Game")
+    sides = [s.side for s in sheets]
+    assert sides[: sides.count("front") * 2] == ["front", "back"] * sides.count("front")
+    assert any(len(s.groups) >= 3 for s in sheets)
+    assert len(sheets) <= 6       # 11 cards, 7 chits, 5 hexes, 13 tokens, 7 stickers, a board
+
+
+def test_a_document_without_backs_has_no_blank_pages():
+    sheets = impose_runs(_mixed_runs(backs=False), Options("a4", 210, 297), "Game")
+    assert {s.side for s in sheets} == {"one-sided"}
 
 
 def test_fold_and_glue_puts_backs_mirrored_across_the_fold():
     opts = Options("a4", 210, 297, duplex="none")
     (sheet,) = impose(list(range(3)), [f"b{i}" for i in range(3)], 63, 88, "rect", "pointy", opts)
-    assert sheet.fold_x == pytest.approx(105)
+    assert sheet.fold_x == pytest.approx(105) and sheet.side == "fold"
     fronts = [p for p in sheet.placements if not str(p.face).startswith("b")]
     for f in fronts:
         b = next(p for p in sheet.placements if p.face == f"b{f.face}")
@@ -65,25 +161,49 @@ def test_fold_and_glue_puts_backs_mirrored_across_the_fold():
         assert f.x + f.w + f.bleed[2] <= 105 - 5 + 1e-6      # 5 mm from the fold to any bleed
 
 
-def test_crop_marks_sit_on_trim_lines_outside_the_faces():
-    (sheet,) = impose(list(range(9)), None, 63, 88, "rect", "pointy", A4)
-    trims_x = {round(v, 3) for p in sheet.placements for v in (p.x, p.x + p.w)}
-    vertical = [l for l in sheet.lines if l[0] == l[2]]
-    assert {round(l[0], 3) for l in vertical} == trims_x
-    block_top = min(p.y - p.bleed[1] for p in sheet.placements)
-    block_bottom = max(p.y + p.h + p.bleed[3] for p in sheet.placements)
-    for x0, y0, x1, y1 in vertical:
-        assert max(y0, y1) <= block_top + 1e-6 or min(y0, y1) >= block_bottom - 1e-6
-        assert min(y0, y1) >= A4.margin - 1e-6 and max(y0, y1) <= 297 - A4.margin + 1e-6
+def test_page_guide_names_game_sheet_side_and_groups():
+    sheets = impose_runs(_mixed_runs(), Options("a4", 210, 297), "My Game")
+    assert sheets[0].label.startswith("My Game | front of sheet 1 - print double-sided, flip on the long edge")
+    assert "Cards" in sheets[0].label and sheets[1].label.startswith("My Game | back of sheet 1")
+    blank = next(s for s in sheets if s.side == "blank")
+    assert "left blank" in blank.label and not blank.placements
+    for s in sheets:      # in the strip kept free under the faces
+        assert s.label_at[1] > max((p.y + p.h + p.bleed[3] for p in s.placements), default=0)
 
 
-def test_hexes_pack_in_offset_rows():
-    placements = impose(list(range(200)), None, 21, 24.249, "hexagon", "pointy", A4)[0].placements
-    rows = sorted({round(p.y, 3) for p in placements})
-    first_x = [min(p.x for p in placements if round(p.y, 3) == y) for y in rows[:2]]
-    assert abs(first_x[1] - first_x[0]) == pytest.approx((21 + 6) / 2, abs=1e-6)
-    assert rows[1] - rows[0] == pytest.approx(0.75 * (24.249 + 4 * 3 / 3 ** 0.5), abs=1e-3)
+def test_separate_cuts_give_every_card_its_own_bleed():
+    opts = Options("a4", 210, 297, cuts="separate")
+    for sheet in impose(list(range(20)), None, 63, 88, "rect", "pointy", opts):
+        assert all(p.bleed == (3.0,) * 4 for p in sheet.placements)
+    shared = impose(list(range(20)), None, 63, 88, "rect", "pointy", A4)
+    assert any(0.0 in p.bleed for s in shared for p in s.placements)
+
+
+@pytest.mark.parametrize("cuts", ["shared", "separate"])
+def test_hexes_pack_in_a_honeycomb(cuts):
+    """Offset rows of pointy hexagons, or the same turned a quarter (offset columns of flat ones),
+    whichever holds more. Shared cuts: neighbours abut (centres 21 mm apart) and only the sides
+    without a neighbour have bleed; separate: their bleed rings touch (27 mm apart)."""
+    opts = Options("a4", 210, 297, cuts=cuts)
+    placements = impose(list(range(200)), None, 21, 24.249, "hexagon", "pointy", opts)[0].placements
+    centres = [(p.x + p.w / 2, p.y + p.h / 2) for p in placements]
+    pitch = 21 if cuts == "shared" else 27
+    for p, c in list(zip(placements, centres))[:40]:
+        nearest = sorted(math.dist(c, d) for d in centres if d != c)
+        assert nearest[0] == pytest.approx(pitch, abs=1e-3)
+        if cuts == "shared":
+            for angle, bleed in p.edges:
+                beyond = (c[0] + 21 * math.cos(math.radians(angle)), c[1] + 21 * math.sin(math.radians(angle)))
+                has_neighbour = any(math.dist(beyond, d) < 1e-3 for d in centres)
+                assert bleed == (0.0 if has_neighbour else 3.0)
+    assert len({p.rotation for p in placements}) == 1
     assert len(placements) > len(impose(list(range(200)), None, 27, 30.3, "rect", "pointy", A4)[0].placements)
+
+
+def test_shared_hexagons_fit_more_than_separate_ones():
+    counts = {cuts: len(impose(list(range(300)), None, 40, 46.188, "hexagon", "pointy",
+                               Options("a4", 210, 297, cuts=cuts))[0].placements) for cuts in ("shared", "separate")}
+    assert counts["shared"] > counts["separate"] * 1.2
 
 
 def test_board_pieces_cover_the_board_with_the_overlap():
@@ -116,3 +236,12 @@ def test_an_l_shaped_board_skips_the_pieces_it_does_not_reach():
         (placement,) = sheet.placements
         assert placement.clip_to_shape and sheet.outlines == [placement]
     assert not any("row 2 of 2, column 2 of 2" in s.label for s in sheets)
+
+
+def test_a_polygon_of_rectangles_is_cut_into_the_fewest_rectangles():
+    ell = [(0, 0), (200, 0), (200, 40), (40, 40), (40, 200), (0, 200)]
+    rects = rectangles_of(ell)
+    assert len(rects) == 2 and sum(w * h for _, _, w, h in rects) == pytest.approx(200 * 40 + 40 * 160)
+    tee = [(0, 0), (90, 0), (90, 30), (60, 30), (60, 100), (30, 100), (30, 30), (0, 30)]
+    assert sorted((w, h) for _, _, w, h in rectangles_of(tee)) == [(30, 70), (90, 30)]
+    assert rectangles_of([(0, 0), (100, 0), (50, 80)]) is None          # a triangle is not
