@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import re
 
+import cairocffi
+
+from .. import glyphs, shaping
 from .base import _SVG_NS, UnsupportedSVG
 from .cascade import _CACHE_LIMIT, _prep, _run_style
 from .ops import _new_matrix, _op_text
@@ -114,14 +117,27 @@ class _TextBuilder:
         return runs
 
 
+def _checked(text, p):
+    """The text as it prints: UTF-8 (composed, soft hyphens dropped), or its glyphs shaped by
+    HarfBuzz when it holds right-to-left letters or combining marks; GlyphError when the font
+    cannot print it as written."""
+    text = glyphs.printable(text)
+    style = (p['font-family'], p['font-weight'] == cairocffi.FONT_WEIGHT_BOLD,
+             p['font-style'] != cairocffi.FONT_SLANT_NORMAL)
+    covered, font = glyphs.font_coverage(*style)
+    glyphs.check(text, covered, '<text>', font, shaped=True)
+    if shaping.needs_shaping(text):
+        return shaping.shape(text, glyphs.font_file(*style))
+    return text.encode('utf-8')
+
+
 def _text_run(text, p, pos, need):
+    data = _checked(text, p)
     face, size, fill, stroke = _run_style(p)
     if pos is None:
-        return (text.encode('utf-8'), face, size, fill, stroke, None, None,
-                0.0, 0.0, need)
+        return (data, face, size, fill, stroke, None, None, 0.0, 0.0, need)
     x, y, dx, dy = pos
-    return (text.encode('utf-8'), face, size, fill, stroke, x, y,
-            dx or 0.0, dy or 0.0, need)
+    return (data, face, size, fill, stroke, x, y, dx or 0.0, dy or 0.0, need)
 
 
 _TEXT_CACHE = {}  # (parent props id, attribute items) -> _text_head result
@@ -177,9 +193,10 @@ def _h_text(c, elem, props):
             text = _WS_RE.sub(' ', text).strip(' ')
         else:
             text = text.strip(' ')
-        if not text:
+        data = _checked(text, p)
+        if not data:
             return
-        run = (text.encode('utf-8'),) + style + (False,)
+        run = (data,) + style + (False,)
         _emit_text(c, opacity, matrix, [(p['text-anchor'], [run])],
                    style[2] is not None, style[3] is not None)
         return
