@@ -63,9 +63,22 @@ def _forked(writer, chunks, progress) -> list[bytes]:
         return [first] + _collect(pipes, report)
     finally:
         _job = None
-        for worker in workers:
-            if worker.is_alive():
-                worker.terminate()
+        _stop(workers, pipes)
+
+
+def _stop(workers, pipes) -> None:
+    """Workers ended, whatever state they are in. Closing our pipe ends first matters: a worker
+    that finished while we were interrupted is blocked sending its PDF, and only a broken pipe
+    wakes it; one still drawing stops at its next page on the terminate signal."""
+    for pipe in pipes:
+        pipe.close()
+    for worker in workers:
+        if worker.is_alive():
+            worker.terminate()
+    for worker in workers:
+        worker.join(10)
+        if worker.is_alive():          # stuck inside cairo: no clean stop possible
+            worker.kill()
             worker.join()
 
 
@@ -114,11 +127,15 @@ def _work(index: int, send) -> None:
         with counter.get_lock():
             counter.value += n
     try:
-        send.send(("ok", writer.write(chunks[index], advance)))
+        result = ("ok", writer.write(chunks[index], advance))
     except (BuildError, interrupt.Interrupted) as exc:
-        send.send(("error", exc))
+        result = ("error", exc)
     except Exception as exc:          # report, don't hang the parent
-        send.send(("error", BuildError(f"drawing failed: {type(exc).__name__}: {exc}")))
+        result = ("error", BuildError(f"drawing failed: {type(exc).__name__}: {exc}"))
+    try:
+        send.send(result)
+    except (OSError, interrupt.Interrupted):   # the parent stopped listening or stopped us
+        pass
     finally:
         send.close()
 
