@@ -99,3 +99,14 @@ def test_a_separate_reveal_sheet_shows_the_face_down_tiles(tmp_path):
     assert set(files) == {"m.pdf", "m-reveal.pdf"}
     plain = map_files([engine.generate("dragon-towers", 4)], "pdf", "d", "Title", paper)
     assert set(plain) == {"d.pdf"}                 # nothing hidden: no reveal sheet
+
+
+def test_a_look_of_the_wrong_shape_is_a_message_not_a_traceback(tmp_path):
+    import shutil
+    from conftest import ROOT, run_cli
+    pack = tmp_path / "island"
+    shutil.copytree(ROOT / "docs" / "examples" / "hex-island", pack)
+    path = pack / "map.yaml"
+    path.write_text(path.read_text().replace('labels: {number: "{number}"}', "labels: [number]"))
+    code, out, err = run_cli("validate", pack)
+    assert code == 1 and "look.labels: must be a mapping" in err and "Traceback" not in err

@@ -154,6 +154,7 @@ def _all_words(pdf):
     return [w for n in range(len(pymupdf.open(pdf))) for w in _words(pdf, n)]
 
 
+@pytest.mark.slow
 def test_numbers_on_faces_come_from_the_manifests(built, tmp_path):
     pdf = built / "cones-of-dunshire-sheets.pdf"
     # first sheet: the first nine Dragon cards; the first card prints 3 (night) and 5 (day)

@@ -32,11 +32,32 @@ INK = "#222222"
 FONT = "Liberation Sans"
 
 
+LOOK_MAPPINGS = ("cells", "labels", "badges", "markers", "face_down")
+
+
+def _check_look(look) -> None:
+    """map.yaml `look` in the shape docs/maps.md gives, or a message saying which key is wrong
+    (never a traceback while drawing)."""
+    from .engine import MapError
+    if not isinstance(look, dict):
+        raise MapError("look: must be a mapping of drawing settings (see docs/maps.md, 'Drawing maps')")
+    for key in LOOK_MAPPINGS:
+        if key in look and not isinstance(look[key], dict):
+            example = {"labels": 'labels: {number: "{number}"}', "cells": "cells: {forest: {name: Forest, fill: '#5c8a4a'}}"}
+            raise MapError(f"look.{key}: must be a mapping (key: value), not a {type(look[key]).__name__}"
+                           f"{'; e.g. ' + example[key] if key in example else ''} (see docs/maps.md)")
+    for key in ("cells", "markers"):
+        for name, style in look.get(key, {}).items():
+            if not isinstance(style, dict):
+                raise MapError(f"look.{key}.{name}: must be a mapping such as {{name: ..., fill: ...}} (see docs/maps.md)")
+
+
 class Art:
     """The look of one game's map: map.yaml `look` resolved against the pack (palette, icons,
     players)."""
 
     def __init__(self, look: dict, game, reveal: bool = False):
+        _check_look(look)
         self.look, self.game, self.reveal = look, game, reveal
         self.palette = game.palette if game else {}
         self.icons = game.icons if game else {}
