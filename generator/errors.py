@@ -6,13 +6,16 @@ UsageError: the command line is wrong (exit code 2).
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 
-@dataclass(frozen=True)
-class Mark:
-    """A position in a source file, 1-based like editors show it."""
+class Mark(NamedTuple):
+    """A position in a source file, 1-based like editors show it. A named tuple: a manifest
+    gives one to every key and value, and a tuple is made five times faster than a frozen
+    dataclass."""
     file: str
     line: int = 0
     col: int = 0
@@ -48,10 +51,12 @@ class Reporter:
 
     def __init__(self) -> None:
         self.problems: list[Problem] = []
+        self._seen: set[Problem] = set()
 
     def error(self, mark: Mark, message: str, hint: str = "") -> None:
         problem = Problem(mark, message, hint)
-        if problem not in self.problems:      # a per-player item reports its mistake once
+        if problem not in self._seen:      # a per-player item reports its mistake once
+            self._seen.add(problem)
             self.problems.append(problem)
 
     def warn(self, mark: Mark, message: str, hint: str = "") -> None:
@@ -87,3 +92,21 @@ class BuildError(PnpError):
 
 class UsageError(PnpError):
     exit_code = 2
+
+
+# Python's names for values, as a pack's author would say them (messages never show class names)
+_TYPE_WORDS = {"NoneType": "nothing", "str": "text", "int": "a whole number", "float": "a number",
+               "bool": "yes/no", "dict": "a mapping", "SrcDict": "a mapping", "DataDict": "a mapping",
+               "list": "a list", "SrcList": "a list", "tuple": "a list", "Markup": "text",
+               "Undefined": "an undefined value", "StrictUndefined": "an undefined value"}
+_QUALIFIED = re.compile(r"\b(?:[a-z_]+\.)+([A-Z][A-Za-z]+)\b")
+_QUOTED_TYPE = re.compile(r"'(" + "|".join(_TYPE_WORDS) + r")(?:' object| object')|'(" + "|".join(_TYPE_WORDS) + r")'")
+
+
+def plain_words(text: str) -> str:
+    """A Python error message with its class names put in words: "'NoneType' object is not
+    iterable" -> "nothing is not iterable"; module paths (generator.x.Y) lose their module."""
+    text = _QUALIFIED.sub(lambda m: m.group(1), text)
+    text = _QUOTED_TYPE.sub(lambda m: _TYPE_WORDS[m.group(1) or m.group(2)], text)
+    return re.sub(r"\b(" + "|".join(k for k in _TYPE_WORDS if k[0].isupper()) + r") object\b",
+                  lambda m: _TYPE_WORDS[m.group(1)], text)

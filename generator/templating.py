@@ -12,26 +12,34 @@ Helpers given to every template (sizes of text in points, everything else in mm)
   hex_corners(cx, cy, flat, orientation='pointy')   'x,y x,y ...' for <polygon points>
   hex_grid(cols, rows, flat, x=0, y=0, orientation='pointy')  centres of an offset hex grid
   arrow(x1, y1, x2, y2, shorten=0, head=1.5)  SVG path data of an arrow with its head
+  on(color, dark=None, light='#ffffff')      the colour to draw on `color`: `light` on dark
+           colours, `dark` (default: the palette's ink) on light ones (a white player's pieces)
 """
 from __future__ import annotations
 
+import difflib
+import hashlib
 import math
 import os
+from functools import lru_cache
 from pathlib import Path
 
 import jinja2
+import jinja2.bccache
 from jinja2.sandbox import SandboxedEnvironment, modifies_known_mutable
 from markupsafe import Markup
 
-from . import confine
+from . import confine, workdir
 from .glyphs import composed, snippet
 from .fonts import PROJECT_ROOT, library
+from .schema import type_name
 from .shapes import SQRT3, hex_points
-from .textfit import Style, TextFitError, fit, icon_svg, layout_lines, render_block
+from .textfit import ICON_TOKEN, Style, TextFitError, fit, icon_svg, layout_lines, render_block
 from .units import pt_to_mm
 
 TEMPLATE_DIR = PROJECT_ROOT / "templates"
 MAX_RANGE = 10_000
+READABLE_PT = 6            # text shrunk below this is a warning naming the face
 
 
 class Sandbox(SandboxedEnvironment):
@@ -43,6 +51,31 @@ class Sandbox(SandboxedEnvironment):
         super().__init__(**kw)
         self.globals["range"] = _bounded_range
 
+    # `a.b` on a mapping reads its key b first, so a palette or data key is never mistaken for a
+    # Python method (palette.clear is the colour 'clear'); on what the template is given, a name
+    # that is neither a key nor a dict method is a missing key, named with the keys there. A
+    # missing key or index is said in words, never with Python's class names.
+    def getattr(self, obj, attribute):
+        if isinstance(obj, dict) and isinstance(attribute, str):
+            if attribute in obj:
+                return obj[attribute]
+            if isinstance(obj, ReadOnlyDict) and not hasattr(dict, attribute):
+                return self.undefined(hint=_missing_key(obj, attribute))
+        value = super().getattr(obj, attribute)
+        if isinstance(value, jinja2.Undefined) and not isinstance(obj, jinja2.Undefined) \
+                and not hasattr(obj, attribute):    # (an attribute the sandbox refused keeps its message)
+            return self.undefined(hint=f"{type_name(obj)} {snippet(str(obj))} has no {attribute!r}")
+        return value
+
+    def getitem(self, obj, argument):
+        if isinstance(obj, dict):
+            if argument in obj:
+                return obj[argument]
+            return self.undefined(hint=_missing_key(obj, argument))
+        if isinstance(obj, (list, tuple)) and isinstance(argument, int) and not -len(obj) <= argument < len(obj):
+            return self.undefined(hint=f"there is no entry {argument} in a list of {len(obj)}")
+        return super().getitem(obj, argument)
+
     def is_safe_attribute(self, obj, attr, value):
         if isinstance(obj, (ReadOnlyDict, ReadOnlyList)) and modifies_known_mutable(obj, attr):
             return False
@@ -50,12 +83,22 @@ class Sandbox(SandboxedEnvironment):
 
     def unsafe_undefined(self, obj, attribute):
         if isinstance(obj, (ReadOnlyDict, ReadOnlyList)):
+            key = f"{_missing_key(obj, attribute)}; and " if isinstance(obj, ReadOnlyDict) else ""
             return self.undefined(
-                f"{attribute}() would change a {type(obj).__name__} the template is given, and every face "
+                f"{key}{attribute}() would change a {type(obj).__name__} the template is given, and every face "
                 f"drawn after it; templates read what they are given: make a copy to change, e.g. "
                 f"{{% set mine = dict(palette) %}} or {{% set mine = list(item.tags) %}}",
                 obj=obj, name=attribute, exc=jinja2.exceptions.SecurityError)
         return super().unsafe_undefined(obj, attribute)
+
+
+SHOWN_KEYS = 12
+
+
+def _missing_key(obj: dict, key) -> str:
+    keys = [str(k) for k in obj]
+    shown = ", ".join(keys[:SHOWN_KEYS]) + (f" and {len(keys) - SHOWN_KEYS} more" if len(keys) > SHOWN_KEYS else "")
+    return f"no key {key!r} here (the keys are: {shown or 'none'})"
 
 
 def _refuse(self, *args, **kwargs):
@@ -120,7 +163,31 @@ def environment(pack_root: Path) -> jinja2.Environment:
     """Templates are looked up in the pack's own templates/ first, then in the shared templates/."""
     loader = ConfinedLoader([(Path(pack_root) / "templates", Path(pack_root)), (TEMPLATE_DIR, TEMPLATE_DIR)])
     return Sandbox(loader=loader, autoescape=True, undefined=jinja2.StrictUndefined,
-                    trim_blocks=True, lstrip_blocks=True, auto_reload=False, cache_size=400)
+                   trim_blocks=True, lstrip_blocks=True, auto_reload=False, cache_size=400,
+                   bytecode_cache=_bytecode_cache())
+
+
+class _SourceKeyedCache(jinja2.FileSystemBytecodeCache):
+    """Jinja's per-user cache folder, with each entry found by the template's name and source
+    instead of its path: copies of a pack (a designer's variants, the test suite's temporary
+    ones) share one entry per distinct template, so the folder does not grow with every copy."""
+
+    def get_bucket(self, environment, name, filename, source):
+        key = hashlib.sha1(f"{name}\0{source}".encode("utf-8")).hexdigest()
+        bucket = jinja2.bccache.Bucket(environment, key, self.get_source_checksum(source))
+        self.load_bytecode(bucket)
+        return bucket
+
+
+@lru_cache(maxsize=1)
+def _bytecode_cache() -> jinja2.BytecodeCache | None:
+    """Compiled templates kept between runs, so validate, list and build do not recompile
+    unchanged templates: compiling is most of what loading a pack costs. They are code, so
+    they live in pnpgen's owner-only working folder (workdir), where nobody else can plant one."""
+    try:
+        return _SourceKeyedCache(str(workdir.private_dir("templates-compiled")))
+    except OSError:                       # no private folder: compile every time
+        return None
 
 
 def check_template(env: jinja2.Environment, name: str) -> str:
@@ -141,8 +208,21 @@ class Helpers:
 
     def __init__(self, game, lenient: bool = False):
         self.game, self.lenient = game, lenient
-        self.warnings: list[str] = []
+        self._warned: dict[str, list[str]] = {}   # message -> the faces it was given for
         self._styles = {}
+        self.face = ""                  # the face being rendered, as warnings name it
+
+    def warn(self, message: str) -> None:
+        self._warned.setdefault(message, []).append(self.face)
+
+    @property
+    def warnings(self) -> list[str]:
+        """Each warning once, on the first face it concerns, with how many more faces share it."""
+        out = []
+        for message, faces in self._warned.items():
+            more = f" (the same on {len(faces) - 1} more faces)" if len(faces) > 1 else ""
+            out.append(f"{faces[0] + ': ' if faces[0] else ''}{message}{more}")
+        return out
 
     def style(self, font: str, color: str | None) -> Style:
         key = (font, color)
@@ -159,15 +239,24 @@ class Helpers:
                  align="left", valign="top", line_height=1.2, max_lines=None):
         text = composed(str(text))
         style = self.style(font, color)
+        unknown = [name for name in ICON_TOKEN.findall(text) if name not in self.game.icons]
+        if unknown:
+            close = difflib.get_close_matches(unknown[0], list(self.game.icons), 1)
+            raise TextFitError(f"icon ':{unknown[0]}:' in {snippet(text)} is not declared in game.yaml icons"
+                               + (f"; did you mean ':{close[0]}:'?" if close else ""))
         fitted = fit(text, w, h, size, min_size, style, self.game.icons, line_height, max_lines)
         if fitted is None:
             message = (f"text {snippet(text)} does not fit its {w:g} x {h:g} mm box even at {min_size:g} pt; "
                        "shorten the text, or enlarge the box or lower min_size in the template")
             if not self.lenient:
                 raise TextFitError(message)
-            self.warnings.append(message)
+            self.warn(message)
             fitted = _truncated(text, w, h, min_size, style, self.game.icons, line_height)
         size_mm, lines = fitted
+        if size_mm < pt_to_mm(READABLE_PT) - 1e-9:
+            self.warn(f"text {snippet(text)} is shrunk to "
+                                 f"{size_mm / pt_to_mm(1):.2f} pt to fit, below the {READABLE_PT} pt most players "
+                                 f"can read; shorten the text or enlarge its box")
         return Markup(render_block(lines, x, y, w, h, size_mm, style, self.game.icons, align,
                                    valign, line_height))
 
@@ -184,9 +273,21 @@ class Helpers:
             raise TextFitError(f"icon '{name}' is not declared in game.yaml icons")
         return Markup(icon_svg(icon, x, y, size, color))
 
+    def on(self, color, dark=None, light="#ffffff"):
+        return light if luminance(color) < 0.6 else (dark or self.game.palette.get("ink", "#000000"))
+
     def bind(self) -> dict:
         return {"text_box": self.text_box, "text_line": self.text_line, "icon": self.icon,
-                "hex_corners": hex_corners, "hex_grid": hex_grid, "arrow": arrow}
+                "hex_corners": hex_corners, "hex_grid": hex_grid, "arrow": arrow, "on": self.on}
+
+
+def luminance(color) -> float:
+    """Relative lightness 0..1 of a #rrggbb colour (0.5 for anything else)."""
+    text = str(color)
+    if not (text.startswith("#") and len(text) == 7):
+        return 0.5
+    r, g, b = (int(text[i:i + 2], 16) / 255 for i in (1, 3, 5))
+    return 0.299 * r + 0.587 * g + 0.114 * b
 
 
 def hex_corners(cx, cy, flat, orientation="pointy") -> str:

@@ -1,7 +1,7 @@
 """A game pack -> files for somewhere other than a home printer: output/<game>/<format>/.
 
-Each format is an entry in FORMATS: a function (game, ExportRequest, progress) -> {relative
-path: bytes}. export() loads the pack, runs the format, and replaces the format's folder only
+Each format is an entry in FORMATS: a function (game, ExportRequest, progress, ExportResult)
+-> {relative path: bytes}. export() loads the pack, runs the format, and replaces the format's folder only
 when every file is ready, so a failed export leaves the earlier one as it was.
 """
 from __future__ import annotations
@@ -10,26 +10,31 @@ import os
 import shutil
 from pathlib import Path
 
+import importlib
+
 from .. import interrupt
-from ..build import Progress
-from ..publish import check_not_locked, output_lock
 from ..errors import BuildError, display_path
 from ..manifest import load_pack
+from ..publish import check_not_locked, output_lock
 from .common import ExportRequest, ExportResult
-from .png import export_png
-from .tts import export_tts
+
+# format -> "module:function"; imported when used, so the command line starts without cairo
+FORMATS = {"png": "png:export_png", "tts": "tts:export_tts"}
 
 
-FORMATS = {"png": export_png, "tts": export_tts}
+def format_function(fmt: str):
+    module, function = FORMATS[fmt].split(":")
+    return getattr(importlib.import_module(f".{module}", __name__), function)
 
 
-def export(pack_root: Path, fmt: str, request: ExportRequest, progress: Progress | None = None) -> ExportResult:
+def export(pack_root: Path, fmt: str, request: ExportRequest, progress=None) -> ExportResult:
+    from ..build import Progress
     progress = progress or Progress()
     game = load_pack(pack_root)                                    # manifest -> model
     folder = Path(request.out_dir) / game.id / fmt
     result = ExportResult(game, folder)
     check_not_locked(folder.parent)
-    files = FORMATS[fmt](game, request, progress, result)       # model -> files
+    files = format_function(fmt)(game, request, progress, result)       # model -> files
     interrupt.check()
     with output_lock(folder.parent):
         replace_folder(folder, files)

@@ -45,7 +45,7 @@ def _forked(jobs, advance, weights) -> list[bytes]:
     results: list = [None] * len(jobs)
     pipes, workers = [], []
     try:
-        start_workers(ctx, _work, WORKERS, pipes, workers)
+        start_workers(ctx, _work, range(WORKERS), pipes, workers)
         open_pipes = list(pipes)
         while open_pipes:
             interrupt.check()
