@@ -20,14 +20,11 @@ import pikepdf
 from . import interrupt
 from .errors import BuildError, display_path
 from .impose import Options, Run, fits_on_a_sheet, impose_board, impose_runs, impose_single
-from .manifest import PAPERS, load_pack
+from .manifest import PAPERS, PRINT_SHOP, load_pack
 from .model import Game, Group
 from .parallel import set_print_boxes, write_pdf
 from .pdfwrite import PdfWriter
 from .render import FaceRenderer, expand_faces
-
-
-PRINT_SHOP = "face"     # --paper face: one face per page at print-shop size
 
 
 @dataclass

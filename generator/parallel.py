@@ -1,5 +1,5 @@
-"""Sheets -> PDF on both cores (and the page boxes cairo cannot write): large jobs are cut into page-aligned chunks, each drawn by a
-forked worker, and the chunk PDFs merged with pikepdf.
+"""Sheets -> PDF on both cores (and the page boxes cairo cannot write): large jobs are cut into page-aligned chunks; the
+parent draws the first while a forked worker draws each other one, and the chunk PDFs are merged with pikepdf.
 
 The number of chunks depends only on the page count, never on the machine, so the same input
 gives the same bytes everywhere; a machine with one core just draws the chunks in turn.
@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import multiprocessing
+import multiprocessing.connection
 import os
 
 import pikepdf
@@ -41,41 +42,68 @@ def write_pdf(writer, sheets: list, progress=None) -> bytes:
 
 
 def _forked(writer, chunks, progress) -> list[bytes]:
+    """The first chunk is drawn here while forked workers draw the others: the parent does its
+    share instead of waiting, and its part needs no pipe."""
     global _job
     ctx = multiprocessing.get_context("fork")
     counter = ctx.Value("q", 0)
     _job = (writer, chunks, counter)
     pipes, workers = [], []
     try:
-        for index in range(len(chunks)):
+        for index in range(1, len(chunks)):
             receive, send = ctx.Pipe(duplex=False)
             worker = ctx.Process(target=_work, args=(index, send), daemon=True)
             worker.start()
             send.close()
             pipes.append(receive)
             workers.append(worker)
-        results, shown = [None] * len(chunks), 0
-        while any(r is None for r in results):
-            interrupt.check()
-            for index, pipe in enumerate(pipes):
-                if results[index] is None and pipe.poll(0.05):
-                    try:
-                        results[index] = pipe.recv()
-                    except EOFError:
-                        raise BuildError("a drawing worker stopped unexpectedly (out of memory?)") from None
-            if progress and counter.value > shown:
-                progress(counter.value - shown)
-                shown = counter.value
-        for status, payload in results:
-            if status == "error":
-                raise payload
-        return [payload for _, payload in results]
+        report = _Progress(progress, counter)
+        first = writer.write(chunks[0], report.own)
+        return [first] + _collect(pipes, report)
     finally:
         _job = None
         for worker in workers:
             if worker.is_alive():
                 worker.terminate()
             worker.join()
+
+
+class _Progress:
+    """Forwards the parent's pages and the workers' shared page counter to one callback."""
+
+    def __init__(self, progress, counter):
+        self.progress, self.counter, self.shown = progress, counter, 0
+
+    def own(self, n: int) -> None:
+        if self.progress:
+            self.progress(n)
+        self.workers()
+
+    def workers(self) -> None:
+        done = self.counter.value
+        if self.progress and done > self.shown:
+            self.progress(done - self.shown)
+            self.shown = done
+
+
+def _collect(pipes, report: _Progress) -> list[bytes]:
+    """Each worker's PDF, in chunk order; woken as soon as one arrives (no polling delay)."""
+    results = [None] * len(pipes)
+    waiting = dict(enumerate(pipes))
+    while waiting:
+        interrupt.check()
+        for pipe in multiprocessing.connection.wait(list(waiting.values()), timeout=0.1):
+            index = next(i for i, p in waiting.items() if p is pipe)
+            try:
+                results[index] = pipe.recv()
+            except EOFError:
+                raise BuildError("a drawing worker stopped unexpectedly (out of memory?)") from None
+            del waiting[index]
+        report.workers()
+    for status, payload in results:
+        if status == "error":
+            raise payload
+    return [payload for _, payload in results]
 
 
 def _work(index: int, send) -> None:

@@ -16,6 +16,7 @@ Helpers given to every template (sizes of text in points, everything else in mm)
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from pathlib import Path
 
 import jinja2
@@ -50,7 +51,19 @@ def environment(pack_root: Path) -> jinja2.Environment:
     """Templates are looked up in the pack's own templates/ first, then in the shared templates/."""
     loader = jinja2.FileSystemLoader([str(Path(pack_root) / "templates"), str(TEMPLATE_DIR)])
     return _Sandbox(loader=loader, autoescape=True, undefined=jinja2.StrictUndefined,
-                    trim_blocks=True, lstrip_blocks=True, auto_reload=False, cache_size=400)
+                    trim_blocks=True, lstrip_blocks=True, auto_reload=False, cache_size=400,
+                    bytecode_cache=_bytecode_cache())
+
+
+@lru_cache(maxsize=1)
+def _bytecode_cache() -> jinja2.BytecodeCache | None:
+    """Compiled templates kept between runs (Jinja's per-user cache folder, entries checked
+    against the template's source), so validate, list and build do not recompile unchanged
+    templates: compiling is most of what loading a pack costs."""
+    try:
+        return jinja2.FileSystemBytecodeCache()
+    except (OSError, RuntimeError):       # no safe temporary folder: compile every time
+        return None
 
 
 def check_template(env: jinja2.Environment, name: str) -> str:

@@ -33,6 +33,7 @@ def handouts(tmp_path_factory):
     return built
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", HANDOUTS)
 def test_handout_fits_on_letter_too(game, tmp_path):
     code, stdout, err = run_cli("handout", game, "--paper", "letter", "--out", tmp_path)
@@ -45,6 +46,7 @@ def test_the_five_games_have_handouts():
     assert set(HANDOUTS) >= {"royal-dukes", "shires", "lords-of-doomspire", "dragon-towers", "cones-of-dunshire"}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", HANDOUTS)
 def test_handout_fits_one_sheet_with_readable_type(handouts, game):
     doc = pymupdf.open(handouts[game])
@@ -75,6 +77,7 @@ def test_royal_dukes_handout_shows_the_manifest_values(handouts):
         assert re.search(rf"{item['name']} {item['copies']} {item['vp']}\b", text), item["name"]
 
 
+@pytest.mark.slow
 def test_a_changed_manifest_value_changes_the_handout(tmp_path):
     """The handout reads the manifest: edit a VP in the manifest and the handout follows."""
     import shutil
@@ -113,6 +116,7 @@ def test_handout_text_is_escaped_and_marked_up(tmp_path):
     assert bold and "Bold" in bold[0]["font"]
 
 
+@pytest.mark.slow
 def test_handout_rebuild_is_byte_identical(handouts, tmp_path):
     code, out, err = run_cli("handout", "royal-dukes", "--out", tmp_path)
     assert code == 0

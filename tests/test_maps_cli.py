@@ -20,6 +20,7 @@ def map_json(tmp_path, *args):
     return json.loads(open(path).read()), path
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", engine.GAMES)
 def test_every_game_makes_a_layout_its_checker_passes(tmp_path, game):
     data, path = map_json(tmp_path, game, "--seed", "11")
@@ -30,6 +31,7 @@ def test_every_game_makes_a_layout_its_checker_passes(tmp_path, game):
     assert f"legal {game} layout" in out
 
 
+@pytest.mark.slow
 def test_same_seed_same_bytes_in_another_process(tmp_path):
     _, first = map_json(tmp_path / "a", "royal-dukes", "--seed", "42")
     env = {**os.environ, "PYTHONHASHSEED": "123"}
@@ -108,6 +110,7 @@ def test_pdf_map(tmp_path):
     assert "Royal Dukes - map for 4 players, seed 2" in doc[0].get_text()
 
 
+@pytest.mark.slow
 def test_setup_diagram_games_fit_their_map_on_one_page(tmp_path):
     """Shires and Doomspire tiles are components: their map PDF is a one-page setup diagram."""
     for game in ("lords-of-doomspire", "shires"):

@@ -85,6 +85,7 @@ def test_sizes_in_mm(output):
     assert h == pytest.approx(max(y for _, y in points) - min(y for _, y in points), abs=0.05)
 
 
+@pytest.mark.slow
 def test_the_ledger_sheet_is_one_page_on_a4_and_letter(output, tmp_path):
     assert pymupdf.open(output / "cones-of-dunshire-ledger-sheet.pdf").page_count == 1
     letter = build(my_pack(tmp_path), tmp_path / "letter", "--paper", "letter")
@@ -111,6 +112,7 @@ def sheet_text(folder: Path) -> str:
     return " ".join(" ".join(p.get_text().split()) for p in doc)
 
 
+@pytest.mark.slow
 def test_numbers_on_the_faces_come_from_game_data(tmp_path):
     """Change data in a copy: the Ledgerman's sheet, the Avatar card and the troop count follow."""
     pack = my_pack(tmp_path)

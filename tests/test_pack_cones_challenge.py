@@ -147,6 +147,7 @@ def _words(pdf, page):
     return [w[4] for w in pymupdf.open(pdf)[page].get_text("words")]
 
 
+@pytest.mark.slow
 def test_numbers_on_faces_come_from_the_manifests(built, tmp_path):
     pdf = built / "cones-of-dunshire-sheets.pdf"
     # first sheet: the first nine Dragon cards; the first card prints 3 (night) and 5 (day)

@@ -158,6 +158,7 @@ def test_faces_show_their_numbers(built):
     assert "Price: 3 gold" in text(sword)
 
 
+@pytest.mark.slow
 def test_a_changed_number_changes_the_faces_and_the_handout(tmp_path):
     pack = my_pack(tmp_path)
     cards = (pack / "cards.yaml").read_text()
@@ -182,6 +183,7 @@ def test_a_changed_number_changes_the_faces_and_the_handout(tmp_path):
     assert "2 × 3 = 9" in handout
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_handout_is_two_pages_and_reads_the_pack(tmp_path, paper):
     pack = my_pack(tmp_path)

@@ -136,6 +136,7 @@ def _page_words(pdf, marker):
     return pages
 
 
+@pytest.mark.slow
 def test_faces_read_their_numbers_from_the_manifests(out, tmp_path):
     before = _page_words(out / "lords-of-doomspire-castle-boards.pdf", "Recruit")
     assert len(before) == 4 and all("3" in w and "17" not in w for w in before)

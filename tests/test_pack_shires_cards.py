@@ -79,6 +79,7 @@ def lines(page) -> list[str]:
 
 # --- counts and sizes ------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_whole_pack_build_json_counts_and_sizes(built):
     data = load_build_json(built("shires"))
     groups = {g["id"]: g for g in data["groups"]}
@@ -222,6 +223,7 @@ def test_text_is_legible_and_inside_the_safe_zone(faces):
 
 # --- one number, one place -------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_changing_a_cost_in_game_yaml_changes_every_face(tmp_path):
     pack = cards_pack(tmp_path)
     game_file = pack / "game.yaml"

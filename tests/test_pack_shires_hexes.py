@@ -98,6 +98,7 @@ def test_no_page_lost_its_resources(built):
             assert len(set(pix.samples[i:i + 3] for i in range(0, len(pix.samples), 3))) > 3, number
 
 
+@pytest.mark.slow
 def test_printed_numbers_come_from_the_manifests(tmp_path):
     """Change a number once in game.yaml data and every face that shows it changes."""
     pack = subset_pack(tmp_path / "pack")
