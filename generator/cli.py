@@ -11,7 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import __version__, interrupt
+from . import SETUP_ERROR, __version__, interrupt
 from .errors import ManifestError, PnpError, UsageError, display_path
 from .fonts import PROJECT_ROOT
 from .manifest import PAPERS, PRINT_SHOP, find_pack, list_packs, load_pack
@@ -108,8 +108,6 @@ def cmd_build(args) -> int:
             print(f"{pack.name}: not built, earlier output left as it was", file=sys.stderr)
             failed += 1
             continue
-        except interrupt.Interrupted:
-            raise
         except PnpError as exc:
             print(f"error: {exc}", file=sys.stderr)
             print(f"{pack.name}: not built, earlier output left as it was", file=sys.stderr)
@@ -140,8 +138,8 @@ def cmd_map(args) -> int:
     from .maps import engine
     from .maps.output import map_files
     from .maps.rules import MapOptions
-    from .build import write_atomically
     from .impose import Options
+    from .publish import write_atomically
     if args.check:
         return _check_layouts(args.check)
     if not args.game:
@@ -195,7 +193,7 @@ def _check_layouts(path: str) -> int:
 
 
 def cmd_handout(args) -> int:
-    from .build import write_atomically
+    from .publish import write_atomically
     from .handout import handout_pdf, source_for
     folder = find_handout(args.game)
     paper = PAPERS[args.paper]
@@ -212,9 +210,9 @@ def cmd_handout(args) -> int:
 
 
 def find_handout(name: str) -> Path:
-    for folder in (components_dir() / name, Path(name)):
-        if (folder / "handout.yaml").is_file():
-            return folder.resolve()
+    folder = find_pack(name, components_dir(), marker="handout.yaml")
+    if folder is not None:
+        return folder
     raise UsageError(f"no handout for '{name}': no {name}/handout.yaml under {display_path(components_dir())}/ or at that path")
 
 
@@ -295,17 +293,25 @@ def _bleed(text: str) -> float:
 
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    if SETUP_ERROR:
+        print(f"error: {SETUP_ERROR}", file=sys.stderr)
+        return 1
     previous = interrupt.install()
     try:
-        return args.run(args)
+        code = args.run(args)
+        interrupt.check()            # a signal noted while the last files were switched in
+        return code
     except UsageError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return exc.exit_code
     except interrupt.Interrupted as exc:
-        print(f"{exc}; earlier output left as it was", file=sys.stderr)
+        print(exc, file=sys.stderr)
         return exc.exit_code
     except PnpError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return exc.exit_code
     finally:
-        interrupt.restore(previous)
+        if argv is None:
+            interrupt.hold()         # the process ends with this exit code, whatever comes now
+        else:
+            interrupt.restore(previous)

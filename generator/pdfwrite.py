@@ -13,7 +13,7 @@ from typing import Callable
 
 import cairocffi as cairo
 
-from . import interrupt
+from . import glyphs, interrupt
 from .errors import BuildError
 from .impose import GUIDE_SIZE, Placement, Sheet
 from .svgdraw import draw_svg
@@ -81,6 +81,10 @@ class PdfWriter:
         self.title, self.subject = title, subject
 
     def write(self, sheets: list[Sheet], progress: Callable[[int], None] | None = None) -> bytes:
+        with interrupt.deferred():         # never raise inside cairo's write callback
+            return self._write(sheets, progress)
+
+    def _write(self, sheets: list[Sheet], progress: Callable[[int], None] | None) -> bytes:
         buffer = io.BytesIO()
         first = sheets[0]
         surface = cairo.PDFSurface(buffer, first.width * PT_PER_MM, first.height * PT_PER_MM)
@@ -91,6 +95,12 @@ class PdfWriter:
         surface.set_metadata(cairo.PDF_METADATA_MOD_DATE, FIXED_DATE)
         # faces are told apart by their SVG: identical ones (a shared back) are drawn once
         uses = Counter(self.face_svg(p.face) for s in sheets for p in s.placements)
+        # a reused face is recorded once with the most bleed any of its copies shows
+        self.reach = {}
+        for s in sheets:
+            for p in s.placements:
+                key = self.face_svg(p.face)
+                self.reach[key] = max(self.reach.get(key, 0.0), max(p.bleed))
         recorded: dict = {}
         for number, sheet in enumerate(sheets):
             interrupt.check()
@@ -118,6 +128,10 @@ class PdfWriter:
         if sheet.clip:
             ctx.restore()
         if sheet.label:
+            try:
+                glyphs.check(sheet.label, glyphs.font_coverage(LABEL_FONT, False, False)[0], "page label", LABEL_FONT)
+            except glyphs.GlyphError as exc:
+                raise BuildError(str(exc)) from None
             ctx.set_source_rgb(0.25, 0.25, 0.25)
             ctx.select_font_face(LABEL_FONT)
             if sheet.label_at:
@@ -152,10 +166,13 @@ class PdfWriter:
         ctx.restore()
 
     def _record(self, p):
-        """The whole face, bleed and all: each copy is clipped where it is painted, so a copy
-        with more bleed exposed than the first still gets all of it."""
-        surface = cairo.RecordingSurface(cairo.CONTENT_COLOR_ALPHA, None)
-        draw_svg(new_context(surface), self.face_svg(p.face))
+        """The face with as much bleed as its most exposed copy shows (each copy is clipped where
+        it is painted), not just what the first copy needed."""
+        key = self.face_svg(p.face)
+        b = self.reach[key] + 1
+        surface = cairo.RecordingSurface(cairo.CONTENT_COLOR_ALPHA, (-b, -b, p.w + 2 * b, p.h + 2 * b)
+                                         if p.rotation in (0, 180) else (-b, -b, p.h + 2 * b, p.w + 2 * b))
+        draw_svg(new_context(surface), key)
         return surface
 
     def _draw_cut_guides(self, ctx, sheet: Sheet) -> None:

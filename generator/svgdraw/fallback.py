@@ -114,4 +114,20 @@ def _fallback(ctx, svg_text):
     # unsafe=False: no entities; and a fetcher that refuses every URL, so an <image> or
     # xlink to a file or the network loads nothing (cairosvg's default fetcher would)
     tree = Tree(bytestring=data, unsafe=False, url_fetcher=_refuse_fetch)
+    _check_text(tree)
     _fallback_class()(tree, ctx)
+
+
+def _check_text(node):
+    """The fast path's glyph check, for the text cairosvg is about to draw (its nodes carry
+    their inherited font properties)."""
+    from .. import glyphs
+    if node.tag in ('text', 'tspan', 'textPath') and node.text:
+        family = node.get('font-family', 'sans-serif').split(',', 1)[0].strip().strip('"\'') or 'sans-serif'
+        weight = node.get('font-weight', 'normal')
+        bold = weight in ('bold', 'bolder') or (weight.isdigit() and int(weight) >= 600)
+        covered, font = glyphs.font_coverage(family, bold, node.get('font-style', 'normal') != 'normal')
+        glyphs.check(node.text, covered, '<text>', font)
+        node.text = glyphs.printable(node.text)
+    for child in node.children:
+        _check_text(child)

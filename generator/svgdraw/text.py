@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import re
 
+import cairocffi
+
+from .. import glyphs
 from .base import _SVG_NS, UnsupportedSVG
 from .cascade import _CACHE_LIMIT, _prep, _run_style
 from .ops import _new_matrix, _op_text
@@ -114,7 +117,18 @@ class _TextBuilder:
         return runs
 
 
+def _checked(text, p):
+    """The text as it prints (composed, soft hyphens dropped); GlyphError when the font cannot
+    print it as written."""
+    text = glyphs.printable(text)
+    covered, font = glyphs.font_coverage(p['font-family'], p['font-weight'] == cairocffi.FONT_WEIGHT_BOLD,
+                                         p['font-style'] != cairocffi.FONT_SLANT_NORMAL)
+    glyphs.check(text, covered, '<text>', font)
+    return text
+
+
 def _text_run(text, p, pos, need):
+    text = _checked(text, p)
     face, size, fill, stroke = _run_style(p)
     if pos is None:
         return (text.encode('utf-8'), face, size, fill, stroke, None, None,
@@ -177,6 +191,7 @@ def _h_text(c, elem, props):
             text = _WS_RE.sub(' ', text).strip(' ')
         else:
             text = text.strip(' ')
+        text = _checked(text, p)
         if not text:
             return
         run = (text.encode('utf-8'),) + style + (False,)
