@@ -80,14 +80,32 @@ def cmd_list(args) -> int:
     return 0
 
 
+MAX_PROBLEMS_SHOWN = 200     # a pack wrong everywhere: the first ones, then how many more
+
+
+def print_problems(problems) -> None:
+    """Every warning and the first MAX_PROBLEMS_SHOWN errors, then a count of the rest by file:
+    a file wrong 60,000 times is reported in one screen, in time linear in the errors."""
+    shown, rest = 0, {}
+    lines = []
+    for problem in problems:
+        if problem.warning or shown < MAX_PROBLEMS_SHOWN:
+            shown += not problem.warning
+            lines.append(str(problem))
+        else:
+            rest[problem.mark.file] = rest.get(problem.mark.file, 0) + 1
+    for file, count in rest.items():
+        lines.append(f"{file}: {count:,} more problem{'s' if count > 1 else ''} not shown; fix the ones above first")
+    print("\n".join(lines), file=sys.stderr)
+
+
 def cmd_validate(args) -> int:
     failed = 0
     for pack in resolve_packs(args.games):
         try:
             game = load_pack(pack)
         except ManifestError as exc:
-            for problem in exc.problems:
-                print(problem, file=sys.stderr)
+            print_problems(exc.problems)
             failed += 1
             continue
         print(f"{display_path(pack)}: ok ({game.total} components in {len(game.groups)} groups)")
@@ -103,8 +121,7 @@ def cmd_build(args) -> int:
         try:
             result = build(pack, request, TerminalProgress(not args.quiet))
         except ManifestError as exc:
-            for problem in exc.problems:
-                print(problem, file=sys.stderr)
+            print_problems(exc.problems)
             print(f"{pack.name}: not built, earlier output left as it was", file=sys.stderr)
             failed += 1
             continue
@@ -200,8 +217,7 @@ def cmd_handout(args) -> int:
     try:
         pdf = handout_pdf(source_for(folder), (paper["width"], paper["height"]))
     except ManifestError as exc:
-        for problem in exc.problems:
-            print(problem, file=sys.stderr)
+        print_problems(exc.problems)
         return 1
     out = Path(args.out) / folder.name
     write_atomically(out, {f"{folder.name}-handout.pdf": pdf})

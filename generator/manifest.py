@@ -6,6 +6,7 @@ pack that has errors.
 from __future__ import annotations
 
 import itertools
+import math
 import os
 import re
 import xml.etree.ElementTree as ET
@@ -173,6 +174,10 @@ def load_pack(root: Path, reporter: Reporter | None = None) -> Game:
     for link in confine.links_leaving(root / "templates", root):
         rep.error(Mark(display_path(link), 1, 1), f"'{link.name}' is a link to {os.path.realpath(link)}, outside the "
                   "game pack; templates may only read the pack's files", "copy what it needs into the pack")
+    for path in sorted(root.iterdir()):
+        if path.suffix.lower() in (".yml", ".yaml") and path.suffix != ".yaml":
+            rep.error(Mark(display_path(path), 1, 1), f"'{path.name}' would be ignored: pnpgen reads only files "
+                      "ending in .yaml", f"rename it to '{path.stem}.yaml'")
     groups = []
     for path in sorted(root.glob("*.yaml")):
         if path.name in NON_COMPONENT_FILES:
@@ -380,6 +385,13 @@ def _expand_items(g, players, rep: Reporter, sources: dict | None = None) -> lis
                               f"add '{name}: int' (or text) under fields")
             data = {k: v for k, v in rec.values.items() if k not in ("id", "copies", "vary") and v is not None}
             vary = rec.vary or {}
+            combos = math.prod(len(values) for values in vary.values())
+            if len(items) + combos * (rec.copies or 1) > MAX_GROUP_TOTAL:   # before making them
+                rep.error(rec.value_mark("vary") if vary else mark,
+                          f"group '{g.id}' would have more than {MAX_GROUP_TOTAL:,} faces "
+                          f"({len(items) + combos:,} items after vary{', per player' if owner else ''})",
+                          "split the group, or vary over fewer values")
+                return items
             for combo in itertools.product(*vary.values()):
                 suffix = "".join(f"-{v}" for v in combo) + (f"-{owner.id}" if owner else "")
                 items.append(Item(id=rec.id + suffix, copies=rec.copies or 0, data={**data, **dict(zip(vary, combo))},
