@@ -20,7 +20,7 @@ from .model import Game, Group
 from .parallel import set_print_boxes, write_pdf
 from .pdfwrite import PdfWriter
 from .publish import check_not_locked, write_atomically
-from .render import FaceRenderer, expand_faces
+from .render import FaceRenderer, drawn_face_place, expand_faces
 
 
 @dataclass
@@ -141,7 +141,7 @@ def _render_groups(game, groups, request, progress, role, result):
         raise BuildError(f"{first.file}: group '{first.id}': {exc}; use larger paper, a smaller "
                          "face, or kind: mat to tile it across pages") from None
     writer = PdfWriter(
-        face_svg=lambda f: renderers[f.group.id].svg(f), face_name=lambda f: "/".join(f.key),
+        face_svg=lambda f: renderers[f.group.id].svg(f), face_name=drawn_face_place,
         face_outline=lambda f, grow: f.group.outline(grow),
         title=f"{game.title} - {role}", subject=f"pnpgen print-and-play {role} for {game.title}")
     pdf = write_pdf(writer, sheets, progress.advance)

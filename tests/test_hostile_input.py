@@ -245,4 +245,4 @@ def test_a_template_cannot_load_files_or_urls(tmp_path, capsys):
     pack = copy_pack("mini", tmp_path)
     (pack / "templates" / "card.svg.j2").write_text('<image x="0" y="0" width="10" height="10" href="file:///etc/passwd"/>')
     code, out, err = run_in_process(["build", pack, "--out", tmp_path / "out", "--quiet"], capsys)
-    assert code == 1 and "cards/plain-1/front: SVG refers to an external resource (file:///etc/passwd)" in err, err
+    assert code == 1 and "cards.yaml: group 'cards', item 'plain-1' (front): template card.svg.j2: SVG refers to an external resource (file:///etc/passwd)" in err, err
