@@ -193,11 +193,19 @@ def _check_layouts(path: str) -> int:
         return 1
     broken = 0
     for index, layout in enumerate(layouts):
-        where = path if len(layouts) == 1 else f"{path}: layout {index + 1}"
+        where = path if len(layouts) == 1 else f"{path}: layouts[{index}]"
         try:
             violations = engine.check(layout)
         except engine.MapError as exc:
             print(f"{where}: {exc}", file=sys.stderr)
+            broken += 1
+            continue
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+            # a value of the right JSON type that the game's rules cannot read (a cell type it
+            # does not have, a placement on no cell): refused with the layout it is in
+            print(f"{where}: the {layout.game} checker cannot read this layout ({type(exc).__name__}: "
+                  f"{str(exc)[:80]}); compare it with one made by pnpgen map {layout.game} --format json",
+                  file=sys.stderr)
             broken += 1
             continue
         for violation in violations:
@@ -261,7 +269,7 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--cuts", choices=["shared", "separate"],
                    help="shared: cards may abut on one cut line where that fits more; separate: every face "
                         "keeps its own bleed (default: the pack's, usually shared)")
-    b.add_argument("--out", default="output", metavar="DIR", help="output folder (default: output)")
+    b.add_argument("--out", type=_out_folder, default="output", metavar="DIR", help="output folder (default: output)")
     b.add_argument("--lenient", action="store_true", help="text that does not fit is a warning, not an error")
     b.add_argument("-q", "--quiet", action="store_true", help="no progress bar or summary")
     b.set_defaults(run=cmd_build)
@@ -276,13 +284,13 @@ def parser() -> argparse.ArgumentParser:
     m.add_argument("--relaxed", action="store_true", help="Royal Dukes: allow settlements next to each other or the edge")
     m.add_argument("--mountains", type=int, default=0, metavar="K", help="Royal Dukes: K mountain hexes")
     m.add_argument("--paper", choices=sorted(PAPERS), default="a4", help="paper for --format pdf")
-    m.add_argument("--dpi", type=_positive, default=150, help="resolution for --format png")
-    m.add_argument("--out", default="output", metavar="DIR", help="output folder (default: output)")
+    m.add_argument("--dpi", type=_dpi, default=150, help=f"resolution for --format png ({MIN_DPI}-{MAX_DPI})")
+    m.add_argument("--out", type=_out_folder, default="output", metavar="DIR", help="output folder (default: output)")
     m.set_defaults(run=cmd_map)
     h = sub.add_parser("handout", help="typeset the game's rule summary (handout.yaml) as a two-page PDF")
     h.add_argument("game", metavar="GAME", help="pack name under components/ or a pack folder")
     h.add_argument("--paper", choices=sorted(PAPERS), default="a4")
-    h.add_argument("--out", default="output", metavar="DIR", help="output folder (default: output)")
+    h.add_argument("--out", type=_out_folder, default="output", metavar="DIR", help="output folder (default: output)")
     h.set_defaults(run=cmd_handout)
     return p
 
@@ -295,6 +303,27 @@ def _positive(text: str) -> int:
     if not 1 <= value <= 10_000:
         raise argparse.ArgumentTypeError("must be between 1 and 10000")
     return value
+
+
+MIN_DPI, MAX_DPI = 30, 600      # 600 dpi: a 400 mm board is 90 megapixels already
+
+
+def _dpi(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+    if not MIN_DPI <= value <= MAX_DPI:
+        raise argparse.ArgumentTypeError(f"{value} is outside {MIN_DPI}-{MAX_DPI}; 300 prints sharp")
+    return value
+
+
+def _out_folder(text: str) -> str:
+    """--out names a folder (made if missing); a file there is refused before any work."""
+    path = Path(text)
+    if path.exists() and not path.is_dir():
+        raise argparse.ArgumentTypeError(f"'{text}' is a file, not a folder; give a folder for the output")
+    return text
 
 
 def _bleed(text: str) -> float:
