@@ -382,7 +382,7 @@ def handout_pdf(source: HandoutSource, page_size_mm: tuple[float, float]) -> byt
     return buffer.getvalue()
 
 
-EXPRESSION_ERRORS = (jinja2.TemplateError, TypeError, KeyError, ValueError, ArithmeticError, RecursionError,
+EXPRESSION_ERRORS = (jinja2.TemplateError, TypeError, KeyError, ValueError, ArithmeticError, RecursionError, NameError,
                      MemoryError, TemplateTimeout)
 GLYPH_HINT = "change the text; the handout is set in the Liberation fonts of fonts/"
 

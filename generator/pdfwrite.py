@@ -172,6 +172,9 @@ class PdfWriter:
                 draw_svg(ctx, key)
         except ValueError as exc:      # e.g. an <image> pointing at a file or URL, a NaN
             raise BuildError(f"{self.face_name(p.face)}: {exc}") from None
+        except (OSError, MemoryError) as exc:   # cairo reading an embedded image PIL could half-read
+            raise BuildError(f"{self.face_name(p.face)}: an embedded image cannot be read ({exc}); embed a "
+                             "whole PNG or JPEG file") from None
         except cairo.CairoError as exc:   # e.g. scale(0): a transform nothing can be drawn through
             raise BuildError(f"{self.face_name(p.face)}: cairo cannot draw it ({exc}); look for a "
                              "transform that scales by 0 or a huge factor") from None

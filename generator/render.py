@@ -110,7 +110,7 @@ class FaceRenderer:
         try:
             with interrupt.immediate(), time_limit(TEMPLATE_SECONDS, f"template {name} ran for more than {TEMPLATE_SECONDS} s"):
                 body = _bounded_output(self.env.get_template(name), context, name)
-        except (jinja2.TemplateError, TextFitError, TypeError, ValueError, ArithmeticError, MemoryError,
+        except (jinja2.TemplateError, TextFitError, TypeError, ValueError, ArithmeticError, MemoryError, NameError, SyntaxError,
                 AttributeError, KeyError, RecursionError, TemplateTimeout) as exc:
             raise BuildError(f"{face_place(face)}: {_where(exc, name)}{_message(exc)}") from None
         head = SVG_HEAD.format(W=group.width + 2 * bleed, H=group.height + 2 * bleed, x=-bleed, y=-bleed)

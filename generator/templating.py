@@ -192,6 +192,10 @@ def check_template(env: jinja2.Environment, name: str) -> str:
         return f"template '{name}' line {exc.lineno}: {exc.message}"
     except jinja2.TemplateError as exc:
         return str(exc)
+    except (SyntaxError, ValueError, OverflowError, RecursionError, MemoryError) as exc:
+        # Jinja turned the template into Python that Python refuses (a keyword given twice, a
+        # literal too large): the line numbers are the generated code's, so only the reason is told
+        return f"template '{name}' cannot be compiled: {getattr(exc, 'msg', None) or exc}"
     return ""
 
 
