@@ -108,6 +108,13 @@ def cmd_validate(args) -> int:
             print_problems(exc.problems)
             failed += 1
             continue
+        from .build import BuildRequest, layout_problems
+        problems = layout_problems(game, BuildRequest())
+        for problem in problems:
+            print(problem, file=sys.stderr)
+        if problems:
+            failed += 1
+            continue
         print(f"{display_path(pack)}: ok ({game.total} components in {len(game.groups)} groups)")
     return 1 if failed else 0
 

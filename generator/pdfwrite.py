@@ -153,11 +153,19 @@ class PdfWriter:
 
     def _draw_face(self, ctx, p, uses, recorded, reuse) -> None:
         ctx.save()
-        if not p.clip_to_shape:          # rectangles: the bleed is square, whatever the corners
+        if p.clip_path:                  # hexagons on shared cuts: bleed only where no neighbour
+            ctx.move_to(*p.clip_path[0])
+            for point in p.clip_path[1:]:
+                ctx.line_to(*point)
+            ctx.close_path()
+            ctx.clip()
+        elif not p.clip_to_shape:        # rectangles: the bleed is square, whatever the corners
             left, top, right, bottom = p.bleed
             ctx.rectangle(p.x - left, p.y - top, p.w + left + right, p.h + top + bottom)
             ctx.clip()
         _face_to_page(ctx, p)
+        part_x, part_y = getattr(p.face, "offset", (0.0, 0.0))     # a piece of a larger face
+        ctx.translate(-part_x, -part_y)
         if p.clip_to_shape:
             self.face_outline(p.face, max(p.bleed)).trace(ctx)
             ctx.clip()
@@ -185,8 +193,8 @@ class PdfWriter:
         it is painted), not just what the first copy needed."""
         key = self.face_svg(p.face)
         b = self.reach[key] + 1
-        surface = cairo.RecordingSurface(cairo.CONTENT_COLOR_ALPHA, (-b, -b, p.w + 2 * b, p.h + 2 * b)
-                                         if p.rotation in (0, 180) else (-b, -b, p.h + 2 * b, p.w + 2 * b))
+        w, h = getattr(p.face, "full", None) or ((p.w, p.h) if p.rotation in (0, 180) else (p.h, p.w))
+        surface = cairo.RecordingSurface(cairo.CONTENT_COLOR_ALPHA, (-b, -b, w + 2 * b, h + 2 * b))
         draw_svg(new_context(surface), key)
         return surface
 

@@ -107,7 +107,7 @@ class _Builder:
                 None, None, f"tag {tag} is not allowed", node.start_mark)
         try:
             return self.loader.construct_object(node, deep=True)
-        except ValueError as exc:        # e.g. an integer of more than 4,300 digits
+        except ValueError:               # e.g. an integer of more than 4,300 digits
             raise yaml.constructor.ConstructorError(
                 None, None, f"'{node.value[:20]}...' ({len(node.value):,} characters) cannot be read as a value", node.start_mark) from None
 

@@ -66,11 +66,11 @@ def test_every_font_is_ours_and_embedded(built):
 
 
 @pytest.mark.parametrize("paper,size,columns,rows", [
-    # 195 x 270 mm block plus 2.5 mm for marks each side, centred in 200 x 283 (the page guide
-    # takes 4 mm at the foot)
-    ("a4", (63, 88), [10.5, 73.5, 136.5], [14.5, 102.5, 190.5]),
-    # three rows need 270 of Letter's 265.4 mm: the cards turn, two across and four down
-    ("letter", (88, 63), [19.95, 107.95], [11.7, 74.7, 137.7, 200.7]),
+    # 195 x 270 mm block plus 2.5 mm for marks each side, centred in 200 x 284 (the page guide
+    # takes 3 mm at the foot)
+    ("a4", (63, 88), [10.5, 73.5, 136.5], [15.0, 103.0, 191.0]),
+    # three rows need 270 of Letter's 266.4 mm: the cards turn, two across and four down
+    ("letter", (88, 63), [19.95, 107.95], [12.2, 75.2, 138.2, 201.2]),
 ])
 def test_card_positions_and_sizes_in_mm(built, paper, size, columns, rows):
     page = pymupdf.open(built("mini", "--paper", paper) / "mini-sheets.pdf")[0]
