@@ -100,6 +100,7 @@ def print_problems(problems) -> None:
 
 
 def cmd_validate(args) -> int:
+    from .build import BuildRequest, layout_problems
     failed = 0
     for pack in resolve_packs(args.games):
         try:
@@ -108,7 +109,6 @@ def cmd_validate(args) -> int:
             print_problems(exc.problems)
             failed += 1
             continue
-        from .build import BuildRequest, layout_problems
         problems = layout_problems(game, BuildRequest())
         for problem in problems:
             print(problem, file=sys.stderr)

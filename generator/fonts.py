@@ -16,8 +16,6 @@ from functools import lru_cache
 from pathlib import Path
 from xml.sax.saxutils import escape
 
-from fontTools.ttLib import TTFont
-
 from . import workdir
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -51,6 +49,7 @@ class FontMetrics:
     """Advance widths from the font file: the same unhinted widths cairo uses in a PDF."""
 
     def __init__(self, path: Path):
+        from fontTools.ttLib import TTFont      # only when measuring: not at start-up
         font = TTFont(str(path), lazy=True)
         upm = font["head"].unitsPerEm
         cmap = font.getBestCmap()
@@ -108,6 +107,7 @@ def library() -> FontLibrary:
 
 
 def _describe(path: Path) -> FontFace:
+    from fontTools.ttLib import TTFont
     font = TTFont(str(path), lazy=True)
     names = font["name"]
     family = (names.getDebugName(16) or names.getDebugName(1) or path.stem)
