@@ -33,18 +33,23 @@ def printable(text: str) -> str:
     return composed(text).replace(SOFT_HYPHEN, "")
 
 
-def problem(text: str, covered) -> str:
+def problem(text: str, covered, shaped: bool = False) -> str:
     """'' when every character of (composed) text prints with a font covering `covered`
-    (a set or mapping of characters), else what is wrong and what to do."""
+    (a set or mapping of characters), else what is wrong and what to do. `shaped`: the text is
+    drawn through the shaping engine (raw <text>, helpers, maps), so right-to-left scripts and
+    combining marks are set properly; elsewhere (handouts, page labels) they are refused."""
     text = composed(text)
-    for index, char in enumerate(text):
+    plain = text.isascii()           # the common case: no right-to-left letters nor marks
+    for index, char in enumerate(text if not (shaped or plain) else ""):
         if unicodedata.bidirectional(char) in RIGHT_TO_LEFT:
-            return (f"right-to-left text ({_name(char)}) cannot be set: pnpgen draws text left to right "
-                    "without shaping, so it would print in reverse order; set it as an image, or leave it out")
+            return (f"right-to-left text ({_name(char)}) cannot be set here: this text is drawn left to right "
+                    "without shaping, so it would print in reverse order; it can be set on components")
         if unicodedata.combining(char) or unicodedata.category(char) in ("Mn", "Me"):
             base = repr(text[index - 1]) if index else "nothing"
-            return (f"the combining mark {_name(char)} after {base} has no composed form, and pnpgen cannot "
-                    "place it without shaping; use a precomposed letter")
+            return (f"the combining mark {_name(char)} after {base} has no composed form, and this text is "
+                    "drawn without shaping; use a precomposed letter")
+    if all(c in covered or c in " \n\t\r" + SOFT_HYPHEN for c in set(text)):
+        return ""
     missing = list(dict.fromkeys(c for c in text if c not in covered and not c.isspace() and c != SOFT_HYPHEN))
     if missing:
         shown = ", ".join(repr(c) for c in missing[:8]) + (" ..." if len(missing) > 8 else "")
@@ -53,25 +58,30 @@ def problem(text: str, covered) -> str:
     return ""
 
 
-def check(text: str, covered, where: str, font: str) -> None:
+def check(text: str, covered, where: str, font: str, shaped: bool = False) -> None:
     """Raise GlyphError naming the text, its place and its font when it would not print as written."""
-    wrong = problem(text, covered)
+    wrong = problem(text, covered, shaped)
     if wrong:
         raise GlyphError(f"{where}: text {snippet(text)} in {font}: {wrong}")
 
 
 @lru_cache(maxsize=None)
-def font_coverage(family: str, bold: bool, italic: bool) -> tuple[frozenset, str]:
-    """(characters covered, a name for messages) of the font cairo draws a family with: the file
-    fontconfig picks from fonts/ (an unknown family falls back to one of ours)."""
+def font_file(family: str, bold: bool, italic: bool) -> Path | None:
+    """The file cairo draws a family with: the one fontconfig picks from fonts/ (an unknown
+    family falls back to one of ours)."""
     from .fonts import library, resolved_file
     path = resolved_file(family, bold, italic)
     face = library().face(family, bold, italic)
-    if path is None and face is not None:
-        path = face.path
+    return Path(path) if path is not None else face.path if face is not None else None
+
+
+@lru_cache(maxsize=None)
+def font_coverage(family: str, bold: bool, italic: bool) -> tuple[frozenset, str]:
+    """(characters covered, a name for messages) of the font cairo draws a family with."""
+    path = font_file(family, bold, italic)
     if path is None:
         return frozenset(), f"font '{family}'"
-    return coverage(path), f"font '{family}' ({Path(path).name})"
+    return coverage(path), f"font '{family}' ({path.name})"
 
 
 @lru_cache(maxsize=None)

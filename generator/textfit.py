@@ -10,6 +10,7 @@ whole budget at 2,000 cards/s).
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from html import escape
 
@@ -120,7 +121,7 @@ def _soft_break(word: str, room: float, style: Style):
 def fit(text, width, height, size_pt, min_pt, style, icons, line_height=1.2, max_lines=None):
     """Largest size from size_pt down to min_pt (in 0.25 pt steps) at which the text fits in
     the box (and in at most max_lines lines)."""
-    wrong = glyphs.problem(ICON_TOKEN.sub("", text), style.metrics.widths)
+    wrong = glyphs.problem(ICON_TOKEN.sub("", text), style.metrics.widths, shaped=True)
     if wrong:
         raise TextFitError(f"text {glyphs.snippet(text)} in {style.family}: {wrong}")
     measured = measure(text, style, icons)
@@ -156,37 +157,59 @@ def render_block(lines, x, y, width, height, size, style, icons, align="left", v
     out = []
     for line in lines:
         line_w = sum(unit_w for _, unit_w in line) * size + space * max(0, len(line) - 1)
-        pen = x + {"left": 0.0, "center": (width - line_w) / 2, "right": width - line_w}[align]
-        run, run_x = [], pen
-        for i, (word, unit_w) in enumerate(line):
-            if i:
-                pen += space
-                if run:
-                    run.append(" ")
-                else:
-                    run_x = pen
-            if isinstance(word, str):           # plain text: no icon inside
-                if not run:
-                    run_x = pen
-                run.append(word.replace(SHY, ""))
-                pen += unit_w * size
-                continue
-            for kind, value in word:
-                if kind == "text":
-                    if not run:
-                        run_x = pen
-                    run.append(value)
-                    pen += m.width(value, size)
-                    continue
-                if run:
-                    out.append(f'<text x="{run_x:.3f}" y="{baseline:.3f}" {head}>{escape("".join(run))}</text>')
-                    run = []
-                out.append(_icon_markup(icons[value], pen, baseline, size, style))
-                pen += size * ICON_EM
-        if run:
-            out.append(f'<text x="{run_x:.3f}" y="{baseline:.3f}" {head}>{escape("".join(run))}</text>')
+        start = x + {"left": 0.0, "center": (width - line_w) / 2, "right": width - line_w}[align]
+        mirror = right_to_left(line)
+        for kind, value, left, w in _segments(line, start, size, space, m):
+            if mirror:          # runs and icons from the right: the line reads right to left
+                left = 2 * start + line_w - left - w
+            if kind == "text":
+                out.append(f'<text x="{left:.3f}" y="{baseline:.3f}" {head}>{escape(value)}</text>')
+            else:
+                out.append(_icon_markup(icons[value], left, baseline, size, style))
         baseline += size * line_height
     return "".join(out)
+
+
+def right_to_left(line) -> bool:
+    """A line whose first strong letter is right to left (Hebrew) is laid out from the right;
+    the drawing stage orders the letters inside each run."""
+    for word, _ in line:
+        for text in ([word] if isinstance(word, str) else [v for k, v in word if k == "text"]):
+            for char in text:
+                kind = unicodedata.bidirectional(char)
+                if kind in ("L", "R", "AL"):
+                    return kind != "L"
+    return False
+
+
+def _segments(line, pen, size, space, m):
+    """A line as ('text', run, x, width) between icons and ('icon', name, x, width), left to right."""
+    segments, run, run_x = [], [], pen
+
+    def close(end):
+        if run:
+            segments.append(("text", "".join(run), run_x, end - run_x))
+            run.clear()
+    for i, (word, unit_w) in enumerate(line):
+        if i:
+            pen += space
+            if run:
+                run.append(" ")
+            else:
+                run_x = pen
+        pieces = [("text", word.replace(SHY, ""), unit_w * size)] if isinstance(word, str) else \
+            [(k, v, m.width(v, size) if k == "text" else size * ICON_EM) for k, v in word]
+        for kind, value, w in pieces:
+            if kind == "text":
+                if not run:
+                    run_x = pen
+                run.append(value)
+            else:
+                close(pen)
+                segments.append(("icon", value, pen, w))
+            pen += w
+    close(pen)
+    return segments
 
 
 def _icon_markup(icon, x, baseline, size, style) -> str:

@@ -47,6 +47,8 @@ _set_font_face = _lib.cairo_set_font_face
 _set_font_size = _lib.cairo_set_font_size
 _show_text = _lib.cairo_show_text
 _text_path = _lib.cairo_text_path
+_show_glyphs = _lib.cairo_show_glyphs
+_glyph_path = _lib.cairo_glyph_path
 _text_extents = _lib.cairo_text_extents
 _get_current_point = _lib.cairo_get_current_point
 
@@ -149,7 +151,8 @@ def _op_text(ptr, a):
     are the font face pointer, font size and source colour known to be set
     on the context when the operation starts (None: unknown).
     chunks = ((anchor, runs), ...), anchor a fraction of the chunk advance.
-    run = (utf8, face, size, fill, stroke, x, y, dx, dy, need_advance);
+    run = (data, face, size, fill, stroke, x, y, dx, dy, need_advance), data the
+    UTF-8 text or a shaping.Shaped run of glyphs;
     fill/stroke rgba tuples (stroke = (rgba, width, extra)) or None.
     """
     matrix, chunks, face, size, source = a
@@ -190,9 +193,9 @@ def _chunk_advances(ptr, runs, state):
     total = 0.0
     for i, run in enumerate(runs):
         _use_font(ptr, run[1], run[2], state)
-        _text_extents(ptr, run[0], _EXTENTS)
-        advances.append(_EXTENTS.x_advance)
-        total += _EXTENTS.x_advance
+        advance = _advance(ptr, run[0], run[2])
+        advances.append(advance)
+        total += advance
         if i:
             total += run[7]
     return advances, total
@@ -223,24 +226,52 @@ def _fill_run(ptr, data, fill, x, y, need, state):
         if fill != state[2]:
             state[2] = fill
             _set_source_rgba(ptr, fill[0], fill[1], fill[2], fill[3])
+        if type(data) is not bytes:         # shaped glyphs (right-to-left, marks)
+            glyphs, count = _placed_glyphs(data, x, y, state[1])
+            _show_glyphs(ptr, glyphs, count)
+            return x + data.advance * state[1] if need else x
         _move_to(ptr, x, y)
         _show_text(ptr, data)
         if need:
             _get_current_point(ptr, _POINT, _POINT + 1)
             return _POINT[0]
     elif need:
-        _text_extents(ptr, data, _EXTENTS)
-        return x + _EXTENTS.x_advance
+        return x + _advance(ptr, data, state[1])
     return x
+
+
+def _advance(ptr, data, size):
+    """How far a run moves the pen: cairo measures UTF-8, shaped runs know theirs."""
+    if type(data) is not bytes:
+        return data.advance * size
+    _text_extents(ptr, data, _EXTENTS)
+    return _EXTENTS.x_advance
+
+
+def _placed_glyphs(shaped, x, y, size):
+    """A shaped run's glyphs as a cairo_glyph_t array placed from (x, y) at this size."""
+    count = len(shaped.glyphs)
+    glyphs = _ffi.new('cairo_glyph_t[]', count)
+    for i, (index, gx, gy) in enumerate(shaped.glyphs):
+        glyphs[i].index = index
+        glyphs[i].x = x + gx * size
+        glyphs[i].y = y + gy * size
+    return glyphs, count
 
 
 def _stroke_run(ptr, data, fill, stroke, x, y, need, state):
     """Fill (maybe) and stroke a run's outline; as _fill_run for the result."""
-    _move_to(ptr, x, y)
-    _text_path(ptr, data)
-    if need:
-        _get_current_point(ptr, _POINT, _POINT + 1)
-        x = _POINT[0]
+    if type(data) is not bytes:
+        glyphs, count = _placed_glyphs(data, x, y, state[1])
+        _glyph_path(ptr, glyphs, count)
+        if need:
+            x += data.advance * state[1]
+    else:
+        _move_to(ptr, x, y)
+        _text_path(ptr, data)
+        if need:
+            _get_current_point(ptr, _POINT, _POINT + 1)
+            x = _POINT[0]
     if fill is not None:
         if fill != state[2]:
             _set_source_rgba(ptr, fill[0], fill[1], fill[2], fill[3])

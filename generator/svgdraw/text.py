@@ -12,7 +12,7 @@ import re
 
 import cairocffi
 
-from .. import glyphs
+from .. import glyphs, shaping
 from .base import _SVG_NS, UnsupportedSVG
 from .cascade import _CACHE_LIMIT, _prep, _run_style
 from .ops import _new_matrix, _op_text
@@ -118,24 +118,26 @@ class _TextBuilder:
 
 
 def _checked(text, p):
-    """The text as it prints (composed, soft hyphens dropped); GlyphError when the font cannot
-    print it as written."""
+    """The text as it prints: UTF-8 (composed, soft hyphens dropped), or its glyphs shaped by
+    HarfBuzz when it holds right-to-left letters or combining marks; GlyphError when the font
+    cannot print it as written."""
     text = glyphs.printable(text)
-    covered, font = glyphs.font_coverage(p['font-family'], p['font-weight'] == cairocffi.FONT_WEIGHT_BOLD,
-                                         p['font-style'] != cairocffi.FONT_SLANT_NORMAL)
-    glyphs.check(text, covered, '<text>', font)
-    return text
+    style = (p['font-family'], p['font-weight'] == cairocffi.FONT_WEIGHT_BOLD,
+             p['font-style'] != cairocffi.FONT_SLANT_NORMAL)
+    covered, font = glyphs.font_coverage(*style)
+    glyphs.check(text, covered, '<text>', font, shaped=True)
+    if shaping.needs_shaping(text):
+        return shaping.shape(text, glyphs.font_file(*style))
+    return text.encode('utf-8')
 
 
 def _text_run(text, p, pos, need):
-    text = _checked(text, p)
+    data = _checked(text, p)
     face, size, fill, stroke = _run_style(p)
     if pos is None:
-        return (text.encode('utf-8'), face, size, fill, stroke, None, None,
-                0.0, 0.0, need)
+        return (data, face, size, fill, stroke, None, None, 0.0, 0.0, need)
     x, y, dx, dy = pos
-    return (text.encode('utf-8'), face, size, fill, stroke, x, y,
-            dx or 0.0, dy or 0.0, need)
+    return (data, face, size, fill, stroke, x, y, dx or 0.0, dy or 0.0, need)
 
 
 _TEXT_CACHE = {}  # (parent props id, attribute items) -> _text_head result
@@ -191,10 +193,10 @@ def _h_text(c, elem, props):
             text = _WS_RE.sub(' ', text).strip(' ')
         else:
             text = text.strip(' ')
-        text = _checked(text, p)
-        if not text:
+        data = _checked(text, p)
+        if not data:
             return
-        run = (text.encode('utf-8'),) + style + (False,)
+        run = (data,) + style + (False,)
         _emit_text(c, opacity, matrix, [(p['text-anchor'], [run])],
                    style[2] is not None, style[3] is not None)
         return
