@@ -29,7 +29,7 @@ from . import confine, glyphs, interrupt, workdir
 from .errors import ManifestError, Mark, Reporter, display_path
 from .fonts import FONT_DIR
 from .schema import INVALID, AnyData, Bool, Choice, Color, Field, Int, ListOf, Spec, Str
-from .render import TEMPLATE_SECONDS, TemplateTimeout, time_limit
+from .render import TEMPLATE_SECONDS, TemplateTimeout, bounded_output, time_limit
 from .templating import Sandbox, read_only
 from .yamlsrc import load_yaml
 
@@ -226,7 +226,7 @@ class _Typesetter:
         """Manifest expressions, then escaping, then **bold**, *italic* and :icon: markup."""
         if "{" in str(text):
             with time_limit(TEMPLATE_SECONDS, f"an expression ran for more than {TEMPLATE_SECONDS} s"):
-                text = self.env.from_string(str(text)).render(self.context)
+                text = bounded_output(self.env.from_string(str(text)), self.context, MAX_TEXT_CHARS, "one handout text")
         else:
             text = str(text)
         text = glyphs.composed(text)
@@ -382,6 +382,7 @@ def handout_pdf(source: HandoutSource, page_size_mm: tuple[float, float]) -> byt
     return buffer.getvalue()
 
 
+MAX_TEXT_CHARS = 100_000     # one text of a two-page handout; its expressions may not build more
 EXPRESSION_ERRORS = (jinja2.TemplateError, TypeError, KeyError, ValueError, ArithmeticError, RecursionError, NameError,
                      MemoryError, TemplateTimeout)
 GLYPH_HINT = "change the text; the handout is set in the Liberation fonts of fonts/"

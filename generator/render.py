@@ -109,7 +109,7 @@ class FaceRenderer:
         }
         try:
             with interrupt.immediate(), time_limit(TEMPLATE_SECONDS, f"template {name} ran for more than {TEMPLATE_SECONDS} s"):
-                body = _bounded_output(self.env.get_template(name), context, name)
+                body = bounded_output(self.env.get_template(name), context)
         except (jinja2.TemplateError, TextFitError, TypeError, ValueError, ArithmeticError, MemoryError, NameError, SyntaxError,
                 AttributeError, KeyError, RecursionError, TemplateTimeout) as exc:
             raise BuildError(f"{face_place(face)}: {_where(exc, name)}{_message(exc)}") from None
@@ -144,14 +144,13 @@ class OutputTooLarge(ValueError):
     pass
 
 
-def _bounded_output(template, context, name: str) -> str:
-    """The template's output, stopped as soon as it passes MAX_FACE_CHARS (not after)."""
+def bounded_output(template, context, limit: int = MAX_FACE_CHARS, what: str = "one face") -> str:
+    """The template's output, stopped as soon as it passes `limit` characters (not after)."""
     parts, size = [], 0
     for chunk in template.generate(context):
         size += len(chunk)
-        if size > MAX_FACE_CHARS:
-            raise OutputTooLarge(f"output is over {MAX_FACE_CHARS // 1_000_000} million characters for one face; "
-                                 "draw less, or use fewer repeats")
+        if size > limit:
+            raise OutputTooLarge(f"output is over {limit:,} characters for {what}; draw less, or use fewer repeats")
         parts.append(chunk)
     return "".join(parts)
 

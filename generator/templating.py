@@ -24,7 +24,7 @@ import jinja2
 from jinja2.sandbox import SandboxedEnvironment, modifies_known_mutable
 from markupsafe import Markup
 
-from . import confine
+from . import confine, workdir
 from .glyphs import composed, snippet
 from .fonts import PROJECT_ROOT, library
 from .shapes import SQRT3, hex_points
@@ -176,8 +176,8 @@ def _bytecode_cache() -> jinja2.BytecodeCache | None:
     """Compiled templates kept between runs (Jinja's per-user cache folder, entries checked
     against the template's source), so validate, list and build do not recompile unchanged
     templates: compiling is most of what loading a pack costs."""
-    try:
-        return jinja2.FileSystemBytecodeCache()
+    try:        # in pnpgen's own private folder (workdir), not a shared name in /tmp
+        return jinja2.FileSystemBytecodeCache(str(workdir.private_dir("templates")))
     except (OSError, RuntimeError):       # no safe temporary folder: compile every time
         return None
 
