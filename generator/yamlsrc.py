@@ -158,17 +158,20 @@ class _TooLarge(Exception):
         self.node = node
 
 
-def _may_nest_deep(text: str) -> bool:
-    """A quick over-estimate (brackets in quotes count too) of whether the text nests past
-    MAX_DEPTH; linear, with one step per bracket."""
-    if _COMPACT_NESTING.search(text):
-        return True
+def first_bracket_past(text: str, limit: int) -> int | None:
+    """Offset of the first [ or { that opens past `limit` levels of brackets, else None; linear,
+    one step per bracket (YAML flow collections and JSON alike; brackets in quotes count too)."""
     depth = 0
     for match in _BRACKETS.finditer(text):
         depth += 1 if match.group() in "[{" else -1
-        if depth > MAX_DEPTH:
-            return True
-    return False
+        if depth > limit:
+            return match.start()
+    return None
+
+
+def _may_nest_deep(text: str) -> bool:
+    """A quick over-estimate of whether the text nests past MAX_DEPTH."""
+    return bool(_COMPACT_NESTING.search(text)) or first_bracket_past(text, MAX_DEPTH) is not None
 
 
 class _TooDeep(_TooLarge):

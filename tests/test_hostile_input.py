@@ -188,6 +188,15 @@ def read_until(fd, proc, text: str, limit: float = 120) -> str:
 MUTATIONS = ("drop", "duplicate", "retype", "truncate")
 
 
+def built_mini(tmp_path_factory):
+    """A fresh copy of the test pack, built: (pack, output folder, snapshot of its output)."""
+    tmp = tmp_path_factory.mktemp("mut")
+    pack = copy_pack("mini", tmp)
+    out = tmp / "out"
+    assert cli.main(["build", str(pack), "--out", str(out), "--quiet"]) == 0
+    return pack, out, snapshot(out / "mini")
+
+
 def _mutate(data, rng: random.Random, kind: str):
     """Apply one mutation at a random place of the parsed manifest."""
     paths = []
@@ -221,11 +230,7 @@ def _mutate(data, rng: random.Random, kind: str):
 @settings(max_examples=int(os.environ.get("PNPGEN_MUTATIONS", "40")), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 10 ** 9), kind=st.sampled_from(MUTATIONS), file=st.sampled_from(["game.yaml", "cards.yaml"]))
 def test_mutated_manifests_never_crash_nor_touch_output(tmp_path_factory, capsys, seed, kind, file):
-    tmp = tmp_path_factory.mktemp("mut")
-    pack = copy_pack("mini", tmp)
-    out = tmp / "out"
-    assert cli.main(["build", str(pack), "--out", str(out), "--quiet"]) == 0
-    before = snapshot(out / "mini")
+    pack, out, before = built_mini(tmp_path_factory)
     rng = random.Random(seed)
     path = pack / file
     if kind == "truncate":
@@ -297,11 +302,7 @@ def _build_after(pack, out, capsys):
 @given(seed=st.integers(0, 10 ** 9), kind=st.sampled_from(TEMPLATE_MUTATIONS),
        file=st.sampled_from(["card.svg.j2", "card-back.svg.j2", "board.svg.j2"]))
 def test_mutated_templates_never_crash_nor_touch_output(tmp_path_factory, capsys, seed, kind, file):
-    tmp = tmp_path_factory.mktemp("mut")
-    pack = copy_pack("mini", tmp)
-    out = tmp / "out"
-    assert cli.main(["build", str(pack), "--out", str(out), "--quiet"]) == 0
-    before = snapshot(out / "mini")
+    pack, out, before = built_mini(tmp_path_factory)
     path = pack / "templates" / file
     path.write_text(_mutated_text(path.read_text(), random.Random(seed), kind))
     code, err = _build_after(pack, out, capsys)

@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..yamlsrc import first_bracket_past
 from .grid import Cell
 
 
@@ -65,7 +66,6 @@ MAX_JSON_DEPTH = 32                    # a layout nests 4 deep
 MAX_LAYOUTS = 10_000
 MAX_JSON_NUMBER = 10 ** 15
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
-_BRACKET = re.compile(r"[\[\]{}]")
 
 
 class _Odd:
@@ -107,12 +107,7 @@ def read_bounded(path: Path, limit: int, what: str) -> str:
 def _too_deep(text: str) -> int | None:
     """Offset of the first bracket nested past MAX_JSON_DEPTH (strings blanked first), or None."""
     blanked = _STRING.sub(lambda m: '"' + " " * (len(m.group()) - 2) + '"', text)
-    depth = 0
-    for match in _BRACKET.finditer(blanked):
-        depth += 1 if match.group() in "[{" else -1
-        if depth > MAX_JSON_DEPTH:
-            return match.start()
-    return None
+    return first_bracket_past(blanked, MAX_JSON_DEPTH)
 
 
 def load(path: Path) -> list[Layout]:
