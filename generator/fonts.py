@@ -13,8 +13,8 @@ import ctypes.util
 import os
 from dataclasses import dataclass
 from functools import lru_cache
+from html import escape      # not xml.sax.saxutils: it imports urllib.request, slow at start-up
 from pathlib import Path
-from xml.sax.saxutils import escape
 
 from . import workdir
 
@@ -29,7 +29,8 @@ def configure_fontconfig(font_dir: Path = FONT_DIR) -> Path:
     conf_dir = workdir.private_dir("fontconfig")
     conf = conf_dir / "fonts.conf"
     text = ("<?xml version='1.0'?>\n<!DOCTYPE fontconfig SYSTEM 'fonts.dtd'>\n<fontconfig>\n"
-            f"  <dir>{escape(str(font_dir))}</dir>\n  <cachedir>{escape(str(conf_dir / 'cache'))}</cachedir>\n"
+            f"  <dir>{escape(str(font_dir), quote=False)}</dir>\n"
+            f"  <cachedir>{escape(str(conf_dir / 'cache'), quote=False)}</cachedir>\n"
             "  <config><rescan><int>0</int></rescan></config>\n</fontconfig>\n").encode()
     if not (workdir.trusted_file(conf) and conf.read_bytes() == text):
         workdir.write_private(conf, text)

@@ -15,12 +15,14 @@ Helpers given to every template (sizes of text in points, everything else in mm)
 """
 from __future__ import annotations
 
+import hashlib
 import math
-from functools import lru_cache
 import os
+from functools import lru_cache
 from pathlib import Path
 
 import jinja2
+import jinja2.bccache
 from jinja2.sandbox import SandboxedEnvironment, modifies_known_mutable
 from markupsafe import Markup
 
@@ -171,14 +173,26 @@ def environment(pack_root: Path) -> jinja2.Environment:
                    bytecode_cache=_bytecode_cache())
 
 
+class _SourceKeyedCache(jinja2.FileSystemBytecodeCache):
+    """Jinja's per-user cache folder, with each entry found by the template's name and source
+    instead of its path: copies of a pack (a designer's variants, the test suite's temporary
+    ones) share one entry per distinct template, so the folder does not grow with every copy."""
+
+    def get_bucket(self, environment, name, filename, source):
+        key = hashlib.sha1(f"{name}\0{source}".encode("utf-8")).hexdigest()
+        bucket = jinja2.bccache.Bucket(environment, key, self.get_source_checksum(source))
+        self.load_bytecode(bucket)
+        return bucket
+
+
 @lru_cache(maxsize=1)
 def _bytecode_cache() -> jinja2.BytecodeCache | None:
-    """Compiled templates kept between runs (Jinja's per-user cache folder, entries checked
-    against the template's source), so validate, list and build do not recompile unchanged
-    templates: compiling is most of what loading a pack costs."""
-    try:        # in pnpgen's own private folder (workdir), not a shared name in /tmp
-        return jinja2.FileSystemBytecodeCache(str(workdir.private_dir("templates")))
-    except (OSError, RuntimeError):       # no safe temporary folder: compile every time
+    """Compiled templates kept between runs, so validate, list and build do not recompile
+    unchanged templates: compiling is most of what loading a pack costs. They are code, so
+    they live in pnpgen's owner-only working folder (workdir), where nobody else can plant one."""
+    try:
+        return _SourceKeyedCache(str(workdir.private_dir("templates-compiled")))
+    except OSError:                       # no private folder: compile every time
         return None
 
 

@@ -120,21 +120,6 @@ def big_deck(tmp_path: Path, cards: int) -> Path:
     return bench_cards.write_pack(tmp_path, bench_cards.make_cards(cards))
 
 
-def drawing_workers_started(proc: subprocess.Popen, timeout: float = 120) -> bool:
-    """Wait until the build has forked its drawing workers (loaded, in the middle of drawing);
-    False when it ended first."""
-    children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children")
-    deadline = time.monotonic() + timeout
-    while proc.poll() is None and time.monotonic() < deadline:
-        try:
-            if children.read_text().split():
-                return True
-        except OSError:           # it ended between poll() and the read
-            continue
-        time.sleep(0.005)
-    return False
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
 def test_a_build_killed_midway_leaves_the_previous_output(tmp_path, sig):
