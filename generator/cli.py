@@ -328,8 +328,10 @@ def _dpi(text: str) -> int:
 def _out_folder(text: str) -> str:
     """--out names a folder (made if missing); a file there is refused before any work."""
     path = Path(text)
+    while not path.exists() and path != path.parent:    # the nearest part that exists
+        path = path.parent
     if path.exists() and not path.is_dir():
-        raise argparse.ArgumentTypeError(f"'{text}' is a file, not a folder; give a folder for the output")
+        raise argparse.ArgumentTypeError(f"'{path}' is a file, not a folder; give a folder for the output")
     return text
 
 

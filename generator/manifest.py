@@ -268,7 +268,8 @@ def _build_group(g, file: str, players, env, rep: Reporter, sources: dict) -> Gr
         if name:
             problem = templating.check_template(env, name)
             if problem:
-                rep.error(g.value_mark(key), problem, "create the template or fix its name; templates are looked up in the pack's templates/ folder, then in templates/")
+                rep.error(g.value_mark(key), problem, "create the template or fix its name; templates are looked up in "
+                          "the pack's templates/ folder, then in templates/" if problem.endswith("not found") else "")
     kind = KINDS.get(g.kind)
     shape = g.shape or kind.default_shape if kind else None
     if kind is not None and g.size is None and shape != "polygon" and "size" not in g.source:

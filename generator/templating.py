@@ -101,6 +101,7 @@ def read_only(value):
     return value
 
 
+MAX_TEMPLATE_CHARS = 1_000_000   # a template's own source; the largest shipped one is a few KB
 MAX_BUILT = 1_000_000       # characters of a string or items of a list one operation may build
 MAX_POWER_BITS = 4_096      # an integer power larger than this is no number a face prints
 
@@ -162,6 +163,10 @@ class ConfinedLoader(jinja2.FileSystemLoader):
             raise jinja2.exceptions.SecurityError(
                 f"template '{template}' leads outside the game pack (to {os.path.realpath(filename)}); "
                 "templates may only read the pack's own files and pnpgen's templates/")
+        if len(source) > MAX_TEMPLATE_CHARS:      # compiling 12 MB of template takes seconds per face
+            raise jinja2.exceptions.TemplateError(
+                f"template '{template}' is {len(source):,} characters long, over the limit of "
+                f"{MAX_TEMPLATE_CHARS:,}; draw repeated parts with a loop or an icon")
         return source, filename, uptodate
 
 

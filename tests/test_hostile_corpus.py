@@ -230,6 +230,8 @@ MEMORY = [
          FRONT + r" line 1: 9 \*\* 1000000000 is too large a number"),
     Case("template output of 10 GB", template("{% for i in range(10000) %}{{ 'x' * 1000000 }}{% endfor %}"), BUILD,
          FRONT + r": output is over 16,000,000 characters for one face"),
+    Case("a template of 12 million characters", template("<g/>" * 3_000_000), BUILD,
+         r"cards\.yaml:6:15: template 'card\.svg\.j2' is 12,000,000 characters long, over the limit"),
     Case("a component symlinked to /dev/zero", symlink("z.yaml", "/dev/zero"), BUILD,
          r"z\.yaml:1:1: 'z\.yaml' is a link to a file outside the game pack"),
     Case("map --check /dev/zero", lambda pack, work: None, ("map", "--check", "/dev/zero"),
@@ -277,6 +279,9 @@ UNPLACED = [
          r"l\.json: layouts\[1\]\.players: must be a whole number, not \"four\""),
     Case("--out that is a file", lambda pack, work: (work / "a-file").write_text("x"),
          ("build", "{pack}", "--out", "{work}/a-file", "--quiet"), r"argument --out: '.*a-file' is a file, not a folder",
+         code=2),
+    Case("--out under a file", lambda pack, work: (work / "a-file").write_text("x"),
+         ("build", "{pack}", "--out", "{work}/a-file/sub", "--quiet"), r"argument --out: '.*a-file' is a file, not a folder",
          code=2),
 ]
 
