@@ -26,7 +26,7 @@ from reportlab.platypus import (BaseDocTemplate, Flowable, Frame, KeepTogether, 
                                 Paragraph, Spacer, Table, TableStyle)
 
 from . import confine, glyphs, interrupt, workdir
-from .errors import ManifestError, Mark, Reporter, display_path
+from .errors import ManifestError, Mark, Reporter, display_path, plain_words
 from .fonts import FONT_DIR
 from .schema import INVALID, AnyData, Bool, Choice, Color, Field, Int, ListOf, Spec, Str
 from .render import TEMPLATE_SECONDS, TemplateTimeout, bounded_output, time_limit
@@ -152,8 +152,11 @@ class _Typesetter:
         except glyphs.GlyphError as exc:
             raise ManifestError([_problem(block.mark, f"section '{section.heading}', {kind}: {exc}", GLYPH_HINT)]) from None
         except EXPRESSION_ERRORS as exc:
-            raise ManifestError([_problem(block.mark, f"section '{section.heading}', {kind}: {exc}",
-                                          "check the {{ ... }} expression against the manifests")]) from None
+            hint = "check the {{ ... }} expression against the manifests"
+            if "map" not in self.source.context:
+                hint += " (map.* reads map.yaml, and this pack has none)"
+            raise ManifestError([_problem(block.mark, f"section '{section.heading}', {kind}: {plain_words(str(exc))}",
+                                          hint)]) from None
 
     def _block_text(self, value, width):
         return [Paragraph(self._markup(value), self.styles["body"])]
@@ -412,7 +415,7 @@ def source_for(folder: Path) -> HandoutSource:
     import yaml
 
     from .manifest import load_pack
-    context: dict = {"group": {}, "map": {}}
+    context: dict = {"group": {}}          # map: only where the pack has a map.yaml
     title, icons = folder.name.replace("-", " ").title(), {}
     if (folder / "game.yaml").is_file():
         game = load_pack(folder)

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 import jinja2
 
-from . import interrupt, templating
-from .errors import BuildError
+from . import interrupt, svgcheck, templating
+from .errors import BuildError, plain_words
 from .model import Game, Group, Item
 from .textfit import TextFitError
 
@@ -107,23 +107,29 @@ class FaceRenderer:
             "outline": lambda grow=0.0: group.outline(_grow(grow, group)).svg_d(),
             **self.helpers.bind(),
         }
+        where = face_place(face)
+        self.helpers.face = where
         try:
             with interrupt.immediate(), time_limit(TEMPLATE_SECONDS, f"template {name} ran for more than {TEMPLATE_SECONDS} s"):
                 body = bounded_output(self.env.get_template(name), context)
         except (jinja2.TemplateError, TextFitError, TypeError, ValueError, ArithmeticError, MemoryError, NameError, SyntaxError,
                 AttributeError, KeyError, RecursionError, TemplateTimeout) as exc:
-            raise BuildError(f"{face_place(face)}: {_where(exc, name)}{_message(exc)}") from None
+            raise BuildError(f"{where}: {_where(exc, name)}{_message(exc)}") from None
         head = SVG_HEAD.format(W=group.width + 2 * bleed, H=group.height + 2 * bleed, x=-bleed, y=-bleed)
         svg = head + body + "</svg>"
         problem = well_formed_problem(svg, self.env, name, len(head))
         if problem:
-            raise BuildError(f"{face_place(face)}: {problem}")
+            raise BuildError(f"{where}: {problem}")
+        unknown = svgcheck.problems(body)
+        if unknown:
+            raise BuildError(f"{where}: template {name}: {unknown[0]}"
+                             + (f" (and {len(unknown) - 1} more)" if len(unknown) > 1 else ""))
         return svg
 
 
 def face_place(face: FaceRef) -> str:
-    """Where a face comes from, for messages: its file, group, item and side."""
-    return f"{face.group.file}: group '{face.group.id}', item '{face.item.id}' ({face.side})"
+    """Where a face comes from, for messages: its item's file:line:col, group, item and side."""
+    return f"{face.item.mark}: group '{face.group.id}', item '{face.item.id}' ({face.side})"
 
 
 def drawn_face_place(face: FaceRef) -> str:
@@ -200,7 +206,7 @@ def _where(exc: BaseException, template: str) -> str:
 
 
 def _message(exc: BaseException) -> str:
-    text = getattr(exc, "message", None) or str(exc)
+    text = plain_words(getattr(exc, "message", None) or str(exc))
     if isinstance(exc, jinja2.UndefinedError):
         return f"{text}; check the name, or add the field to the item"
     return text

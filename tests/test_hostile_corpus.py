@@ -155,7 +155,7 @@ def handout_step(text: str):
 BUILD = ("build", "{pack}", "--out", "{out}", "--quiet")
 CHECK = ("map", "--check", "{work}/l.json")
 HANDOUT = ("handout", "{pack}", "--out", "{out}")
-FRONT = r"cards\.yaml: group 'cards', item 'plain-1' \(front\): template card\.svg\.j2"
+FRONT = r"cards\.yaml:11:9: group 'cards', item 'plain-1' \(front\): template card\.svg\.j2"
 
 TRACEBACKS = [
     Case("yaml nested 1,000 deep", write("deep.yaml", "x: " + "[" * 1000 + "]" * 1000 + "\n"), BUILD,
