@@ -1,8 +1,8 @@
 """Every glyph printed is one the font has, everywhere text is set, or the build stops naming
 the text and its place; accents composed, soft hyphens honoured, templates read-only."""
-import pymupdf
 import re
 
+import pymupdf
 import pytest
 
 from conftest import copy_pack, run_cli
