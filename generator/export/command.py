@@ -25,7 +25,7 @@ def add_parser(sub) -> None:
     e.add_argument("--max-px", type=_max_px, default=4096, metavar="PX",
                    help="tts: no image side over this many pixels (default 4096)")
     e.add_argument("--base-url", metavar="URL", help="tts: where you will host the images folder (default: file:// URLs)")
-    e.add_argument("--out", default="output", metavar="DIR", help="output folder (default: output)")
+    e.add_argument("--out", type=cli._out_folder, default="output", metavar="DIR", help="output folder (default: output)")
     e.add_argument("--lenient", action="store_true", help="text that does not fit is a warning, not an error")
     e.add_argument("-q", "--quiet", action="store_true", help="no progress bar or summary")
     e.set_defaults(run=run)
