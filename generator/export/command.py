@@ -17,7 +17,7 @@ def add_parser(sub) -> None:
                                    "Simulator loads as a Saved Object (decks, tiles, boards).")
     e.add_argument("format", choices=sorted(FORMATS), help="png or tts")
     e.add_argument("games", nargs="+", metavar="GAME", help="pack name under components/ or a pack folder")
-    e.add_argument("--dpi", type=_dpi, help="resolution (png default 300; tts default 200, limited by --max-px)")
+    e.add_argument("--dpi", type=cli._dpi, help="resolution (png default 300; tts default 200, limited by --max-px)")
     e.add_argument("--preset", choices=sorted(load_presets()),
                    help="png: the print shop's image sizes (thegamecrafter, makeplayingcards, drivethrucards)")
     e.add_argument("--bleed", type=cli._bleed, metavar="MM", help="png: bleed in mm (default: the pack's)")
@@ -53,19 +53,12 @@ def run(args) -> int:
     return 1 if failed else 0
 
 
-def _dpi(text: str) -> int:
-    return _whole(text, 36, 1200, "dpi")
+MIN_MAX_PX = 256      # a sprite cell smaller than this shows nothing legible
 
 
 def _max_px(text: str) -> int:
-    return _whole(text, 256, 16384, "--max-px")
-
-
-def _whole(text: str, low: int, high: int, what: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
-    if not low <= value <= high:
-        raise argparse.ArgumentTypeError(f"{what} must be between {low} and {high}")
+    from .. import cli
+    value = cli._positive(text)            # a whole number up to 10000
+    if value < MIN_MAX_PX:
+        raise argparse.ArgumentTypeError(f"--max-px must be at least {MIN_MAX_PX}")
     return value
