@@ -14,7 +14,7 @@ import pytest
 import yaml
 
 from conftest import ROOT, run_cli
-from generator.maps import declared, engine, grid, royal_dukes_gen
+from generator.maps import declared, declared_check, engine, grid, royal_dukes_gen
 from generator.maps.layout import Layout
 from generator.maps.rules import MapOptions
 
@@ -268,3 +268,57 @@ def test_each_start_keeps_its_quota_and_the_checker_counts_it(tmp_path):
     (stricter / "game.yaml").write_text((ISLAND / "game.yaml").read_text() + "id: hex-island\n")
     code, out, err = run_cli("map", stricter, "--check", path)
     assert code == 0 and "note: rock-near-start" in out and "within 1 of a start outside 5-any" in out, out + err
+
+
+NEAR_GAME = {
+    "board": {"grid": "hex", "shape": "hexagon", "radius": 3},
+    "players": {"min": 2, "max": 2, "default": 2},
+    "types": {"peak": {"values": {"height": 2}}, "hill": {}, "plain": {}},
+    "fill": "plain",
+    "deal": [{"type": "peak", "count": 2}, {"type": "hill", "count": 6}],
+    "constraints": [
+        {"id": "peaks-central", "near": "peak", "cells": [[0, 0], [1, 0]], "distance": 1,
+         "quote": "The peaks stand at the centre."},
+        {"id": "hills-apart", "not_adjacent": ["hill", "hill"], "quote": "No two hills touch."},
+    ],
+}
+
+
+def _near_game(tmp_path):
+    path = tmp_path / "map.yaml"
+    path.write_text(yaml.safe_dump({"layout": NEAR_GAME}))
+    spec = declared.load(NEAR_GAME, path)
+    return declared.Generator(spec, "near-game"), declared_check.Checker(path, "near-game")
+
+
+def test_near_keeps_a_type_within_reach_of_listed_cells_and_the_checker_sees_it(tmp_path):
+    gen, check = _near_game(tmp_path)
+    centre = [(0, 0), (1, 0)]
+    rng = random.Random(4)
+    seen = set()
+    for _ in range(300):
+        layout = gen.generate(rng, 2, PLAIN)
+        peaks = [(c["q"], c["r"]) for c in layout.cells if c["type"] == "peak"]
+        assert len(peaks) == 2 and all(min(grid.hex_distance(p, m) for m in centre) <= 1 for p in peaks)
+        seen.update(peaks)
+        assert check.check(layout) == []
+    assert len(seen) == 10                  # every cell in reach was used: the zone, not one spot
+    # a peak moved out of reach breaks that rule alone
+    layout = gen.generate(random.Random(1), 2, PLAIN)
+    peak = next(c for c in layout.cells if c["type"] == "peak")
+    far = next(c for c in layout.cells if c["type"] == "plain" and (c["q"], c["r"]) == (-3, 0))
+    peak["type"], far["type"] = "plain", "peak"
+    far["height"] = peak.pop("height")
+    found = check.check(layout)
+    assert [v.rule for v in found] == ["peaks-central"] and "more than 1 step(s)" in found[0].message
+    assert "(-3, 0)" in found[0].message and found[0].quote == "The peaks stand at the centre."
+
+
+def test_near_on_a_type_never_dealt_is_refused(tmp_path):
+    section = copy.deepcopy(NEAR_GAME)
+    section["constraints"][0]["near"] = "plain"
+    with pytest.raises(declared.DeclarationError, match=r"constraints\[1\]\.near.*fill type"):
+        declared.load(section, tmp_path / "map.yaml")
+    section["constraints"][0].update(near="peak", cells=[[0]])
+    with pytest.raises(declared.DeclarationError, match=r"constraints\[1\]\.cells\[1\]"):
+        declared.load(section, tmp_path / "map.yaml")

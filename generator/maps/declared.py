@@ -27,7 +27,7 @@ MAX_ATTEMPTS = 400          # boards dealt again before giving up
 REPAIRS = 2000              # tiles lifted again on one board before dealing it again
 
 BOARD_SHAPES = ("rectangle", "hexagon", "cells")
-LOCAL_RULES = ("not_adjacent", "min_distance", "off_edge", "on_edge")
+LOCAL_RULES = ("not_adjacent", "min_distance", "off_edge", "on_edge", "near")
 GLOBAL_RULES = ("count", "adjacent", "connected", "quota")
 TOKEN_RULES = ("tokens_not_adjacent",)
 START_RULES = ("start_distance", "start_quota")
@@ -177,6 +177,10 @@ def load(section, source: "str | Path" = "map.yaml") -> Declared:
     if starts is None and any(r.kind in START_RULES for r in rules):
         rd.fail("starts", "the start rules need start positions", "add starts: {over: TYPE, near: 1}")
     objective = _objective(rd, section.get("objective", []), types, starts)
+    for n, rule in enumerate(rules):
+        if rule.kind == "near" and fill in rule.args["a"]:
+            rd.fail(f"constraints[{n + 1}].near", f"names the fill type {fill!r}, which is never dealt",
+                    "keep near: to dealt types")
     spec = Declared(grid_type, board.get("orientation", "pointy"), coords, labels, fixed, players, fill,
                     types, groups, deal, tokens, rules, starts, objective,
                     rd.whole(section.get("tries", 40), "tries", 1, 10_000), str(source))
@@ -288,7 +292,7 @@ RULE_KEYS = {
     "count": ("exactly", "min", "max"), "not_adjacent": (), "adjacent": ("min",),
     "min_distance": ("distance",), "off_edge": (), "on_edge": (), "connected": (),
     "quota": ("per", "min", "max"), "tokens_not_adjacent": ("values",), "start_distance": ("distance",),
-    "start_quota": ("within", "min", "max"),
+    "start_quota": ("within", "min", "max"), "near": ("cells", "distance"),
 }
 
 
@@ -324,6 +328,12 @@ def _rule(rd, n, entry, groups, tokens) -> Rule:
         args["a"] = groups[target]
     if kind == "min_distance":
         args["distance"] = rd.whole(entry.get("distance"), f"{where}.distance", 2, 100)
+    if kind == "near":
+        args["distance"] = rd.whole(entry.get("distance", 0), f"{where}.distance", 0, 100)
+        listed = entry.get("cells")
+        if not isinstance(listed, list) or not listed:
+            rd.fail(f"{where}.cells", "must list the cells A stays near: [[q, r], ...]")
+        args["cells"] = [_cell(rd, f"{where}.cells[{k + 1}]", c) for k, c in enumerate(listed)]
     if kind == "start_quota":
         args["within"] = rd.whole(entry.get("within", 1), f"{where}.within", 0, 100)
         if not set(args) & {"min", "max"}:
@@ -455,7 +465,8 @@ class Generator:
     # --- placement rules, precomputed: types with the same rules share a class, and each class
     # keeps the list of cells still open to it, updated as tiles go down and are lifted ---
     def _local_rules(self) -> dict:
-        rules = {t: {"forbid": set(), "far": [], "edge": None} for t in self.spec.types}
+        rules = {t: {"forbid": set(), "far": [], "edge": None, "zone": None} for t in self.spec.types}
+        board = self.board
         for rule in self.spec.rules:
             a = rule.args.get("a", ())
             if rule.kind == "not_adjacent":
@@ -472,15 +483,19 @@ class Generator:
             elif rule.kind in ("off_edge", "on_edge"):
                 for t in a:
                     rules[t]["edge"] = rule.kind
-        board = self.board
-        keys = {t: (frozenset(r["forbid"]), tuple(sorted(set(r["far"]), key=repr)), r["edge"]) for t, r in rules.items()}
-        self.classes = sorted({k for k in keys.values() if k != (frozenset(), (), None)}, key=repr)
+            elif rule.kind == "near":
+                zone = _zone(rule, self.spec.coords, board)
+                for t in a:
+                    rules[t]["zone"] = zone if rules[t]["zone"] is None else rules[t]["zone"] & zone
+        keys = {t: (frozenset(r["forbid"]), tuple(sorted(set(r["far"]), key=repr)), r["edge"],
+                    None if r["zone"] is None else tuple(sorted(r["zone"]))) for t, r in rules.items()}
+        self.classes = sorted({k for k in keys.values() if k != (frozenset(), (), None, None)}, key=repr)
         self.class_of = {t: (self.classes.index(k) if k in self.classes else -1) for t, k in keys.items()}
-        self.open_cell = [[edge is None or board.edge[c] == (edge == "on_edge") for c in range(board.n)]
-                          for _, _, edge in self.classes]
+        self.open_cell = [[(edge is None or board.edge[c] == (edge == "on_edge")) and (zone is None or c in zone)
+                           for c in range(board.n)] for _, _, edge, zone in self.classes]
         # effects[t]: (class, the cells around a cell of type t that it closes to that class)
         self.effects = {t: [] for t in self.spec.types}
-        for k, (forbid, far, _) in enumerate(self.classes):
+        for k, (forbid, far, _, _) in enumerate(self.classes):
             for t in forbid:
                 self.effects[t].append((k, board.nbrs))
             for d, others in far:
@@ -761,6 +776,12 @@ def _start_sums(goal, layout, kind, board, spec, index) -> list[float]:
                 total += value
         sums.append(total)
     return sums
+
+
+def _zone(rule: Rule, coords: list, board: _Board) -> frozenset:
+    """The cells (indices) within the rule's distance of one of its listed cells."""
+    return frozenset(i for i, c in enumerate(coords)
+                     if any(board.distance(c, tuple(m)) <= rule.args["distance"] for m in rule.args["cells"]))
 
 
 def _global_holds(rule: Rule, cells: list, kind: list, board: _Board, players: int) -> bool:

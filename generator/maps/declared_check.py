@@ -153,7 +153,7 @@ class Checker:
 
     def _constraint(self, n, rule, kinds, players, report) -> None:
         kind = next(k for k in rule if k not in ("id", "quote", "policy", "exactly", "min", "max", "per",
-                                                  "distance", "values", "within"))
+                                                  "distance", "values", "within", "cells"))
         rule_id = str(rule.get("id") or f"{kind.replace('_', '-')}-{n + 1}")
         quote, policy = str(rule.get("quote", "")), bool(rule.get("policy", False))
 
@@ -197,6 +197,12 @@ class Checker:
             wrong = [c for c in self._members(target, kinds) if (c in self.edge) != (kind == "on_edge")]
             if wrong:
                 broken(f"{len(wrong)} {target} cell(s) {'not ' if kind == 'on_edge' else ''}on the edge: {self.names(wrong)}")
+        elif kind == "near":
+            d, dist = rule.get("distance", 0), grid.distance_fn(self.grid)
+            far = [c for c in self._members(target, kinds) if all(dist(c, tuple(m)) > d for m in rule["cells"])]
+            if far:
+                broken(f"{len(far)} {target} cell(s) more than {d} step(s) from {self.names(tuple(m) for m in rule['cells'])}: "
+                       + self.names(far))
         elif kind == "connected":
             pieces = grid.components(self._members(target, kinds), self.grid)
             if len(pieces) > 1:
