@@ -273,10 +273,12 @@ def test_each_start_keeps_its_quota_and_the_checker_counts_it(tmp_path):
 NEAR_GAME = {
     "board": {"grid": "hex", "shape": "hexagon", "radius": 3},
     "players": {"min": 2, "max": 2, "default": 2},
-    "types": {"peak": {"values": {"height": 2}}, "hill": {}, "plain": {}},
+    "types": {"peak": {"values": {"height": [3, 4], "rock": 1}}, "hill": {}, "plain": {}},
     "fill": "plain",
-    "deal": [{"type": "peak", "count": 2}, {"type": "hill", "count": 6}],
+    "deal": [{"type": "peak", "count": 1, "values": {"height": 3}}, {"type": "peak", "count": 1, "values": {"height": 4}},
+             {"type": "hill", "count": 6}],
     "constraints": [
+        {"id": "one-high-peak", "count": "peak", "where": {"height": 4}, "exactly": 1, "quote": "One peak of height 4."},
         {"id": "peaks-central", "near": "peak", "cells": [[0, 0], [1, 0]], "distance": 1,
          "quote": "The peaks stand at the centre."},
         {"id": "hills-apart", "not_adjacent": ["hill", "hill"], "quote": "No two hills touch."},
@@ -308,7 +310,8 @@ def test_near_keeps_a_type_within_reach_of_listed_cells_and_the_checker_sees_it(
     peak = next(c for c in layout.cells if c["type"] == "peak")
     far = next(c for c in layout.cells if c["type"] == "plain" and (c["q"], c["r"]) == (-3, 0))
     peak["type"], far["type"] = "plain", "peak"
-    far["height"] = peak.pop("height")
+    for key in ("height", "rock"):
+        far[key] = peak.pop(key)
     found = check.check(layout)
     assert [v.rule for v in found] == ["peaks-central"] and "more than 1 step(s)" in found[0].message
     assert "(-3, 0)" in found[0].message and found[0].quote == "The peaks stand at the centre."
@@ -316,9 +319,39 @@ def test_near_keeps_a_type_within_reach_of_listed_cells_and_the_checker_sees_it(
 
 def test_near_on_a_type_never_dealt_is_refused(tmp_path):
     section = copy.deepcopy(NEAR_GAME)
-    section["constraints"][0]["near"] = "plain"
-    with pytest.raises(declared.DeclarationError, match=r"constraints\[1\]\.near.*fill type"):
+    section["constraints"][1]["near"] = "plain"
+    with pytest.raises(declared.DeclarationError, match=r"constraints\[2\]\.near.*fill type"):
         declared.load(section, tmp_path / "map.yaml")
-    section["constraints"][0].update(near="peak", cells=[[0]])
-    with pytest.raises(declared.DeclarationError, match=r"constraints\[1\]\.cells\[1\]"):
+    section["constraints"][1].update(near="peak", cells=[[0]])
+    with pytest.raises(declared.DeclarationError, match=r"constraints\[2\]\.cells\[1\]"):
+        declared.load(section, tmp_path / "map.yaml")
+
+
+def test_tiles_carry_values_of_their_own_and_a_count_can_ask_for_them(tmp_path):
+    gen, check = _near_game(tmp_path)
+    rng = random.Random(6)
+    for _ in range(200):
+        layout = gen.generate(rng, 2, PLAIN)
+        peaks = sorted((c["height"], c["rock"]) for c in layout.cells if c["type"] == "peak")
+        assert peaks == [(3, 1), (4, 1)]
+        assert all("height" not in c for c in layout.cells if c["type"] != "peak")
+        assert check.check(layout) == []
+    high = next(c for c in layout.cells if c.get("height") == 4)
+    high["height"] = 3                          # still a height a peak may have: only the count breaks
+    found = check.check(layout)
+    assert [v.rule for v in found] == ["one-high-peak"] and "0 peak (height 4) cell(s), not 1" in found[0].message
+    high["height"] = 7                          # no peak is that high
+    assert {v.rule for v in check.check(layout)} == {"one-high-peak", "cell-value"}
+
+
+@pytest.mark.parametrize("edit, said", [
+    (lambda s: s["deal"][0].pop("values"), r"deal\[1\]\.values: gives no height"),
+    (lambda s: s["deal"][0]["values"].update(height=5), r"deal\[1\]\.values\.height: is 5, not one of \[3, 4\]"),
+    (lambda s: s["deal"][2].update(values={"height": 3}), r"deal\[3\]\.values\.height: hill lists no choices"),
+    (lambda s: s["types"]["plain"].update(values={"height": [1, 2]}), r"types\.plain\.values: lists choices"),
+])
+def test_a_mistake_in_tile_values_is_named(tmp_path, edit, said):
+    section = copy.deepcopy(NEAR_GAME)
+    edit(section)
+    with pytest.raises(declared.DeclarationError, match=said):
         declared.load(section, tmp_path / "map.yaml")

@@ -59,7 +59,7 @@ class Declared:
     fill: str
     types: dict                         # type -> its values (written onto its cells)
     groups: dict                        # name -> frozenset of types (every type is its own group)
-    deal: list                          # (sides: tuple of types, count per players: dict, option, max)
+    deal: list                          # (sides: tuple of types, count per players: dict, option, max, tile values)
     tokens: list                        # {name, values per players, on: frozenset}
     rules: list
     starts: dict | None
@@ -177,6 +177,10 @@ def load(section, source: "str | Path" = "map.yaml") -> Declared:
     if starts is None and any(r.kind in START_RULES for r in rules):
         rd.fail("starts", "the start rules need start positions", "add starts: {over: TYPE, near: 1}")
     objective = _objective(rd, section.get("objective", []), types, starts)
+    for t in sorted({fill, *fixed.values()}):
+        if any(isinstance(v, list) for v in types[t].values()):
+            rd.fail(f"types.{t}.values", "lists choices, but its cells are not dealt from a bag",
+                    "give the fill and fixed types one value each")
     for n, rule in enumerate(rules):
         if rule.kind == "near" and fill in rule.args["a"]:
             rd.fail(f"constraints[{n + 1}].near", f"names the fill type {fill!r}, which is never dealt",
@@ -258,7 +262,7 @@ def _fixed(rd, entries, index, types, grid_type) -> dict:
 
 def _deal(rd, entries, types, players) -> list:
     out = []
-    for where, entry in rd.entries(entries, "deal", ("type", "sides", "count", "option", "max")):
+    for where, entry in rd.entries(entries, "deal", ("type", "sides", "count", "option", "max", "values")):
         if ("type" in entry) == ("sides" in entry):
             rd.fail(where, "needs type: (a one-sided tile) or sides: [a, b] (a two-sided tile)")
         sides = (entry["type"],) if "type" in entry else tuple(entry["sides"] or ())
@@ -269,8 +273,27 @@ def _deal(rd, entries, types, players) -> list:
         option = entry.get("option")
         count = rd.per_players(entry.get("count", 0), f"{where}.count", players)
         high = rd.whole(entry.get("max", 0), f"{where}.max") if option else 0
-        out.append((sides, count, option, high))
+        out.append((sides, count, option, high, _tile_values(rd, where, entry, sides, types)))
     return out
+
+
+def _tile_values(rd, where, entry, sides, types) -> dict:
+    """A tile's own values: for each value its type lists as choices ([1, 2, 3]), the one this
+    bag's tiles carry."""
+    chosen = rd.mapping(entry.get("values", {}), f"{where}.values")
+    choices = {k for side in sides for k, v in types[side].items() if isinstance(v, list)}
+    if choices and len(sides) > 1:
+        rd.fail(where, "a two-sided tile cannot carry values of its own", "deal such tiles with type:")
+    for key, value in chosen.items():
+        if key not in choices:
+            rd.fail(f"{where}.values.{key}", f"{sides[0]} lists no choices for {key}",
+                    f"declare types.{sides[0]}.values.{key} as a list of the values its tiles carry")
+        if value not in types[sides[0]][key]:
+            rd.fail(f"{where}.values.{key}", f"is {value!r}, not one of {types[sides[0]][key]}")
+    missing = sorted(choices - set(chosen))
+    if missing:
+        rd.fail(f"{where}.values", f"gives no {', '.join(missing)}", f"each {sides[0]} tile carries one of its type's choices")
+    return dict(chosen)
 
 
 def _tokens(rd, entries, groups, players) -> list:
@@ -289,7 +312,7 @@ def _tokens(rd, entries, groups, players) -> list:
 
 
 RULE_KEYS = {
-    "count": ("exactly", "min", "max"), "not_adjacent": (), "adjacent": ("min",),
+    "count": ("exactly", "min", "max", "where"), "not_adjacent": (), "adjacent": ("min",),
     "min_distance": ("distance",), "off_edge": (), "on_edge": (), "connected": (),
     "quota": ("per", "min", "max"), "tokens_not_adjacent": ("values",), "start_distance": ("distance",),
     "start_quota": ("within", "min", "max"), "near": ("cells", "distance"),
@@ -343,6 +366,8 @@ def _rule(rd, n, entry, groups, tokens) -> Rule:
             rd.fail(f"{where}.per", f"is {entry.get('per')!r}", f"use one of {', '.join(grid.REGION_SCHEMES)}")
     if kind == "count" and not set(args) & {"exactly", "min", "max"}:
         rd.fail(where, "a count needs exactly:, min: or max:")
+    if kind == "count" and "where" in args:
+        rd.mapping(args["where"], f"{where}.where")
     rule_id = str(entry.get("id") or f"{kind.replace('_', '-')}-{n + 1}")
     return Rule(kind, rule_id, str(entry.get("quote", "")), bool(entry.get("policy", False)), args)
 
@@ -389,12 +414,12 @@ def _objective(rd, entries, types, starts) -> list:
 def _dealt(spec: Declared, players: int) -> tuple[dict, set]:
     """How many of each type the deal always puts down, and the types whose number varies."""
     dealt: dict = {}
-    for sides, count, option, _ in spec.deal:
+    for sides, count, option, _, _ in spec.deal:
         if len(sides) == 1 and not option:
             dealt[sides[0]] = dealt.get(sides[0], 0) + count[players]
     for t in spec.fixed.values():
         dealt[t] = dealt.get(t, 0) + 1
-    varying = {s for sides, _, option, _ in spec.deal if len(sides) > 1 or option for s in sides} | {spec.fill}
+    varying = {s for sides, _, option, _, _ in spec.deal if len(sides) > 1 or option for s in sides} | {spec.fill}
     return dealt, varying
 
 
@@ -412,7 +437,7 @@ def _deal_meets_counts(rd, spec: Declared) -> None:
     for players in range(spec.players[0], spec.players[1] + 1):
         dealt, varying = _dealt(spec, players)
         for rule in spec.rules:
-            if rule.kind != "count" or "exactly" not in rule.args or rule.args["a"] & varying:
+            if rule.kind != "count" or "exactly" not in rule.args or rule.args["a"] & varying or "where" in rule.args:
                 continue
             want = rule.args["exactly"]
             want = want.get(players) if isinstance(want, dict) else want
@@ -457,6 +482,9 @@ class Generator:
         self.board = _Board(spec)
         self._local_rules()
         self._start = self._empty_board()
+        # the values every cell of a type carries (a list is a choice each tile makes for itself)
+        self._constant = {t: {k: v for k, v in values.items() if not isinstance(v, list)}
+                          for t, values in spec.types.items()}
         self._board_rules = {p: self._rules_to_check(p) for p in range(spec.players[0], spec.players[1] + 1)}
         keys = ("q", "r") if spec.grid == "hex" else ("x", "y")
         self._cell_bases = [{keys[0]: c[0], keys[1]: c[1], **({"label": spec.labels[i]} if spec.labels else {})}
@@ -504,9 +532,11 @@ class Generator:
                     self.effects[t].append((k, near))
         return rules
 
-    def _bag(self, rng: random.Random, players: int, options: MapOptions) -> list[str]:
-        bag = []
-        for sides, count, option, high in self.spec.deal:
+    def _bag(self, rng: random.Random, players: int, options: MapOptions) -> tuple[list[str], dict]:
+        """The tiles to deal, and for each type whose tiles carry values of their own, those values
+        (one dict per tile, in random order: they go onto that type's cells in cell order)."""
+        bag, carried = [], {}
+        for sides, count, option, high, values in self.spec.deal:
             n = count[players]
             if option:
                 n = getattr(options, option, 0) or 0
@@ -514,10 +544,14 @@ class Generator:
                     from .engine import MapError
                     raise MapError(f"{self.game_id} takes 0-{high} {option}, not {n}")
             bag += [sides[0] if len(sides) == 1 else rng.choice(sides) for _ in range(n)]
+            if values:
+                carried.setdefault(sides[0], []).extend([values] * n)
         rng.shuffle(bag)
+        for tiles in carried.values():
+            rng.shuffle(tiles)
         # tiles bound by placement rules go down first, while the board is open
         bag.sort(key=lambda t: self.class_of[t] < 0)
-        return bag
+        return bag, carried
 
     def _empty_board(self) -> tuple:
         """kind, lists, pos, blocked of the board with only its fixed cells: lists[k] holds the
@@ -630,6 +664,8 @@ class Generator:
 
     def _whole_board_ok(self, kind: list, players: int) -> bool:
         for rule in self._board_rules[players]:
+            if "where" in rule.args:          # needs the tiles' own values: _value_counts_ok
+                continue
             a = rule.args["a"]
             cells = [i for i, t in enumerate(kind) if t in a]
             if not _global_holds(rule, cells, kind, self.board, players):
@@ -687,21 +723,46 @@ class Generator:
             raise MapError(f"{self.game_id}: --relaxed is for the hand-written Royal Dukes rules; declared rules "
                            f"keep every constraint (mark a constraint policy: true to make it a preference in checks)")
         for _ in range(MAX_ATTEMPTS):
-            kind = self._deal(rng, self._bag(rng, players, options))
+            bag, carried = self._bag(rng, players, options)
+            kind = self._deal(rng, bag)
             if kind is None or not self._whole_board_ok(kind, players):
+                continue
+            carried = self._carried(kind, carried)
+            if not self._value_counts_ok(kind, carried, players):
                 continue
             tokens = self._tokens(rng, kind, players)
             starts = self._starts(rng, kind, players) if tokens is not None else None
             if starts is None:
                 continue
-            return self._layout(kind, tokens, starts, players)
+            return self._layout(kind, tokens, starts, players, carried)
         raise MapError(f"{self.game_id}: no layout meets every rule of {spec.source} after {MAX_ATTEMPTS} "
                        f"boards; loosen a constraint or deal fewer tiles")
 
-    def _layout(self, kind, tokens, starts, players) -> Layout:
+    def _carried(self, kind: list, carried: dict) -> dict:
+        """cell -> the values its tile carries (the type's shuffled tiles, in cell order)."""
+        out = {}
+        for t, tiles in carried.items():
+            for c, values in zip((c for c, k in enumerate(kind) if k == t), tiles):
+                out[c] = values
+        return out
+
+    def _value_counts_ok(self, kind: list, carried: dict, players: int) -> bool:
+        """Counts restricted by `where:` to cells with given values, once the tiles' values are down."""
+        for rule in self._board_rules[players]:
+            where = rule.args.get("where")
+            if where is None:
+                continue
+            cells = [c for c, t in enumerate(kind) if t in rule.args["a"] and
+                     all({**self._constant[t], **carried.get(c, {})}.get(k) == v for k, v in where.items())]
+            if not _global_holds(rule, cells, kind, self.board, players):
+                return False
+        return True
+
+    def _layout(self, kind, tokens, starts, players, carried) -> Layout:
         spec = self.spec
-        types = spec.types
-        cells = [{**base, "type": t, **types[t]} for base, t in zip(self._cell_bases, kind)]
+        constant = self._constant
+        cells = [{**base, "type": t, **constant[t], **carried.get(c, {})}
+                 for c, (base, t) in enumerate(zip(self._cell_bases, kind))]
         for name, placed in tokens.items():
             for i, value in placed.items():
                 cells[i][name] = value

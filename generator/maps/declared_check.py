@@ -116,6 +116,7 @@ class Checker:
                 twice.append(c)
             else:
                 kinds[c], records[c] = cell.get("type"), cell
+        self._records = records
         if off:
             report("cell-off-board", f"{len(off)} cell(s) off the board: {self.names(off)}")
         if twice:
@@ -137,7 +138,10 @@ class Checker:
         for c, record in sorted(records.items()):
             values = self.types.get(kinds[c], {}) if isinstance(kinds[c], str) else {}
             for key, value in values.items():
-                if record.get(key) != value:
+                if isinstance(value, list):           # each tile carries one of these
+                    if record.get(key) not in value or isinstance(record.get(key), bool):
+                        wrong_value.append(f"{kinds[c]} at {self.name(c)} has {key} {record.get(key)!r}, not one of {value}")
+                elif record.get(key) != value:
                     wrong_value.append(f"{kinds[c]} at {self.name(c)} has {key} {record.get(key)!r}, not {value!r}")
             declared = {k for vals in self.types.values() for k in vals}
             for key in declared - set(values):
@@ -153,7 +157,7 @@ class Checker:
 
     def _constraint(self, n, rule, kinds, players, report) -> None:
         kind = next(k for k in rule if k not in ("id", "quote", "policy", "exactly", "min", "max", "per",
-                                                  "distance", "values", "within", "cells"))
+                                                  "distance", "values", "within", "cells", "where"))
         rule_id = str(rule.get("id") or f"{kind.replace('_', '-')}-{n + 1}")
         quote, policy = str(rule.get("quote", "")), bool(rule.get("policy", False))
 
@@ -163,6 +167,11 @@ class Checker:
         target = rule[kind]
         if kind == "count":
             cells = self._members(target, kinds)
+            only = rule.get("where") or {}
+            cells = [c for c in cells if all(self._records[c].get(k) == v and type(self._records[c].get(k)) is type(v)
+                                             for k, v in only.items())]
+            if only:
+                target = f"{target} ({', '.join(f'{k} {v}' for k, v in only.items())})"
             for bound in ("exactly", "min", "max"):
                 want = rule.get(bound)
                 if isinstance(want, dict):
