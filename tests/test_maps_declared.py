@@ -14,7 +14,8 @@ import pytest
 import yaml
 
 from conftest import ROOT, run_cli
-from generator.maps import declared, declared_check, engine, grid, royal_dukes_gen
+from generator.maps import (cones_of_dunshire_check, cones_of_dunshire_gen, declared, declared_check, engine, grid,
+                            royal_dukes_gen)
 from generator.maps.layout import Layout
 from generator.maps.rules import MapOptions
 
@@ -355,3 +356,72 @@ def test_a_mistake_in_tile_values_is_named(tmp_path, edit, said):
     edit(section)
     with pytest.raises(declared.DeclarationError, match=said):
         declared.load(section, tmp_path / "map.yaml")
+
+
+# --- a second game: the terrain of Cones of Dunshire in the vocabulary ------------------------
+CONES_TERRAIN = ROOT / "tests" / "fixtures" / "cones-terrain" / "map.yaml"
+# the hand-written checker's rules about the terrain, which the declaration says too
+TERRAIN_RULES = {"board-hexes", "color-mix", "normal-elevation", "mountain-mix", "mountain-central",
+                 "summit-size", "summit-top", "cell-type", "duplicate-cell"}
+CONES_KINDS = ["green", "blue", "red", "yellow", "black", "mountain", "summit"]
+
+
+def _cones_terrain():
+    section = yaml.safe_load(CONES_TERRAIN.read_text())["layout"]
+    return (declared.Generator(declared.load(section, CONES_TERRAIN), "cones-of-dunshire"),
+            declared_check.Checker(CONES_TERRAIN, "cones-of-dunshire"))
+
+
+def _terrain_verdicts(layout: Layout, check) -> tuple:
+    """(hand-written, declared) verdicts on the terrain alone: the declared checker sees the board
+    without the Challenge spaces and setup pieces it does not declare yet."""
+    python = not any(v.rule in TERRAIN_RULES for v in cones_of_dunshire_check.check(layout))
+    terrain = copy.deepcopy(layout)
+    terrain.cells = [c for c in terrain.cells if c.get("type") != "challenge"]
+    terrain.placements = []
+    return python, not engine.broken_rules(check.check(terrain))
+
+
+def _broken_terrain(rng: random.Random, layout: Layout) -> Layout:
+    out = copy.deepcopy(layout)
+    terrain = [c for c in out.cells if c.get("type") != "challenge"]
+    a, b = rng.choice(terrain), rng.choice(terrain)
+    move = rng.randrange(5)
+    if move == 0:                                   # a hex becomes another kind
+        kind = rng.choice(CONES_KINDS)
+        a.pop("color", None), a.pop("elevation", None)
+        a["type"] = kind
+        if kind in ("mountain", "summit"):
+            a["elevation"] = 4 if kind == "summit" else rng.randint(1, 3)
+        else:
+            a["color"] = kind
+    elif move == 1:                                 # two hexes swap
+        for key in ("type", "color", "elevation"):
+            x, y = a.pop(key, None), b.pop(key, None)
+            for cell, value in ((a, y), (b, x)):
+                if value is not None:
+                    cell[key] = value
+    elif move == 2:                                 # a hex is left out
+        out.cells.remove(a)
+    else:                                           # a Mountain or Summit hex at another elevation
+        high = [c for c in terrain if c["type"] in ("mountain", "summit")]
+        rng.choice(high)["elevation"] = rng.randint(0, 5)
+    return out
+
+
+def test_cones_terrain_both_checkers_agree_on_thousands_of_layouts():
+    gen, check = _cones_terrain()
+    rng = random.Random(21)
+    layouts = [gen.generate(rng, 8, PLAIN) for _ in range(1000)]
+    layouts += [cones_of_dunshire_gen.generate(rng, 8, PLAIN) for _ in range(300)]
+    for layout in layouts:
+        assert _terrain_verdicts(layout, check) == (True, True)
+    mix = Counter((c["type"], c.get("elevation")) for c in layouts[0].cells)
+    assert mix[("mountain", 1)] == 6 and mix[("mountain", 3)] == 4 and mix[("summit", 4)] == 2
+    agreed = Counter()
+    for n in range(2000):
+        layout = _broken_terrain(rng, layouts[n % len(layouts)])
+        python, ours = _terrain_verdicts(layout, check)
+        assert python == ours, layout.to_dict()
+        agreed[python] += 1
+    assert agreed[True] > 200 and agreed[False] > 600           # both verdicts were exercised

@@ -21,12 +21,12 @@ from pathlib import Path
 
 from . import grid
 from .layout import Layout
-from .rules import MapOptions
+from .rules import MapOptions, is_int
 
 MAX_ATTEMPTS = 400          # boards dealt again before giving up
 REPAIRS = 2000              # tiles lifted again on one board before dealing it again
 
-BOARD_SHAPES = ("rectangle", "hexagon", "cells")
+BOARD_SHAPES = ("rectangle", "hexagon", "rows", "cells")
 LOCAL_RULES = ("not_adjacent", "min_distance", "off_edge", "on_edge", "near")
 GLOBAL_RULES = ("count", "adjacent", "connected", "quota")
 TOKEN_RULES = ("tokens_not_adjacent",)
@@ -204,6 +204,18 @@ def _board_cells(rd, board, grid_type) -> list:
             rd.fail("board.shape", "a hexagon board needs grid: hex")
         return sorted(grid.hex_disc((0, 0), rd.whole(board.get("radius"), "board.radius", 0, 60)),
                       key=lambda c: (c[1], c[0]))
+    if shape == "rows":
+        spans = board.get("rows")
+        if not isinstance(spans, list) or not spans:
+            rd.fail("board.rows", "must list the board's rows as [row, first column, last column]")
+        out = []
+        for n, span in enumerate(spans):
+            if not (isinstance(span, list) and len(span) == 3 and all(is_int(v) for v in span) and span[1] <= span[2]):
+                rd.fail(f"board.rows[{n + 1}]", f"must be [row, first column, last column] of whole numbers, not {span!r}")
+            out += grid.row_cells(*span, grid_type)
+        if len(set(out)) != len(out):
+            rd.fail("board.rows", "lists a cell twice")
+        return out
     if shape == "cells":
         cells = board.get("cells")
         if not isinstance(cells, list) or not cells:

@@ -67,6 +67,8 @@ class Checker:
             return [tuple(c) for c in board["cells"]]
         if shape == "hexagon":
             return grid.hex_disc((0, 0), board["radius"])
+        if shape == "rows":
+            return [c for row, first, last in board["rows"] for c in grid.row_cells(row, first, last, self.grid)]
         if self.grid == "hex":
             return grid.hex_rectangle(board["cols"], board["rows"])
         return [(x, y) for y in range(board["rows"]) for x in range(board["cols"])]
