@@ -362,7 +362,7 @@ def test_a_mistake_in_tile_values_is_named(tmp_path, edit, said):
 CONES_TERRAIN = ROOT / "tests" / "fixtures" / "cones-terrain" / "map.yaml"
 # the hand-written checker's rules about the terrain, which the declaration says too
 TERRAIN_RULES = {"board-hexes", "color-mix", "normal-elevation", "mountain-mix", "mountain-central",
-                 "summit-size", "summit-top", "cell-type", "duplicate-cell"}
+                 "summit-size", "summit-top", "summit-reachable", "cell-type", "duplicate-cell"}
 CONES_KINDS = ["green", "blue", "red", "yellow", "black", "mountain", "summit"]
 
 
@@ -425,3 +425,19 @@ def test_cones_terrain_both_checkers_agree_on_thousands_of_layouts():
         assert python == ours, layout.to_dict()
         agreed[python] += 1
     assert agreed[True] > 200 and agreed[False] > 600           # both verdicts were exercised
+
+
+def test_reachable_breaks_alone_when_the_summit_cannot_be_climbed():
+    gen, check = _cones_terrain()
+    layout = gen.generate(random.Random(8), 8, PLAIN)
+    cells = {(c["q"], c["r"]): c for c in layout.cells}
+    summit = {k for k, c in cells.items() if c["type"] == "summit"}
+    beside = {m for s in summit for m in grid.hex_neighbours(s)} - summit
+    ones = [c for k, c in cells.items() if c.get("elevation") == 1 and k not in beside]
+    for k in sorted(beside):                   # the hexes around the Summit drop to elevation 1 or 2
+        if cells.get(k, {}).get("elevation") == 3:
+            ones.pop()["elevation"], cells[k]["elevation"] = 3, 1
+    found = check.check(layout)
+    assert [v.rule for v in found] == ["summit-reachable"], [(v.rule, v.message) for v in found]
+    assert "cannot be reached from normal in steps of at most 1 elevation" in found[0].message
+    assert _terrain_verdicts(layout, check) == (False, False)

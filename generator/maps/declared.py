@@ -28,7 +28,7 @@ REPAIRS = 2000              # tiles lifted again on one board before dealing it 
 
 BOARD_SHAPES = ("rectangle", "hexagon", "rows", "cells")
 LOCAL_RULES = ("not_adjacent", "min_distance", "off_edge", "on_edge", "near")
-GLOBAL_RULES = ("count", "adjacent", "connected", "quota")
+GLOBAL_RULES = ("count", "adjacent", "connected", "quota", "reachable")
 TOKEN_RULES = ("tokens_not_adjacent",)
 START_RULES = ("start_distance", "start_quota")
 RULES = LOCAL_RULES + GLOBAL_RULES + TOKEN_RULES + START_RULES
@@ -328,6 +328,7 @@ RULE_KEYS = {
     "min_distance": ("distance",), "off_edge": (), "on_edge": (), "connected": (),
     "quota": ("per", "min", "max"), "tokens_not_adjacent": ("values",), "start_distance": ("distance",),
     "start_quota": ("within", "min", "max"), "near": ("cells", "distance"),
+    "reachable": ("from", "by", "step"),
 }
 
 
@@ -378,6 +379,12 @@ def _rule(rd, n, entry, groups, tokens) -> Rule:
             rd.fail(f"{where}.per", f"is {entry.get('per')!r}", f"use one of {', '.join(grid.REGION_SCHEMES)}")
     if kind == "count" and not set(args) & {"exactly", "min", "max"}:
         rd.fail(where, "a count needs exactly:, min: or max:")
+    if kind == "reachable":
+        _known(rd, f"{where}.from", entry.get("from"), groups)
+        args["from"] = groups[entry["from"]]
+        if not isinstance(entry.get("by"), str):
+            rd.fail(f"{where}.by", "must name the value a step may change by at most step: (e.g. elevation)")
+        args["step"] = rd.whole(entry.get("step", 1), f"{where}.step", 0, 1000)
     if kind == "count" and "where" in args:
         rd.mapping(args["where"], f"{where}.where")
     rule_id = str(entry.get("id") or f"{kind.replace('_', '-')}-{n + 1}")
@@ -676,7 +683,7 @@ class Generator:
 
     def _whole_board_ok(self, kind: list, players: int) -> bool:
         for rule in self._board_rules[players]:
-            if "where" in rule.args:          # needs the tiles' own values: _value_counts_ok
+            if "where" in rule.args or rule.kind == "reachable":    # need the tiles' values: _values_ok
                 continue
             a = rule.args["a"]
             cells = [i for i, t in enumerate(kind) if t in a]
@@ -740,7 +747,7 @@ class Generator:
             if kind is None or not self._whole_board_ok(kind, players):
                 continue
             carried = self._carried(kind, carried)
-            if not self._value_counts_ok(kind, carried, players):
+            if not self._values_ok(kind, carried, players):
                 continue
             tokens = self._tokens(rng, kind, players)
             starts = self._starts(rng, kind, players) if tokens is not None else None
@@ -758,14 +765,22 @@ class Generator:
                 out[c] = values
         return out
 
-    def _value_counts_ok(self, kind: list, carried: dict, players: int) -> bool:
-        """Counts restricted by `where:` to cells with given values, once the tiles' values are down."""
+    def _values_ok(self, kind: list, carried: dict, players: int) -> bool:
+        """The rules that read cells' values (counts with `where:`, reachable), once the tiles' own
+        values are down."""
+        def value(c, key):
+            return {**self._constant[kind[c]], **carried.get(c, {})}.get(key)
+
         for rule in self._board_rules[players]:
+            if rule.kind == "reachable":
+                if not _reachable(rule, kind, self.board, value):
+                    return False
+                continue
             where = rule.args.get("where")
             if where is None:
                 continue
             cells = [c for c, t in enumerate(kind) if t in rule.args["a"] and
-                     all({**self._constant[t], **carried.get(c, {})}.get(k) == v for k, v in where.items())]
+                     all(value(c, k) == v for k, v in where.items())]
             if not _global_holds(rule, cells, kind, self.board, players):
                 return False
         return True
@@ -886,6 +901,24 @@ def _global_holds(rule: Rule, cells: list, kind: list, board: _Board, players: i
         return all((rule.args.get("min") is None or c >= rule.args["min"]) and
                    (rule.args.get("max") is None or c <= rule.args["max"]) for c in counts)
     return True
+
+
+def _reachable(rule: Rule, kind: list, board: _Board, value) -> bool:
+    """Can every cell of the rule's types be walked to from its `from` types, each step to a
+    neighbour whose value `by` differs by at most `step` (a cell without the value: 0)?"""
+    by, step, nbrs = rule.args["by"], rule.args["step"], board.nbrs
+    height = [value(c, by) if isinstance(value(c, by), (int, float)) else 0 for c in range(board.n)]
+    seen = bytearray(board.n)
+    todo = [c for c in range(board.n) if kind[c] in rule.args["from"]]
+    for c in todo:
+        seen[c] = 1
+    while todo:
+        c = todo.pop()
+        for m in nbrs[c]:
+            if not seen[m] and abs(height[m] - height[c]) <= step:
+                seen[m] = 1
+                todo.append(m)
+    return all(seen[c] for c in range(board.n) if kind[c] in rule.args["a"])
 
 
 def _connected(cells: list, nbrs: list) -> bool:

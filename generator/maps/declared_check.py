@@ -159,7 +159,8 @@ class Checker:
 
     def _constraint(self, n, rule, kinds, players, report) -> None:
         kind = next(k for k in rule if k not in ("id", "quote", "policy", "exactly", "min", "max", "per",
-                                                  "distance", "values", "within", "cells", "where"))
+                                                  "distance", "values", "within", "cells", "where",
+                                                  "from", "by", "step"))
         rule_id = str(rule.get("id") or f"{kind.replace('_', '-')}-{n + 1}")
         quote, policy = str(rule.get("quote", "")), bool(rule.get("policy", False))
 
@@ -214,6 +215,8 @@ class Checker:
             if far:
                 broken(f"{len(far)} {target} cell(s) more than {d} step(s) from {self.names(tuple(m) for m in rule['cells'])}: "
                        + self.names(far))
+        elif kind == "reachable":
+            self._reachable(rule, target, kinds, broken)
         elif kind == "connected":
             pieces = grid.components(self._members(target, kinds), self.grid)
             if len(pieces) > 1:
@@ -230,6 +233,27 @@ class Checker:
             if bad:
                 broken(f"{target} per {rule['per']} outside {rule.get('min', 0)}-{rule.get('max', 'any')}: {', '.join(bad)}")
         # token and start rules are checked with the tokens and the starts
+
+    def _reachable(self, rule, target, kinds, broken) -> None:
+        """Breadth-first from every `from` cell, a step allowed where `by` changes by at most `step`."""
+        by, step = rule["by"], rule.get("step", 1)
+
+        def height(c):
+            v = self._records[c].get(by, 0)
+            return v if isinstance(v, (int, float)) and not isinstance(v, bool) else 0
+
+        start = self._members(rule["from"], kinds)
+        seen, queue = set(start), list(start)
+        while queue:
+            c = queue.pop(0)
+            for m in self._around(c):
+                if m in kinds and m not in seen and abs(height(m) - height(c)) <= step:
+                    seen.add(m)
+                    queue.append(m)
+        cut = [c for c in self._members(target, kinds) if c not in seen]
+        if cut:
+            broken(f"{target} cell(s) {self.names(cut)} cannot be reached from {rule['from']} "
+                   f"in steps of at most {step} {by}")
 
     def _around(self, c) -> list:
         return grid.neighbours_fn(self.grid)(c)
