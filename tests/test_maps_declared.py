@@ -362,7 +362,8 @@ def test_a_mistake_in_tile_values_is_named(tmp_path, edit, said):
 CONES_TERRAIN = ROOT / "tests" / "fixtures" / "cones-terrain" / "map.yaml"
 # the hand-written checker's rules about the terrain, which the declaration says too
 TERRAIN_RULES = {"board-hexes", "color-mix", "normal-elevation", "mountain-mix", "mountain-central",
-                 "summit-size", "summit-top", "summit-reachable", "cell-type", "duplicate-cell"}
+                 "summit-size", "summit-top", "summit-reachable", "cell-type", "duplicate-cell",
+                 "start-roles", "start-hexes", "start-not-black", "start-apart", "setup-buildings", "placement"}
 CONES_KINDS = ["green", "blue", "red", "yellow", "black", "mountain", "summit"]
 
 
@@ -378,7 +379,7 @@ def _terrain_verdicts(layout: Layout, check) -> tuple:
     python = not any(v.rule in TERRAIN_RULES for v in cones_of_dunshire_check.check(layout))
     terrain = copy.deepcopy(layout)
     terrain.cells = [c for c in terrain.cells if c.get("type") != "challenge"]
-    terrain.placements = []
+    terrain.placements = [p for p in terrain.placements if p.get("kind") != "challenge-deck"]
     return python, not engine.broken_rules(check.check(terrain))
 
 
@@ -386,7 +387,7 @@ def _broken_terrain(rng: random.Random, layout: Layout) -> Layout:
     out = copy.deepcopy(layout)
     terrain = [c for c in out.cells if c.get("type") != "challenge"]
     a, b = rng.choice(terrain), rng.choice(terrain)
-    move = rng.randrange(5)
+    move = rng.randrange(8)
     if move == 0:                                   # a hex becomes another kind
         kind = rng.choice(CONES_KINDS)
         a.pop("color", None), a.pop("elevation", None)
@@ -403,6 +404,14 @@ def _broken_terrain(rng: random.Random, layout: Layout) -> Layout:
                     cell[key] = value
     elif move == 2:                                 # a hex is left out
         out.cells.remove(a)
+    elif move == 5:                                 # a start moves to another hex
+        start = rng.choice([p for p in out.placements if p["kind"] == "start"])
+        start["cell"] = [a["q"], a["r"]]
+    elif move == 6:                                 # a starting Farm is lost
+        out.placements.remove(rng.choice([p for p in out.placements if p["kind"] == "farm"]))
+    elif move == 7:                                 # two starts change roles
+        x, y = rng.sample([p for p in out.placements if p["kind"] == "start"], 2)
+        x["role"], y["role"] = y["role"], x["role"]
     else:                                           # a Mountain or Summit hex at another elevation
         high = [c for c in terrain if c["type"] in ("mountain", "summit")]
         rng.choice(high)["elevation"] = rng.randint(0, 5)

@@ -13,6 +13,7 @@ is the engine's: the best of `tries` legal layouts by the declared objective.
 """
 from __future__ import annotations
 
+import copy
 import difflib
 import random
 import re
@@ -30,7 +31,7 @@ BOARD_SHAPES = ("rectangle", "hexagon", "rows", "cells")
 LOCAL_RULES = ("not_adjacent", "min_distance", "off_edge", "on_edge", "near")
 GLOBAL_RULES = ("count", "adjacent", "connected", "quota", "reachable")
 TOKEN_RULES = ("tokens_not_adjacent",)
-START_RULES = ("start_distance", "start_quota")
+START_RULES = ("start_distance", "start_quota", "start_areas_apart")
 RULES = LOCAL_RULES + GLOBAL_RULES + TOKEN_RULES + START_RULES
 OBJECTIVES = ("region_spread", "start_spread")
 
@@ -173,7 +174,7 @@ def load(section, source: "str | Path" = "map.yaml") -> Declared:
     deal = _deal(rd, section.get("deal", []), types, players)
     tokens = _tokens(rd, section.get("tokens", []), groups, players)
     rules = [_rule(rd, n, r, groups, tokens) for n, r in enumerate(section.get("constraints", []) or [])]
-    starts = _starts(rd, section.get("starts"), groups)
+    starts = _starts(rd, section.get("starts"), groups, players)
     if starts is None and any(r.kind in START_RULES for r in rules):
         rd.fail("starts", "the start rules need start positions", "add starts: {over: TYPE, near: 1}")
     objective = _objective(rd, section.get("objective", []), types, starts)
@@ -326,7 +327,7 @@ def _tokens(rd, entries, groups, players) -> list:
 RULE_KEYS = {
     "count": ("exactly", "min", "max", "where"), "not_adjacent": (), "adjacent": ("min",),
     "min_distance": ("distance",), "off_edge": (), "on_edge": (), "connected": (),
-    "quota": ("per", "min", "max"), "tokens_not_adjacent": ("values",), "start_distance": ("distance",),
+    "quota": ("per", "min", "max"), "tokens_not_adjacent": ("values",), "start_distance": ("distance",), "start_areas_apart": (),
     "start_quota": ("within", "min", "max"), "near": ("cells", "distance"),
     "reachable": ("from", "by", "step"),
 }
@@ -357,6 +358,9 @@ def _rule(rd, n, entry, groups, tokens) -> Rule:
             rd.fail(f"{where}.{kind}", f"'{target}' is not a token declared under tokens:")
         args["token"] = target
         args["values"] = set(entry.get("values") or rd.fail(where, "needs values: [...]") or ())
+    elif kind == "start_areas_apart":
+        if target is not True:
+            rd.fail(f"{where}.{kind}", "must be true")
     elif kind == "start_distance":
         args["distance"] = rd.whole(target, f"{where}.{kind}", 1, 100)
     else:
@@ -391,13 +395,28 @@ def _rule(rd, n, entry, groups, tokens) -> Rule:
     return Rule(kind, rule_id, str(entry.get("quote", "")), bool(entry.get("policy", False)), args)
 
 
-def _starts(rd, value, groups) -> dict | None:
+def _starts(rd, value, groups, players) -> dict | None:
     if value is None:
         return None
     value = rd.mapping(value, "starts")
-    rd.keys(value, "starts", ("over", "near"))       # `over`, not `on`: YAML reads a bare on as true
-    _known(rd, "starts.over", value.get("over"), groups)
-    return {"over": groups[value["over"]], "near": rd.whole(value.get("near", 1), "starts.near", 0, 20)}
+    rd.keys(value, "starts", ("over", "near", "roles", "neighbours", "around", "fields", "around_piece"))
+    _known(rd, "starts.over", value.get("over"), groups)       # `over`, not `on`: YAML reads a bare on as true
+    roles = value.get("roles")
+    if roles is not None and (not isinstance(roles, list) or not all(isinstance(r, str) for r in roles)
+                              or len(set(roles)) != len(roles) or len(roles) < players[1]):
+        rd.fail("starts.roles", f"must name {players[1]} different roles, one per seat in player order")
+    if "around" in value:
+        _known(rd, "starts.around", value["around"], groups)
+    fields = dict(rd.mapping(value.get("fields", {}), "starts.fields"))
+    taken = {"kind", "cell", "player", "role"} & set(fields)
+    if taken:
+        rd.fail("starts.fields", f"sets {', '.join(sorted(taken))}, which the start itself fills in")
+    piece = value.get("around_piece")
+    if piece is not None and (not isinstance(piece, str) or piece == "start"):
+        rd.fail("starts.around_piece", f"must name the kind of piece set beside each start, not {piece!r}")
+    return {"over": groups[value["over"]], "near": rd.whole(value.get("near", 1), "starts.near", 0, 20),
+            "roles": roles, "around": groups.get(value.get("around")), "fields": fields, "around_piece": piece,
+            "neighbours": None if value.get("neighbours") is None else rd.whole(value["neighbours"], "starts.neighbours", 0, 8)}
 
 
 def _objective(rd, entries, types, starts) -> list:
@@ -720,8 +739,12 @@ class Generator:
     def _starts(self, rng: random.Random, kind: list, players: int) -> list[int] | None:
         if self.spec.starts is None:
             return []
-        cells = [i for i, t in enumerate(kind) if t in self.spec.starts["over"]]
+        starts, nbrs = self.spec.starts, self.board.nbrs
+        cells = [i for i, t in enumerate(kind) if t in starts["over"]
+                 and (starts["neighbours"] is None or len(nbrs[i]) == starts["neighbours"])
+                 and (starts["around"] is None or all(kind[m] in starts["around"] for m in nbrs[i]))]
         apart = [r.args["distance"] for r in self.spec.rules if r.kind == "start_distance"]
+        disjoint = any(r.kind == "start_areas_apart" for r in self.spec.rules)
         quotas = [r for r in self.spec.rules if r.kind == "start_quota"]
         coords, dist = self.spec.coords, self.board.distance
         cells = [c for c in cells if all(_start_quota_holds(r, c, kind, coords, dist) for r in quotas)]
@@ -729,7 +752,8 @@ class Generator:
             rng.shuffle(cells)
             chosen: list[int] = []
             for c in cells:
-                if all(dist(coords[c], coords[s]) >= d for s in chosen for d in apart):
+                if all(dist(coords[c], coords[s]) >= d for s in chosen for d in apart) and \
+                        not (disjoint and any(_areas_meet(c, s, nbrs) for s in chosen)):
                     chosen.append(c)
                     if len(chosen) == players:
                         return chosen
@@ -793,10 +817,23 @@ class Generator:
         for name, placed in tokens.items():
             for i, value in placed.items():
                 cells[i][name] = value
-        placements = [{"kind": "start", "player": p + 1, "cell": list(spec.coords[c])} for p, c in enumerate(starts)]
+        placements = self._start_placements(starts)
         grid_spec = {"type": spec.grid, "orientation": spec.orientation} if spec.grid == "hex" else {"type": "square"}
         return Layout(game=self.game_id, seed=None, players=players, grid=grid_spec, cells=cells,
                       placements=placements, metrics={})
+
+    def _start_placements(self, starts: list) -> list:
+        """Each start (with its role and declared fields), then the pieces beside it."""
+        spec = self.spec
+        decl = spec.starts or {}
+        out, beside = [], []
+        for p, c in enumerate(starts):
+            seat = {"player": p + 1, **({"role": decl["roles"][p]} if decl.get("roles") else {})}
+            out.append({"kind": "start", **seat, "cell": list(spec.coords[c]), **copy.deepcopy(decl.get("fields", {}))})
+            if decl.get("around_piece"):
+                beside += [{"kind": decl["around_piece"], **seat, "cell": list(spec.coords[m])}
+                           for m in sorted(self.board.nbrs[c])]
+        return out + beside
 
     # --- fairness ---
     def metrics(self, layout: Layout) -> dict:
@@ -919,6 +956,11 @@ def _reachable(rule: Rule, kind: list, board: _Board, value) -> bool:
                 seen[m] = 1
                 todo.append(m)
     return all(seen[c] for c in range(board.n) if kind[c] in rule.args["a"])
+
+
+def _areas_meet(a: int, b: int, nbrs: list) -> bool:
+    """Do two starts' areas (the start and its neighbours on the board) share a cell?"""
+    return bool(({a} | set(nbrs[a])) & ({b} | set(nbrs[b])))
 
 
 def _connected(cells: list, nbrs: list) -> bool:

@@ -279,23 +279,30 @@ class Checker:
 
     def _starts(self, layout, kinds, report) -> None:
         placements = getattr(layout, "placements", None) or []
-        others = [p for p in placements if not (isinstance(p, dict) and p.get("kind") == "start" and self.starts)]
+        piece = (self.starts or {}).get("around_piece")
+        declared = {"start", piece} if self.starts else set()
+        others = [p for p in placements if not (isinstance(p, dict) and p.get("kind") in declared)]
         if others:
             report("placement", f"{len(others)} placement(s) the rules do not declare")
         if not self.starts:
             return
         starts = [p for p in placements if isinstance(p, dict) and p.get("kind") == "start"]
-        cells = [tuple(p.get("cell", ())) for p in starts]
+        cells = [tuple(p.get("cell", ())) if isinstance(p.get("cell"), list) else () for p in starts]
         allowed = self.groups[self.starts["over"]]
         bad = [c for c in cells if kinds.get(c) not in allowed]
         players = getattr(layout, "players", None)
-        if len(starts) != players or bad or sorted(p.get("player") for p in starts) != list(range(1, len(starts) + 1)):
+        seats = [self._seat(p) for p in starts]
+        if len(starts) != players or bad or sorted(seats, key=repr) != sorted(range(1, len(starts) + 1), key=repr):
             report("start", f"{len(starts)} start position(s) for {players!r} players"
                    + (f"; not on {self.starts['over']}: {self.names(bad)}" if bad else ""))
+        self._start_setup(starts, cells, placements, piece, kinds, report)
         dist = grid.distance_fn(self.grid)
         for n, rule in enumerate(self.constraints):
             if "start_quota" in rule:
                 self._start_quota(n, rule, cells, kinds, dist, report)
+                continue
+            if "start_areas_apart" in rule:
+                self._start_areas_apart(n, rule, cells, kinds, report)
                 continue
             if "start_distance" not in rule:
                 continue
@@ -305,6 +312,54 @@ class Checker:
                 rule_id = str(rule.get("id") or f"start-distance-{n + 1}")
                 report(rule_id, "start positions closer than " + f"{d}: " + "; ".join(f"{self.name(a)} - {self.name(b)}" for a, b in close),
                        str(rule.get("quote", "")), bool(rule.get("policy", False)))
+
+    def _seat(self, piece: dict):
+        """The player a start or piece belongs to: its role's place in the declared roles (a
+        `player` given too must agree), else its `player`; None when neither says."""
+        roles, player = self.starts.get("roles"), piece.get("player")
+        if not roles:
+            return player
+        seat = roles.index(piece["role"]) + 1 if piece.get("role") in roles else None
+        return seat if player is None or player == seat else None
+
+    def _start_areas_apart(self, n, rule, cells, kinds, report) -> None:
+        areas = [{c, *(m for m in self._around(c) if m in kinds)} for c in cells if len(c) == 2]
+        meet = [(min(a), min(b)) for i, a in enumerate(areas) for b in areas[i + 1:] if a & b]
+        if meet:
+            report(str(rule.get("id") or f"start-areas-apart-{n + 1}"),
+                   f"{len(meet)} pair(s) of starts whose areas (the start and its neighbours) share a cell",
+                   str(rule.get("quote", "")), bool(rule.get("policy", False)))
+
+    def _start_setup(self, starts, cells, placements, piece, kinds, report) -> None:
+        """Roles, the start cell's neighbours, the start's own fields and the pieces set beside it."""
+        decl, problems = self.starts, []
+        roles = decl.get("roles")
+        fields = decl.get("fields") or {}
+        around = self.groups.get(decl.get("around"))
+        beside = [p for p in placements if isinstance(p, dict) and piece and p.get("kind") == piece]
+        wanted = []
+        for p, c in zip(starts, cells):
+            if len(c) != 2 or c not in kinds:
+                continue
+            seat = self._seat(p)
+            ring = [m for m in self._around(c) if m in kinds]
+            if decl.get("neighbours") is not None and len(ring) != decl["neighbours"]:
+                problems.append(f"the start at {self.name(c)} has {len(ring)} neighbours, not {decl['neighbours']}")
+            if around is not None and any(kinds[m] not in around for m in ring):
+                problems.append(f"beside the start at {self.name(c)} lies what is not {decl['around']}")
+            wrong = [k for k, v in fields.items() if p.get(k) != v]
+            if wrong:
+                problems.append(f"the start at {self.name(c)} has {', '.join(f'{k} {p.get(k)!r}' for k in wrong)}")
+            if piece:
+                wanted += [(m, seat) for m in ring]
+        if piece:
+            have = sorted(((tuple(p.get("cell")) if isinstance(p.get("cell"), list) else (), self._seat(p))
+                           for p in beside), key=repr)
+            wanted.sort(key=repr)
+            if have != wanted:
+                problems.append(f"{piece} pieces are not one beside each start, of its player")
+        if problems:
+            report("start", "; ".join(problems[:SHOWN]))
 
     def _start_quota(self, n, rule, starts, kinds, dist, report) -> None:
         target, within = rule["start_quota"], rule.get("within", 1)
