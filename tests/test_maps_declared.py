@@ -450,3 +450,82 @@ def test_reachable_breaks_alone_when_the_summit_cannot_be_climbed():
     assert [v.rule for v in found] == ["summit-reachable"], [(v.rule, v.message) for v in found]
     assert "cannot be reached from normal in steps of at most 1 elevation" in found[0].message
     assert _terrain_verdicts(layout, check) == (False, False)
+
+
+def _cones_start_broken(how: str) -> Layout:
+    gen, _ = _cones_terrain()
+    layout = gen.generate(random.Random(30), 8, PLAIN)
+    starts = [p for p in layout.placements if p["kind"] == "start"]
+    cells = {(c["q"], c["r"]): c for c in layout.cells}
+    if how == "role":
+        starts[0]["role"], starts[1]["role"] = starts[1]["role"], starts[0]["role"]
+    elif how == "fields":
+        starts[2]["buildings"] = ["farm"]
+    elif how == "piece":
+        layout.placements.remove(next(p for p in layout.placements if p["kind"] == "farm"))
+    elif how == "around":                       # a Mountain hex beside a start (the counts kept: a swap)
+        beside = next(m for m in grid.hex_neighbours(tuple(starts[0]["cell"])) if m in cells)
+        high = next(c for c in layout.cells if c["type"] == "mountain" and c["elevation"] == 1)
+        low = cells[beside]
+        for key in ("type", "color", "elevation"):
+            x, y = high.pop(key, None), low.pop(key, None)
+            for cell, value in ((high, y), (low, x)):
+                if value is not None:
+                    cell[key] = value
+    return layout
+
+
+@pytest.mark.parametrize("how, rule, said", [
+    ("role", "start", "role and player do not agree"),
+    ("fields", "start", "buildings ['farm']"),
+    ("piece", "start", "farm pieces are not one beside each start"),
+])
+def test_each_start_rule_breaks_alone(how, rule, said):
+    _, check = _cones_terrain()
+    found = check.check(_cones_start_broken(how))
+    assert {v.rule for v in found} == {rule} and any(said in v.message for v in found), [(v.rule, v.message) for v in found]
+
+
+def test_start_neighbours_and_around_break_alone(tmp_path):
+    _, check = _cones_terrain()
+    layout = _cones_start_broken("around")
+    found = check.check(layout)
+    # the Mountain hex that went to the lowland breaks the Mountain's rules too; of the start rules, only `around`
+    start = [v for v in found if v.rule.startswith("start")]
+    assert [v.rule for v in start] == ["start"] and "beside the start" in start[0].message
+    # a start moved off its corner: neighbours (and its Farms) break, nothing about the terrain
+    gen, _ = _cones_terrain()
+    layout = gen.generate(random.Random(31), 8, PLAIN)
+    start = next(p for p in layout.placements if p["kind"] == "start")
+    inland = next(c for c in layout.cells if c["type"] in ("green", "blue", "red", "yellow") and
+                  sum(m in {(d["q"], d["r"]) for d in layout.cells} for m in grid.hex_neighbours((c["q"], c["r"]))) == 6
+                  and min(grid.hex_distance((c["q"], c["r"]), tuple(p["cell"])) for p in layout.placements) >= 3)
+    start["cell"] = [inland["q"], inland["r"]]
+    found = check.check(layout)
+    assert {v.rule for v in found} == {"start"} and "has 6 neighbours, not 3" in found[0].message
+
+
+def test_start_areas_apart_breaks_alone(tmp_path):
+    section = yaml.safe_load(CONES_TERRAIN.read_text())["layout"]
+    section["starts"].pop("neighbours")            # any buildable hex may be a start
+    section["starts"].pop("around_piece")
+    path = tmp_path / "map.yaml"
+    path.write_text(yaml.safe_dump({"layout": section}))
+    gen = declared.Generator(declared.load(section, path), "cones-of-dunshire")
+    check = declared_check.Checker(path, "cones-of-dunshire")
+    rng = random.Random(5)
+    for _ in range(50):
+        layout = gen.generate(rng, 8, PLAIN)
+        assert check.check(layout) == []
+        starts = [tuple(p["cell"]) for p in layout.placements]
+        assert all(grid.hex_distance(a, b) >= 2 for i, a in enumerate(starts) for b in starts[i + 1:])
+    starts = layout.placements
+    high = {(d["q"], d["r"]) for d in layout.cells if d["type"] in ("mountain", "summit")}
+    moves = [(j, c) for i, a in enumerate(starts) for j in range(len(starts)) if j != i for c in layout.cells
+             if grid.hex_distance((c["q"], c["r"]), tuple(a["cell"])) == 2 and c["type"] in ("green", "blue", "red", "yellow")
+             and all(grid.hex_distance((c["q"], c["r"]), tuple(p["cell"])) >= 2 for k, p in enumerate(starts) if k != j)
+             and not high & set(grid.hex_neighbours((c["q"], c["r"])))]
+    j, c = moves[0]                              # a start moved two steps from another: their areas meet
+    starts[j]["cell"] = [c["q"], c["r"]]
+    found = check.check(layout)
+    assert [v.rule for v in found] == ["start-apart"] and "share a cell" in found[0].message

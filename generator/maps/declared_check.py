@@ -294,7 +294,8 @@ class Checker:
         seats = [self._seat(p) for p in starts]
         if len(starts) != players or bad or sorted(seats, key=repr) != sorted(range(1, len(starts) + 1), key=repr):
             report("start", f"{len(starts)} start position(s) for {players!r} players"
-                   + (f"; not on {self.starts['over']}: {self.names(bad)}" if bad else ""))
+                   + (f"; not on {self.starts['over']}: {self.names(bad)}" if bad else "")
+                   + ("; some start's role and player do not agree with the declared roles" if None in seats else ""))
         self._start_setup(starts, cells, placements, piece, kinds, report)
         dist = grid.distance_fn(self.grid)
         for n, rule in enumerate(self.constraints):
