@@ -11,19 +11,12 @@ import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-import pikepdf
-
 from .errors import BuildError
 from .impose import FaceTooLarge, Options, Run, fits_on_a_sheet, impose_board, impose_runs, impose_single, parts_of
-from .manifest import PAPERS, load_pack
+from .manifest import PAPERS, PRINT_SHOP, load_pack
 from .model import Game, Group
-from .parallel import set_print_boxes, write_pdf
-from .pdfwrite import PdfWriter
 from .publish import check_not_locked, write_atomically
 from .render import FaceRenderer, expand_faces
-
-
-PRINT_SHOP = "face"     # --paper face: one face per page at print-shop size
 
 
 @dataclass
@@ -138,6 +131,7 @@ def _paper(game: Game, request: BuildRequest) -> tuple[str, tuple[float, float]]
 
 
 def _pages(pdf: bytes) -> int:
+    import pikepdf
     return len(pikepdf.Pdf.open(io.BytesIO(pdf)).pages)
 
 
@@ -156,6 +150,8 @@ def options_for(game: Game, group: Group, request: BuildRequest) -> Options:
 
 
 def _render_groups(game, groups, request, progress, role, result):
+    from .parallel import set_print_boxes, write_pdf     # cairo and pikepdf: only when drawing,
+    from .pdfwrite import PdfWriter                      # so validate starts without them
     renderers = {g.id: FaceRenderer(game, options_for(game, g, request).bleed, request.lenient) for g in groups}
     sheets = plan_sheets(game, groups, request, role)
     writer = PdfWriter(

@@ -1,4 +1,8 @@
-"""Command line: pnpgen list | validate | build. Printing happens here and nowhere else."""
+"""Command line: pnpgen list | validate | build. Printing happens here and nowhere else.
+
+Start-up stays short: the drawing libraries (cairo, pikepdf, reportlab) are imported by the
+commands that draw, not here.
+"""
 from __future__ import annotations
 
 import argparse
@@ -8,11 +12,9 @@ import time
 from pathlib import Path
 
 from . import SETUP_ERROR, __version__, interrupt
-from .build import PRINT_SHOP, BuildRequest, Progress, build
 from .errors import ManifestError, PnpError, UsageError, display_path
-from .manifest import PAPERS, find_pack, list_packs, load_pack, pack_id
 from .fonts import PROJECT_ROOT
-from .impose import Options
+from .manifest import PAPERS, PRINT_SHOP, find_pack, list_packs, load_pack, pack_id
 
 
 def components_dir() -> Path:
@@ -39,8 +41,9 @@ def resolve_packs(names: list[str]) -> list[Path]:
     return packs
 
 
-class TerminalProgress(Progress):
-    """A one-line bar on stderr, shown only on a terminal and only once work takes a moment."""
+class TerminalProgress:
+    """A build.Progress: a one-line bar on stderr, shown only on a terminal and only once work
+    takes a moment."""
 
     def __init__(self, enabled: bool):
         self.enabled = enabled and sys.stderr.isatty()
@@ -103,6 +106,7 @@ def cmd_validate(args) -> int:
 
 
 def cmd_build(args) -> int:
+    from .build import BuildRequest, build
     request = BuildRequest(paper=args.paper, duplex=args.duplex, bleed=args.bleed, marks=args.marks,
                            out_dir=Path(args.out), lenient=args.lenient, cuts=args.cuts)
     failed = 0
@@ -145,6 +149,7 @@ def cmd_map(args) -> int:
     from .maps import engine
     from .maps.output import map_files
     from .maps.rules import MapOptions
+    from .impose import Options
     from .publish import write_atomically
     pack = find_pack(args.game, components_dir()) if args.game else None
     if args.game and pack is None:

@@ -101,8 +101,8 @@ def _register_fonts() -> None:
 class _Typesetter:
     """Handout record -> platypus flowables, each tagged with its section for overflow reports."""
 
-    def __init__(self, rec, source: HandoutSource):
-        self.rec, self.source = rec, source
+    def __init__(self, rec, source: HandoutSource, keep_boxes: bool = True):
+        self.rec, self.source, self.keep_boxes = rec, source, keep_boxes
         accent = colors.HexColor(rec.accent)
         self.accent = accent
         self.env = Sandbox(undefined=jinja2.StrictUndefined, autoescape=False)
@@ -128,9 +128,11 @@ class _Typesetter:
             items = [self._heading(section.heading, section)]
             for block in section.blocks:
                 items += self._block(block, section, width - (8 if section.box else 0))
-            if section.box:
+            if section.box:        # a box that fits in a column is broken only when the sheet is full
                 items = self._boxed(items, width)
-            items = [KeepTogether(items[:2])] + items[2:]     # a heading never ends a column
+                items = [KeepTogether(items)] if self.keep_boxes else items
+            else:
+                items = [KeepTogether(items[:2])] + items[2:]     # a heading never ends a column
             out += [_SectionMark(section)] + items
         return out
 
@@ -155,16 +157,16 @@ class _Typesetter:
                                           hint)]) from None
 
     def _block_text(self, value, width):
-        return [Paragraph(self._markup(value), self.styles["body"])]
+        return [_Sentences(self._markup(value), self.styles["body"])]
 
     def _block_note(self, value, width):
-        return [Paragraph(self._markup(value), self.styles["note"])]
+        return [_Sentences(self._markup(value), self.styles["note"])]
 
     def _block_bullets(self, value, width):
-        return [Paragraph(self._markup(v), self.styles["list"], bulletText="\u2022") for v in value]
+        return [_Sentences(self._markup(v), self.styles["list"], bulletText="\u2022") for v in value]
 
     def _block_steps(self, value, width):
-        return [Paragraph(self._markup(v), self.styles["list"], bulletText=f"{n}.") for n, v in enumerate(value, 1)]
+        return [_Sentences(self._markup(v), self.styles["list"], bulletText=f"{n}.") for n, v in enumerate(value, 1)]
 
     def _block_table(self, table, width):
         headers, rows = self._table_rows(table)
@@ -238,6 +240,30 @@ class _Typesetter:
             return match.group(0)
         path = icon_png(icon, self.rec.accent)
         return f'<img src="{path}" width="{BODY_PT + 1}" height="{BODY_PT + 1}" valign="-2"/>'
+
+
+SENTENCE_END = re.compile(r"[.!?:;)\]]['\u2019\u201d\"]?$")
+
+
+class _Sentences(Paragraph):
+    """A paragraph that breaks across columns and pages only between sentences: a reader never
+    turns the sheet in the middle of one. With no sentence end that fits, it moves whole."""
+
+    strict = True                 # also between columns; the page turn is always kept
+    at_page_end = False           # set by the document: the frame being filled is the page's last
+
+    def split(self, available_width, available_height):
+        if not (_Sentences.strict or _Sentences.at_page_end):
+            return super().split(available_width, available_height)
+        height, leading = available_height, self.style.leading
+        while height >= leading:
+            parts = super().split(available_width, height)
+            if len(parts) != 2:
+                return parts
+            if SENTENCE_END.search(parts[0].getPlainText().rstrip()):
+                return parts
+            height -= leading
+        return []
 
 
 def _problem(mark, message, hint):
@@ -322,6 +348,10 @@ class _Doc(BaseDocTemplate):
         if self.page > MAX_PAGES and self.overflow is None:
             self.overflow = self.current       # the section being set when the sheet ran out
 
+    def handle_frameBegin(self, *args, **kwargs):
+        super().handle_frameBegin(*args, **kwargs)
+        _Sentences.at_page_end = self.frame.id == f"c{self.rec.columns - 1}"
+
     def afterFlowable(self, flowable):
         if isinstance(flowable, _SectionMark):
             self.current = flowable.section
@@ -353,9 +383,15 @@ def handout_pdf(source: HandoutSource, page_size_mm: tuple[float, float]) -> byt
     rec = load_handout(source)
     _check_band(rec, source)
     _register_fonts()
-    buffer = io.BytesIO()
-    doc = _Doc(buffer, source, rec, (page_size_mm[0] * mm, page_size_mm[1] * mm))
-    doc.build(_Typesetter(rec, source).flowables(doc.col_w))
+    # Best first: boxes whole and sentences whole in every column; if the sheet is too small,
+    # boxes may break, then sentences may break between columns (never at the page turn).
+    for keep_boxes, strict in ((True, True), (False, True), (False, False)):
+        buffer = io.BytesIO()
+        _Sentences.strict = strict
+        doc = _Doc(buffer, source, rec, (page_size_mm[0] * mm, page_size_mm[1] * mm))
+        doc.build(_Typesetter(rec, source, keep_boxes).flowables(doc.col_w))
+        if doc.page <= MAX_PAGES:
+            break
     if doc.page > MAX_PAGES:
         section = doc.overflow or rec.sections[-1]
         raise ManifestError([_problem(

@@ -22,10 +22,11 @@ from .model import FontRole, Game, Group, Icon, Item, Player
 from .schema import (INVALID, AnyData, Bool, Choice, Color, Field, Id, Int, Length, ListOf, MapOf,
                      Num, Spec, Str, Type)
 from .shapes import SHAPES
-from .yamlsrc import SrcDict, load_yaml
+from .yamlsrc import SrcDict, load_yaml, paused_gc
 
 DATA_DIR = Path(__file__).parent / "data"
 PAPERS = yaml.safe_load((DATA_DIR / "papers.yaml").read_text())
+PRINT_SHOP = "face"     # --paper face: one face per page at print-shop size
 SIZES = yaml.safe_load((DATA_DIR / "sizes.yaml").read_text())
 # Files of a pack that hold no components, each read by its own stage; any other *.yaml holds groups.
 RESERVED_FILES = {"game.yaml": "the game's title, players, palette and fonts",
@@ -169,6 +170,7 @@ def list_packs(components_dir: Path) -> list[Path]:
     return sorted(p.parent for p in components_dir.glob("*/game.yaml"))
 
 
+@paused_gc()
 def load_pack(root: Path, reporter: Reporter | None = None) -> Game:
     """Load and check a whole pack; raise ManifestError listing every problem."""
     rep = reporter or Reporter()

@@ -12,19 +12,24 @@ Helpers given to every template (sizes of text in points, everything else in mm)
   hex_corners(cx, cy, flat, orientation='pointy')   'x,y x,y ...' for <polygon points>
   hex_grid(cols, rows, flat, x=0, y=0, orientation='pointy')  centres of an offset hex grid
   arrow(x1, y1, x2, y2, shorten=0, head=1.5)  SVG path data of an arrow with its head
+  on(color, dark=None, light='#ffffff')      the colour to draw on `color`: `light` on dark
+           colours, `dark` (default: the palette's ink) on light ones (a white player's pieces)
 """
 from __future__ import annotations
 
 import difflib
+import hashlib
 import math
 import os
+from functools import lru_cache
 from pathlib import Path
 
 import jinja2
+import jinja2.bccache
 from jinja2.sandbox import SandboxedEnvironment, modifies_known_mutable
 from markupsafe import Markup
 
-from . import confine
+from . import confine, workdir
 from .glyphs import composed, snippet
 from .fonts import PROJECT_ROOT, library
 from .schema import type_name
@@ -158,7 +163,31 @@ def environment(pack_root: Path) -> jinja2.Environment:
     """Templates are looked up in the pack's own templates/ first, then in the shared templates/."""
     loader = ConfinedLoader([(Path(pack_root) / "templates", Path(pack_root)), (TEMPLATE_DIR, TEMPLATE_DIR)])
     return Sandbox(loader=loader, autoescape=True, undefined=jinja2.StrictUndefined,
-                    trim_blocks=True, lstrip_blocks=True, auto_reload=False, cache_size=400)
+                   trim_blocks=True, lstrip_blocks=True, auto_reload=False, cache_size=400,
+                   bytecode_cache=_bytecode_cache())
+
+
+class _SourceKeyedCache(jinja2.FileSystemBytecodeCache):
+    """Jinja's per-user cache folder, with each entry found by the template's name and source
+    instead of its path: copies of a pack (a designer's variants, the test suite's temporary
+    ones) share one entry per distinct template, so the folder does not grow with every copy."""
+
+    def get_bucket(self, environment, name, filename, source):
+        key = hashlib.sha1(f"{name}\0{source}".encode("utf-8")).hexdigest()
+        bucket = jinja2.bccache.Bucket(environment, key, self.get_source_checksum(source))
+        self.load_bytecode(bucket)
+        return bucket
+
+
+@lru_cache(maxsize=1)
+def _bytecode_cache() -> jinja2.BytecodeCache | None:
+    """Compiled templates kept between runs, so validate, list and build do not recompile
+    unchanged templates: compiling is most of what loading a pack costs. They are code, so
+    they live in pnpgen's owner-only working folder (workdir), where nobody else can plant one."""
+    try:
+        return _SourceKeyedCache(str(workdir.private_dir("templates-compiled")))
+    except OSError:                       # no private folder: compile every time
+        return None
 
 
 def check_template(env: jinja2.Environment, name: str) -> str:
@@ -244,9 +273,21 @@ class Helpers:
             raise TextFitError(f"icon '{name}' is not declared in game.yaml icons")
         return Markup(icon_svg(icon, x, y, size, color))
 
+    def on(self, color, dark=None, light="#ffffff"):
+        return light if luminance(color) < 0.6 else (dark or self.game.palette.get("ink", "#000000"))
+
     def bind(self) -> dict:
         return {"text_box": self.text_box, "text_line": self.text_line, "icon": self.icon,
-                "hex_corners": hex_corners, "hex_grid": hex_grid, "arrow": arrow}
+                "hex_corners": hex_corners, "hex_grid": hex_grid, "arrow": arrow, "on": self.on}
+
+
+def luminance(color) -> float:
+    """Relative lightness 0..1 of a #rrggbb colour (0.5 for anything else)."""
+    text = str(color)
+    if not (text.startswith("#") and len(text) == 7):
+        return 0.5
+    r, g, b = (int(text[i:i + 2], 16) / 255 for i in (1, 3, 5))
+    return 0.299 * r + 0.587 * g + 0.114 * b
 
 
 def hex_corners(cx, cy, flat, orientation="pointy") -> str:

@@ -42,6 +42,7 @@ def test_a_50_mb_manifest_is_refused_quickly(tmp_path):
     assert time.monotonic() - start < 30
 
 
+@pytest.mark.slow
 def test_100000_cards_are_checked_in_one_pass(tmp_path):
     pack = copy_pack("mini", tmp_path)
     items = "".join(f"      - {{id: c{i}, title: Card {i}, body: Text {i}.}}\n" for i in range(100_000))
@@ -74,6 +75,7 @@ def test_templates_run_sandboxed(tmp_path, capsys, template, message):
     assert "group 'cards', item 'plain-1' (front): template card.svg.j2" in err and message in err, err
 
 
+@pytest.mark.slow
 def test_a_template_that_loops_for_ever_is_stopped(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(render, "TEMPLATE_SECONDS", 1)
     pack = copy_pack("mini", tmp_path)
@@ -95,6 +97,7 @@ def test_symlinked_icon_pointing_out_of_the_pack_is_refused(tmp_path):
     assert code == 1 and "icon 'star': 'icons/star.svg' points outside the game pack" in err
 
 
+@pytest.mark.slow
 def test_a_second_build_into_a_locked_folder_is_refused(tmp_path):
     pack = copy_pack("mini", tmp_path)
     out = tmp_path / "out"
@@ -117,6 +120,7 @@ def big_deck(tmp_path: Path, cards: int) -> Path:
     return bench_cards.write_pack(tmp_path, bench_cards.make_cards(cards))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
 def test_a_build_killed_midway_leaves_the_previous_output(tmp_path, sig):
     pack = big_deck(tmp_path, 60)
@@ -198,6 +202,7 @@ def _mutate(data, rng: random.Random, kind: str):
     return data
 
 
+@pytest.mark.slow
 @settings(max_examples=int(os.environ.get("PNPGEN_MUTATIONS", "40")), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 10 ** 9), kind=st.sampled_from(MUTATIONS), file=st.sampled_from(["game.yaml", "cards.yaml"]))
 def test_mutated_manifests_never_crash_nor_touch_output(tmp_path_factory, capsys, seed, kind, file):
