@@ -363,7 +363,8 @@ CONES_TERRAIN = ROOT / "tests" / "fixtures" / "cones-terrain" / "map.yaml"
 # the hand-written checker's rules about the terrain, which the declaration says too
 TERRAIN_RULES = {"board-hexes", "color-mix", "normal-elevation", "mountain-mix", "mountain-central",
                  "summit-size", "summit-top", "summit-reachable", "cell-type", "duplicate-cell",
-                 "start-roles", "start-hexes", "start-not-black", "start-apart", "setup-buildings", "placement"}
+                 "start-roles", "start-hexes", "start-not-black", "start-apart", "setup-buildings", "placement",
+                 "doom-point-count", "doom-point-hexes"}
 CONES_KINDS = ["green", "blue", "red", "yellow", "black", "mountain", "summit"]
 
 
@@ -387,7 +388,7 @@ def _broken_terrain(rng: random.Random, layout: Layout) -> Layout:
     out = copy.deepcopy(layout)
     terrain = [c for c in out.cells if c.get("type") != "challenge"]
     a, b = rng.choice(terrain), rng.choice(terrain)
-    move = rng.randrange(8)
+    move = rng.randrange(10)
     if move == 0:                                   # a hex becomes another kind
         kind = rng.choice(CONES_KINDS)
         a.pop("color", None), a.pop("elevation", None)
@@ -409,6 +410,15 @@ def _broken_terrain(rng: random.Random, layout: Layout) -> Layout:
         start["cell"] = [a["q"], a["r"]]
     elif move == 6:                                 # a starting Farm is lost
         out.placements.remove(rng.choice([p for p in out.placements if p["kind"] == "farm"]))
+    elif move == 8:                                 # a Doom Point moves to another hex
+        doom = [c for c in terrain if c.get("doom_point")]
+        rng.choice(doom).pop("doom_point")
+        a["doom_point"] = True
+    elif move == 9:                                 # a Doom Point more or less
+        if rng.random() < 0.5:
+            a["doom_point"] = True
+        else:
+            rng.choice([c for c in terrain if c.get("doom_point")]).pop("doom_point")
     elif move == 7:                                 # two starts change roles
         x, y = rng.sample([p for p in out.placements if p["kind"] == "start"], 2)
         x["role"], y["role"] = y["role"], x["role"]
@@ -495,11 +505,15 @@ def test_start_neighbours_and_around_break_alone(tmp_path):
     assert [v.rule for v in start] == ["start"] and "beside the start" in start[0].message
     # a start moved off its corner: neighbours (and its Farms) break, nothing about the terrain
     gen, _ = _cones_terrain()
-    layout = gen.generate(random.Random(31), 8, PLAIN)
-    start = next(p for p in layout.placements if p["kind"] == "start")
-    inland = next(c for c in layout.cells if c["type"] in ("green", "blue", "red", "yellow") and
-                  sum(m in {(d["q"], d["r"]) for d in layout.cells} for m in grid.hex_neighbours((c["q"], c["r"]))) == 6
-                  and min(grid.hex_distance((c["q"], c["r"]), tuple(p["cell"])) for p in layout.placements) >= 3)
+    rng, inland = random.Random(31), None
+    while inland is None:                        # a layout with a lowland hex clear of starts and Doom Points
+        layout = gen.generate(rng, 8, PLAIN)
+        start = next(p for p in layout.placements if p["kind"] == "start")
+        inland = next((c for c in layout.cells if c["type"] in ("green", "blue", "red", "yellow") and
+                      sum(m in {(d["q"], d["r"]) for d in layout.cells} for m in grid.hex_neighbours((c["q"], c["r"]))) == 6
+                      and min(grid.hex_distance((c["q"], c["r"]), tuple(p["cell"])) for p in layout.placements) >= 3
+                      and not any(d.get("doom_point") and grid.hex_distance((c["q"], c["r"]), (d["q"], d["r"])) <= 1
+                                  for d in layout.cells)), None)
     start["cell"] = [inland["q"], inland["r"]]
     found = check.check(layout)
     assert {v.rule for v in found} == {"start"} and "has 6 neighbours, not 3" in found[0].message
@@ -529,3 +543,48 @@ def test_start_areas_apart_breaks_alone(tmp_path):
     starts[j]["cell"] = [c["q"], c["r"]]
     found = check.check(layout)
     assert [v.rule for v in found] == ["start-apart"] and "share a cell" in found[0].message
+
+
+@pytest.mark.parametrize("how, rule, said", [
+    ("count", "doom-point-count", "not exactly 6"),
+    ("apart", "doom-point-hexes", "doom_point closer than 2"),
+    ("start", "doom-point-hexes", "on a start or beside one"),
+    ("type", "marker", "on normal only"),
+])
+def test_each_marker_rule_breaks_alone(how, rule, said):
+    gen, check = _cones_terrain()
+    layout = gen.generate(random.Random(40), 8, PLAIN)
+    cells = {(c["q"], c["r"]): c for c in layout.cells}
+    doom = [k for k, c in cells.items() if c.get("doom_point")]
+    starts = [tuple(p["cell"]) for p in layout.placements if p["kind"] == "start"]
+    areas = {m for s in starts for m in (s, *grid.hex_neighbours(s))}
+    normal = ("green", "blue", "red", "yellow", "black")
+
+    def far_from(k, others):
+        return all(grid.hex_distance(k, o) >= 2 for o in others)
+
+    if how == "count":                          # one more, on a hex no other rule minds
+        k = next(k for k, c in cells.items() if c["type"] in normal and k not in areas and far_from(k, doom))
+        cells[k]["doom_point"] = True
+    elif how == "apart":                        # one moves beside another
+        k = next(k for k in grid.hex_neighbours(doom[0]) if k in cells and cells[k]["type"] in normal
+                 and k not in areas and far_from(k, doom[1:]) and k not in doom)
+        del cells[doom[1]]["doom_point"]
+        cells[k]["doom_point"] = True
+    elif how == "start":                        # one moves onto a start
+        k = next(s for s in starts if far_from(s, doom[1:]))
+        del cells[doom[0]]["doom_point"]
+        cells[k]["doom_point"] = True
+    else:                                       # one moves onto the Mountain
+        k = next(k for k, c in cells.items() if c["type"] == "mountain" and far_from(k, doom[1:]))
+        del cells[doom[0]]["doom_point"]
+        cells[k]["doom_point"] = True
+    found = check.check(layout)
+    assert [v.rule for v in found] == [rule] and said in found[0].message, [(v.rule, v.message) for v in found]
+
+
+def test_a_marker_count_that_breaks_its_rule_is_refused(tmp_path):
+    section = yaml.safe_load(CONES_TERRAIN.read_text())["layout"]
+    section["markers"][0]["count"] = 7
+    with pytest.raises(declared.DeclarationError, match=r"doom-point-count.*markers: puts 7"):
+        declared.load(section, tmp_path / "map.yaml")

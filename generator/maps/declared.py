@@ -31,8 +31,9 @@ BOARD_SHAPES = ("rectangle", "hexagon", "rows", "cells")
 LOCAL_RULES = ("not_adjacent", "min_distance", "off_edge", "on_edge", "near")
 GLOBAL_RULES = ("count", "adjacent", "connected", "quota", "reachable")
 TOKEN_RULES = ("tokens_not_adjacent",)
-START_RULES = ("start_distance", "start_quota", "start_areas_apart")
-RULES = LOCAL_RULES + GLOBAL_RULES + TOKEN_RULES + START_RULES
+START_RULES = ("start_distance", "start_quota", "start_areas_apart", "marker_off_start_areas")
+MARKER_RULES = ("marked", "marker_distance", "marker_off_start_areas")
+RULES = LOCAL_RULES + GLOBAL_RULES + TOKEN_RULES + START_RULES + ("marked", "marker_distance")
 OBJECTIVES = ("region_spread", "start_spread")
 
 
@@ -67,6 +68,7 @@ class Declared:
     objective: list
     tries: int
     source: str = ""
+    markers: list | None = None         # {name, over: frozenset, count per players}
 
 
 class _Reader:
@@ -144,7 +146,7 @@ def load(section, source: "str | Path" = "map.yaml") -> Declared:
     rd = _Reader(str(source))
     section = rd.mapping(section, "")
     rd.keys(section, "", ("board", "players", "fill", "types", "groups", "deal", "tokens",
-                          "constraints", "starts", "objective", "tries"))
+                          "constraints", "starts", "objective", "tries", "markers"))
     board = rd.mapping(section.get("board"), "board")
     rd.keys(board, "board", ("grid", "orientation", "shape", "cols", "rows", "radius", "cells", "labels", "fixed"))
     grid_type = board.get("grid", "hex")
@@ -173,7 +175,8 @@ def load(section, source: "str | Path" = "map.yaml") -> Declared:
     fixed = _fixed(rd, board.get("fixed", []), index, types, grid_type)
     deal = _deal(rd, section.get("deal", []), types, players)
     tokens = _tokens(rd, section.get("tokens", []), groups, players)
-    rules = [_rule(rd, n, r, groups, tokens) for n, r in enumerate(section.get("constraints", []) or [])]
+    markers = _markers(rd, section.get("markers", []), groups, players)
+    rules = [_rule(rd, n, r, groups, tokens, markers) for n, r in enumerate(section.get("constraints", []) or [])]
     starts = _starts(rd, section.get("starts"), groups, players)
     if starts is None and any(r.kind in START_RULES for r in rules):
         rd.fail("starts", "the start rules need start positions", "add starts: {over: TYPE, near: 1}")
@@ -188,9 +191,24 @@ def load(section, source: "str | Path" = "map.yaml") -> Declared:
                     "keep near: to dealt types")
     spec = Declared(grid_type, board.get("orientation", "pointy"), coords, labels, fixed, players, fill,
                     types, groups, deal, tokens, rules, starts, objective,
-                    rd.whole(section.get("tries", 40), "tries", 1, 10_000), str(source))
+                    rd.whole(section.get("tries", 40), "tries", 1, 10_000), str(source), markers)
     _deal_meets_counts(rd, spec)
+    _markers_meet_counts(rd, spec)
     return spec
+
+
+def _markers_meet_counts(rd, spec: Declared) -> None:
+    """A marker count that breaks a `marked` rule is a typo: said now."""
+    count = {m["name"]: m["count"] for m in spec.markers}
+    for rule in spec.rules:
+        if rule.kind != "marked":
+            continue
+        for players in range(spec.players[0], spec.players[1] + 1):
+            have = count[rule.args["marker"]][players]
+            bounds = {k: (v.get(players) if isinstance(v, dict) else v) for k, v in rule.args.items() if k in ("exactly", "min", "max")}
+            if not _within(have, bounds):
+                rd.fail(f"constraints ({rule.id})", f"asks for {bounds} {rule.args['marker']} with {players} players, "
+                        f"but markers: puts {have}", "fix the count in markers: or in the rule")
 
 
 def _board_cells(rd, board, grid_type) -> list:
@@ -329,11 +347,24 @@ RULE_KEYS = {
     "min_distance": ("distance",), "off_edge": (), "on_edge": (), "connected": (),
     "quota": ("per", "min", "max"), "tokens_not_adjacent": ("values",), "start_distance": ("distance",), "start_areas_apart": (),
     "start_quota": ("within", "min", "max"), "near": ("cells", "distance"),
-    "reachable": ("from", "by", "step"),
+    "reachable": ("from", "by", "step"), "marked": ("exactly", "min", "max"), "marker_distance": ("distance",),
+    "marker_off_start_areas": (),
 }
 
 
-def _rule(rd, n, entry, groups, tokens) -> Rule:
+def _markers(rd, entries, groups, players) -> list:
+    out = []
+    for where, entry in rd.entries(entries, "markers", ("name", "over", "count")):
+        name = entry.get("name")
+        if not isinstance(name, str) or not name:
+            rd.fail(f"{where}.name", "must name the marker (the key written true on its cells)")
+        _known(rd, f"{where}.over", entry.get("over"), groups)
+        out.append({"name": name, "over": groups[entry["over"]],
+                    "count": rd.per_players(entry.get("count", 0), f"{where}.count", players)})
+    return out
+
+
+def _rule(rd, n, entry, groups, tokens, markers) -> Rule:
     where = f"constraints[{n + 1}]"
     entry = rd.mapping(entry, where)
     kinds = [k for k in entry if k in RULE_KEYS]
@@ -358,6 +389,14 @@ def _rule(rd, n, entry, groups, tokens) -> Rule:
             rd.fail(f"{where}.{kind}", f"'{target}' is not a token declared under tokens:")
         args["token"] = target
         args["values"] = set(entry.get("values") or rd.fail(where, "needs values: [...]") or ())
+    elif kind in MARKER_RULES:
+        if target not in {m["name"] for m in markers}:
+            rd.fail(f"{where}.{kind}", f"'{target}' is not a marker declared under markers:")
+        args["marker"] = target
+        if kind == "marker_distance":
+            args["distance"] = rd.whole(entry.get("distance"), f"{where}.distance", 2, 100)
+        if kind == "marked" and not set(args) & {"exactly", "min", "max"}:
+            rd.fail(where, "marked: needs exactly:, min: or max:")
     elif kind == "start_areas_apart":
         if target is not True:
             rd.fail(f"{where}.{kind}", "must be true")
@@ -775,11 +814,37 @@ class Generator:
                 continue
             tokens = self._tokens(rng, kind, players)
             starts = self._starts(rng, kind, players) if tokens is not None else None
-            if starts is None:
+            marks = self._markers(rng, kind, starts, players) if starts is not None else None
+            if marks is None:
                 continue
-            return self._layout(kind, tokens, starts, players, carried)
+            return self._layout(kind, tokens, starts, players, carried, marks)
         raise MapError(f"{self.game_id}: no layout meets every rule of {spec.source} after {MAX_ATTEMPTS} "
                        f"boards; loosen a constraint or deal fewer tiles")
+
+    def _markers(self, rng: random.Random, kind: list, starts: list, players: int) -> dict | None:
+        """Marker name -> the cells it marks: random cells of its types, kept apart as the rules say."""
+        out, nbrs, coords, dist = {}, self.board.nbrs, self.spec.coords, self.board.distance
+        for marker in self.spec.markers or []:
+            rules = [r for r in self.spec.rules if r.args.get("marker") == marker["name"]]
+            barred = {c for s in starts for c in (s, *nbrs[s])} \
+                if any(r.kind == "marker_off_start_areas" for r in rules) else set()
+            apart = [r.args["distance"] for r in rules if r.kind == "marker_distance"]
+            cells = [c for c, t in enumerate(kind) if t in marker["over"] and c not in barred]
+            want = marker["count"][players]
+            for _ in range(200):
+                rng.shuffle(cells)
+                chosen: list[int] = []
+                for c in cells:
+                    if len(chosen) == want:
+                        break
+                    if all(dist(coords[c], coords[m]) >= d for m in chosen for d in apart):
+                        chosen.append(c)
+                if len(chosen) == want:
+                    out[marker["name"]] = sorted(chosen)
+                    break
+            else:
+                return None
+        return out
 
     def _carried(self, kind: list, carried: dict) -> dict:
         """cell -> the values its tile carries (the type's shuffled tiles, in cell order)."""
@@ -809,7 +874,7 @@ class Generator:
                 return False
         return True
 
-    def _layout(self, kind, tokens, starts, players, carried) -> Layout:
+    def _layout(self, kind, tokens, starts, players, carried, marks) -> Layout:
         spec = self.spec
         constant = self._constant
         cells = [{**base, "type": t, **constant[t], **carried.get(c, {})}
@@ -817,6 +882,9 @@ class Generator:
         for name, placed in tokens.items():
             for i, value in placed.items():
                 cells[i][name] = value
+        for name, marked in marks.items():
+            for i in marked:
+                cells[i][name] = True
         placements = self._start_placements(starts)
         grid_spec = {"type": spec.grid, "orientation": spec.orientation} if spec.grid == "hex" else {"type": "square"}
         return Layout(game=self.game_id, seed=None, players=players, grid=grid_spec, cells=cells,
@@ -914,8 +982,7 @@ def _global_holds(rule: Rule, cells: list, kind: list, board: _Board, players: i
     if rule.kind == "count":
         n = len(cells)
         bounds = {k: (v.get(players) if isinstance(v, dict) else v) for k, v in rule.args.items() if k in ("exactly", "min", "max")}
-        return ((bounds.get("exactly") is None or n == bounds["exactly"]) and
-                (bounds.get("min") is None or n >= bounds["min"]) and (bounds.get("max") is None or n <= bounds["max"]))
+        return _within(n, bounds)
     if rule.kind == "adjacent":
         need, b, nbrs = rule.args.get("min", 1), rule.args["b"], board.nbrs
         for i in cells:
@@ -938,6 +1005,11 @@ def _global_holds(rule: Rule, cells: list, kind: list, board: _Board, players: i
         return all((rule.args.get("min") is None or c >= rule.args["min"]) and
                    (rule.args.get("max") is None or c <= rule.args["max"]) for c in counts)
     return True
+
+
+def _within(n: int, bounds: dict) -> bool:
+    return ((bounds.get("exactly") is None or n == bounds["exactly"]) and
+            (bounds.get("min") is None or n >= bounds["min"]) and (bounds.get("max") is None or n <= bounds["max"]))
 
 
 def _reachable(rule: Rule, kind: list, board: _Board, value) -> bool:

@@ -33,6 +33,7 @@ STRUCTURE = {
     "token": "House rule: each cell of the token's types carries one token, and no other cell does.",
     "placement": "House rule: the only placements are the players' start positions.",
     "start": "House rule: each player has one start position, on a cell where starts are allowed.",
+    "marker": "House rule: a marker is written true, and only on cells of the types it may mark.",
 }
 
 
@@ -59,6 +60,7 @@ class Checker:
         self.players = (players.get("min", 1), players.get("max", 1))
         self.tokens = section.get("tokens") or []
         self.starts = section.get("starts")
+        self.markers = section.get("markers") or []
         self.constraints = section.get("constraints") or []
 
     def _cells(self, board) -> list:
@@ -93,6 +95,7 @@ class Checker:
             self._constraint(n, rule, kinds, players, report)
         self._tokens(layout, kinds, report)
         self._starts(layout, kinds, report)
+        self._markers(layout, kinds, report)
         return out
 
     def _structure(self, layout, report) -> dict:
@@ -313,6 +316,44 @@ class Checker:
                 rule_id = str(rule.get("id") or f"start-distance-{n + 1}")
                 report(rule_id, "start positions closer than " + f"{d}: " + "; ".join(f"{self.name(a)} - {self.name(b)}" for a, b in close),
                        str(rule.get("quote", "")), bool(rule.get("policy", False)))
+
+    def _markers(self, layout, kinds, report) -> None:
+        """Each marker on its types only, then the rules about it: how many, how far apart, off the
+        starts' areas."""
+        placements = getattr(layout, "placements", None) or []
+        starts = [tuple(p["cell"]) for p in placements if isinstance(p, dict) and p.get("kind") == "start"
+                  and isinstance(p.get("cell"), list) and len(p["cell"]) == 2]
+        areas = {c for s in starts for c in (s, *(m for m in self._around(s) if m in kinds))}
+        dist = grid.distance_fn(self.grid)
+        for marker in self.markers:
+            name, over = marker["name"], self.groups[marker["over"]]
+            marked = sorted(c for c, rec in self._records.items() if name in rec)
+            wrong = [c for c in marked if self._records[c][name] is not True or kinds.get(c) not in over]
+            if wrong:
+                report("marker", f"{name} on {self.names(wrong)}: it is true, on {marker['over']} only")
+            for n, rule in enumerate(self.constraints):
+                kind = next((k for k in ("marked", "marker_distance", "marker_off_start_areas") if rule.get(k) == name), None)
+                if kind is None:
+                    continue
+                rule_id = str(rule.get("id") or f"{kind.replace('_', '-')}-{n + 1}")
+                quote, policy = str(rule.get("quote", "")), bool(rule.get("policy", False))
+                if kind == "marked":
+                    want = {b: rule[b].get(getattr(layout, "players", None)) if isinstance(rule[b], dict) else rule[b]
+                            for b in ("exactly", "min", "max") if b in rule}
+                    n_marked = len(marked)
+                    bad = [f"not {b} {w}" for b, w in want.items() if w is not None and not
+                           {"exactly": n_marked == w, "min": n_marked >= w, "max": n_marked <= w}[b]]
+                    if bad:
+                        report(rule_id, f"{name} on {len(marked)} cell(s) ({self.names(marked)}): " + "; ".join(bad), quote, policy)
+                elif kind == "marker_distance":
+                    close = [(a, b) for i, a in enumerate(marked) for b in marked[i + 1:] if dist(a, b) < rule["distance"]]
+                    if close:
+                        report(rule_id, f"{name} closer than {rule['distance']}: "
+                               + "; ".join(f"{self.name(a)} - {self.name(b)}" for a, b in close[:SHOWN]), quote, policy)
+                else:
+                    hit = [c for c in marked if c in areas]
+                    if hit:
+                        report(rule_id, f"{name} on a start or beside one: {self.names(hit)}", quote, policy)
 
     def _seat(self, piece: dict):
         """The player a start or piece belongs to: its role's place in the declared roles (a
