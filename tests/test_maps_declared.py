@@ -359,7 +359,7 @@ def test_a_mistake_in_tile_values_is_named(tmp_path, edit, said):
 
 
 # --- a second game: the terrain of Cones of Dunshire in the vocabulary ------------------------
-CONES_TERRAIN = ROOT / "tests" / "fixtures" / "cones-terrain" / "map.yaml"
+CONES_TERRAIN = ROOT / "components" / "cones-of-dunshire" / "map.yaml"
 # the hand-written checker's rules about the terrain, which the declaration says too
 TERRAIN_RULES = {"board-hexes", "color-mix", "normal-elevation", "mountain-mix", "mountain-central",
                  "summit-size", "summit-top", "summit-reachable", "cell-type", "duplicate-cell",
@@ -374,21 +374,17 @@ def _cones_terrain():
             declared_check.Checker(CONES_TERRAIN, "cones-of-dunshire"))
 
 
-def _terrain_verdicts(layout: Layout, check) -> tuple:
-    """(hand-written, declared) verdicts on the terrain alone: the declared checker sees the board
-    without the Challenge spaces and setup pieces it does not declare yet."""
-    python = not any(v.rule in TERRAIN_RULES for v in cones_of_dunshire_check.check(layout))
-    terrain = copy.deepcopy(layout)
-    terrain.cells = [c for c in terrain.cells if c.get("type") != "challenge"]
-    terrain.placements = [p for p in terrain.placements if p.get("kind") != "challenge-deck"]
-    return python, not engine.broken_rules(check.check(terrain))
+def _terrain_verdicts(layout: Layout, check=None) -> tuple:
+    """(hand-written, declared) verdicts on a Cones of Dunshire layout: legal or not."""
+    found = dict(engine.check_all(layout, "cones-of-dunshire"))
+    return not engine.broken_rules(found["python"]), not engine.broken_rules(found["declared"])
 
 
 def _broken_terrain(rng: random.Random, layout: Layout) -> Layout:
     out = copy.deepcopy(layout)
     terrain = [c for c in out.cells if c.get("type") != "challenge"]
     a, b = rng.choice(terrain), rng.choice(terrain)
-    move = rng.randrange(10)
+    move = rng.randrange(12)
     if move == 0:                                   # a hex becomes another kind
         kind = rng.choice(CONES_KINDS)
         a.pop("color", None), a.pop("elevation", None)
@@ -419,6 +415,12 @@ def _broken_terrain(rng: random.Random, layout: Layout) -> Layout:
             a["doom_point"] = True
         else:
             rng.choice([c for c in terrain if c.get("doom_point")]).pop("doom_point")
+    elif move == 10:                                # a Challenge space moves one step
+        space = rng.choice([c for c in out.cells if c.get("type") == "challenge"])
+        space["q"] += rng.choice((-1, 1))
+    elif move == 11:                                # two Challenge decks change places
+        x, y = rng.sample([p for p in out.placements if p["kind"] == "challenge-deck"], 2)
+        x["god"], y["god"] = y["god"], x["god"]
     elif move == 7:                                 # two starts change roles
         x, y = rng.sample([p for p in out.placements if p["kind"] == "start"], 2)
         x["role"], y["role"] = y["role"], x["role"]
@@ -428,7 +430,11 @@ def _broken_terrain(rng: random.Random, layout: Layout) -> Layout:
     return out
 
 
-def test_cones_terrain_both_checkers_agree_on_thousands_of_layouts():
+def test_cones_of_dunshire_has_both_checkers():
+    assert [name for name, _ in engine.rules_for("cones-of-dunshire").checkers] == ["python", "declared"]
+
+
+def test_cones_both_checkers_agree_on_thousands_of_layouts():
     gen, check = _cones_terrain()
     rng = random.Random(21)
     layouts = [gen.generate(rng, 8, PLAIN) for _ in range(1000)]
@@ -443,7 +449,7 @@ def test_cones_terrain_both_checkers_agree_on_thousands_of_layouts():
         python, ours = _terrain_verdicts(layout, check)
         assert python == ours, layout.to_dict()
         agreed[python] += 1
-    assert agreed[True] > 200 and agreed[False] > 600           # both verdicts were exercised
+    assert agreed[True] > 200 and agreed[False] > 1200          # both verdicts were exercised
 
 
 def test_reachable_breaks_alone_when_the_summit_cannot_be_climbed():
@@ -531,9 +537,9 @@ def test_start_areas_apart_breaks_alone(tmp_path):
     for _ in range(50):
         layout = gen.generate(rng, 8, PLAIN)
         assert check.check(layout) == []
-        starts = [tuple(p["cell"]) for p in layout.placements]
+        starts = [tuple(p["cell"]) for p in layout.placements if p["kind"] == "start"]
         assert all(grid.hex_distance(a, b) >= 2 for i, a in enumerate(starts) for b in starts[i + 1:])
-    starts = layout.placements
+    starts = [p for p in layout.placements if p["kind"] == "start"]
     high = {(d["q"], d["r"]) for d in layout.cells if d["type"] in ("mountain", "summit")}
     moves = [(j, c) for i, a in enumerate(starts) for j in range(len(starts)) if j != i for c in layout.cells
              if grid.hex_distance((c["q"], c["r"]), tuple(a["cell"])) == 2 and c["type"] in ("green", "blue", "red", "yellow")

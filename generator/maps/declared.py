@@ -69,6 +69,7 @@ class Declared:
     tries: int
     source: str = ""
     markers: list | None = None         # {name, over: frozenset, count per players}
+    outside: list | None = None         # {type, values, piece}: spaces off the board, one step from it
 
 
 class _Reader:
@@ -146,7 +147,7 @@ def load(section, source: "str | Path" = "map.yaml") -> Declared:
     rd = _Reader(str(source))
     section = rd.mapping(section, "")
     rd.keys(section, "", ("board", "players", "fill", "types", "groups", "deal", "tokens",
-                          "constraints", "starts", "objective", "tries", "markers"))
+                          "constraints", "starts", "objective", "tries", "markers", "outside"))
     board = rd.mapping(section.get("board"), "board")
     rd.keys(board, "board", ("grid", "orientation", "shape", "cols", "rows", "radius", "cells", "labels", "fixed"))
     grid_type = board.get("grid", "hex")
@@ -191,7 +192,8 @@ def load(section, source: "str | Path" = "map.yaml") -> Declared:
                     "keep near: to dealt types")
     spec = Declared(grid_type, board.get("orientation", "pointy"), coords, labels, fixed, players, fill,
                     types, groups, deal, tokens, rules, starts, objective,
-                    rd.whole(section.get("tries", 40), "tries", 1, 10_000), str(source), markers)
+                    rd.whole(section.get("tries", 40), "tries", 1, 10_000), str(source), markers,
+                    _outside(rd, section.get("outside", []), types))
     _deal_meets_counts(rd, spec)
     _markers_meet_counts(rd, spec)
     return spec
@@ -361,6 +363,20 @@ def _markers(rd, entries, groups, players) -> list:
         _known(rd, f"{where}.over", entry.get("over"), groups)
         out.append({"name": name, "over": groups[entry["over"]],
                     "count": rd.per_players(entry.get("count", 0), f"{where}.count", players)})
+    return out
+
+
+def _outside(rd, entries, types) -> list:
+    out = []
+    for where, entry in rd.entries(entries, "outside", ("type", "values", "piece")):
+        _known(rd, f"{where}.type", entry.get("type"), types)
+        piece = dict(rd.mapping(entry.get("piece", {}), f"{where}.piece"))
+        if piece and not isinstance(piece.get("kind"), str):
+            rd.fail(f"{where}.piece", "needs the kind of piece set on the space")
+        if "cell" in piece:
+            rd.fail(f"{where}.piece.cell", "is the space's own cell, filled in by the generator")
+        out.append({"type": entry["type"], "values": dict(rd.mapping(entry.get("values", {}), f"{where}.values")),
+                    "piece": piece})
     return out
 
 
@@ -815,9 +831,10 @@ class Generator:
             tokens = self._tokens(rng, kind, players)
             starts = self._starts(rng, kind, players) if tokens is not None else None
             marks = self._markers(rng, kind, starts, players) if starts is not None else None
-            if marks is None:
+            spaces = self._outside(rng) if marks is not None else None
+            if spaces is None:
                 continue
-            return self._layout(kind, tokens, starts, players, carried, marks)
+            return self._layout(kind, tokens, starts, players, carried, marks, spaces)
         raise MapError(f"{self.game_id}: no layout meets every rule of {spec.source} after {MAX_ATTEMPTS} "
                        f"boards; loosen a constraint or deal fewer tiles")
 
@@ -845,6 +862,30 @@ class Generator:
             else:
                 return None
         return out
+
+    def _outside(self, rng: random.Random) -> list | None:
+        """A cell one step off the board for each outside space, apart as min_distance rules say."""
+        spaces = self.spec.outside or []
+        if not spaces:
+            return []
+        on = set(self.spec.coords)
+        neighbours = grid.neighbours_fn(self.spec.grid)
+        ring = sorted({m for c in self.spec.coords for m in neighbours(c) if m not in on})
+        dist = self.board.distance
+        apart = [r for r in self.spec.rules if r.kind == "min_distance"]
+        for _ in range(200):
+            chosen: list = []
+            for space in spaces:
+                t = space["type"]
+                open_ = [c for c in ring if c not in chosen and all(
+                    dist(c, o) >= r.args["distance"] for r in apart for o, s in zip(chosen, spaces)
+                    if (t in r.args["a"] and s["type"] in r.args["b"]) or (t in r.args["b"] and s["type"] in r.args["a"]))]
+                if not open_:
+                    break
+                chosen.append(open_[int(rng.random() * len(open_))])
+            else:
+                return chosen
+        return None
 
     def _carried(self, kind: list, carried: dict) -> dict:
         """cell -> the values its tile carries (the type's shuffled tiles, in cell order)."""
@@ -874,7 +915,7 @@ class Generator:
                 return False
         return True
 
-    def _layout(self, kind, tokens, starts, players, carried, marks) -> Layout:
+    def _layout(self, kind, tokens, starts, players, carried, marks, spaces) -> Layout:
         spec = self.spec
         constant = self._constant
         cells = [{**base, "type": t, **constant[t], **carried.get(c, {})}
@@ -885,7 +926,12 @@ class Generator:
         for name, marked in marks.items():
             for i in marked:
                 cells[i][name] = True
+        keys = ("q", "r") if spec.grid == "hex" else ("x", "y")
+        for space, c in zip(spec.outside or [], spaces):
+            cells.append({keys[0]: c[0], keys[1]: c[1], "type": space["type"], **constant[space["type"]], **space["values"]})
         placements = self._start_placements(starts)
+        placements += [{**copy.deepcopy(space["piece"]), "cell": list(c)}
+                       for space, c in zip(spec.outside or [], spaces) if space["piece"]]
         grid_spec = {"type": spec.grid, "orientation": spec.orientation} if spec.grid == "hex" else {"type": "square"}
         return Layout(game=self.game_id, seed=None, players=players, grid=grid_spec, cells=cells,
                       placements=placements, metrics={})

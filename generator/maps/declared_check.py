@@ -34,6 +34,7 @@ STRUCTURE = {
     "placement": "House rule: the only placements are the players' start positions.",
     "start": "House rule: each player has one start position, on a cell where starts are allowed.",
     "marker": "House rule: a marker is written true, and only on cells of the types it may mark.",
+    "outside": "House rule: each space off the board is there once, one step from the board, with its piece.",
 }
 
 
@@ -61,6 +62,8 @@ class Checker:
         self.tokens = section.get("tokens") or []
         self.starts = section.get("starts")
         self.markers = section.get("markers") or []
+        self.outside = section.get("outside") or []
+        self.outside_types = {o["type"] for o in self.outside}
         self.constraints = section.get("constraints") or []
 
     def _cells(self, board) -> list:
@@ -96,6 +99,7 @@ class Checker:
         self._tokens(layout, kinds, report)
         self._starts(layout, kinds, report)
         self._markers(layout, kinds, report)
+        self._outside(layout, report)
         return out
 
     def _structure(self, layout, report) -> dict:
@@ -110,12 +114,15 @@ class Checker:
             report("grid", f"grid {spec!r}; the board is a {self.grid} grid")
         keys = ("q", "r") if self.grid == "hex" else ("x", "y")
         kinds, records, off, twice = {}, {}, [], []
+        self._spaces = {}                      # off the board, of a type declared under outside:
         for n, cell in enumerate(getattr(layout, "cells", None) or []):
             if not isinstance(cell, dict) or not all(is_int(cell.get(k)) for k in keys):
                 report("cell-shape", f"cell {n + 1} ({cell!r:.60}) has no whole-number {keys[0]}, {keys[1]}")
                 continue
             c = (cell[keys[0]], cell[keys[1]])
-            if c not in self.on_board:
+            if c not in self.on_board and cell.get("type") in self.outside_types and c not in self._spaces:
+                self._spaces[c] = cell
+            elif c not in self.on_board:
                 off.append(c)
             elif c in kinds:
                 twice.append(c)
@@ -202,8 +209,9 @@ class Checker:
         elif kind == "min_distance":
             d = rule["distance"]
             dist = grid.distance_fn(self.grid)
-            b = self._members(target[1], kinds)
-            close = sorted({tuple(sorted((c, m))) for c in self._members(target[0], kinds) for m in b
+            everywhere = {**kinds, **{c: rec.get("type") for c, rec in self._spaces.items()}}
+            b = self._members(target[1], everywhere)
+            close = sorted({tuple(sorted((c, m))) for c in self._members(target[0], everywhere) for m in b
                             if m != c and dist(c, m) < d})
             if close:
                 broken(f"{len(close)} pair(s) of {target[0]} and {target[1]} closer than {d}: "
@@ -283,7 +291,7 @@ class Checker:
     def _starts(self, layout, kinds, report) -> None:
         placements = getattr(layout, "placements", None) or []
         piece = (self.starts or {}).get("around_piece")
-        declared = {"start", piece} if self.starts else set()
+        declared = ({"start", piece} if self.starts else set()) | {o["piece"]["kind"] for o in self.outside if o.get("piece")}
         others = [p for p in placements if not (isinstance(p, dict) and p.get("kind") in declared)]
         if others:
             report("placement", f"{len(others)} placement(s) the rules do not declare")
@@ -354,6 +362,35 @@ class Checker:
                     hit = [c for c in marked if c in areas]
                     if hit:
                         report(rule_id, f"{name} on a start or beside one: {self.names(hit)}", quote, policy)
+
+    def _outside(self, layout, report) -> None:
+        """Each declared space off the board once, one step from it, holding its piece."""
+        problems = []
+        left = dict(self._spaces)
+        pieces = [p for p in getattr(layout, "placements", None) or []
+                  if isinstance(p, dict) and p.get("kind") in {o.get("piece", {}).get("kind") for o in self.outside}]
+        for space in self.outside:
+            values = space.get("values") or {}
+            where = [c for c, rec in sorted(left.items()) if rec.get("type") == space["type"]
+                     and all(rec.get(k) == v for k, v in values.items())]
+            if len(where) != 1:
+                problems.append(f"{len(where)} {space['type']} space(s) with {values}")
+            for c in where:
+                del left[c]
+                if not any(m in self.on_board for m in self._around(c)):
+                    problems.append(f"the {space['type']} space at {self.name(c)} is not one step from the board")
+                piece = space.get("piece")
+                if piece:
+                    here = [p for p in pieces if p.get("cell") == list(c)]
+                    if len(here) != 1 or any(here[0].get(k) != v for k, v in piece.items()):
+                        problems.append(f"the {space['type']} space at {self.name(c)} holds {here!r:.80}, not its {piece['kind']}")
+        if left:
+            problems.append(f"spaces off the board that none of outside: declares: {self.names(left)}")
+        stray = [p for p in pieces if not isinstance(p.get("cell"), list) or tuple(p["cell"]) not in self._spaces]
+        if stray:
+            problems.append(f"{len(stray)} piece(s) not on a space off the board")
+        if problems:
+            report("outside", "; ".join(problems[:SHOWN]))
 
     def _seat(self, piece: dict):
         """The player a start or piece belongs to: its role's place in the declared roles (a
