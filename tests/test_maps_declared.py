@@ -594,3 +594,29 @@ def test_a_marker_count_that_breaks_its_rule_is_refused(tmp_path):
     section["markers"][0]["count"] = 7
     with pytest.raises(declared.DeclarationError, match=r"doom-point-count.*markers: puts 7"):
         declared.load(section, tmp_path / "map.yaml")
+
+
+@pytest.mark.parametrize("how, said", [
+    ("inland", "not one step from the board"),
+    ("deck", "not its challenge-deck"),
+    ("twice", "0 challenge space(s) with {'god': 'kraken', 'color': 'blue'}"),
+])
+def test_each_outside_rule_breaks_alone(how, said):
+    gen, check = _cones_terrain()
+    layout = gen.generate(random.Random(50), 8, PLAIN)
+    spaces = [c for c in layout.cells if c["type"] == "challenge"]
+    decks = [p for p in layout.placements if p["kind"] == "challenge-deck"]
+    board = {(c["q"], c["r"]) for c in layout.cells if c["type"] != "challenge"}
+    if how == "inland":                          # a space two steps out, far from the others
+        ring2 = [c for c in grid.hex_disc((spaces[0]["q"], spaces[0]["r"]), 1)
+                 if c not in board and not board & set(grid.hex_neighbours(c))]
+        spaces[0]["q"], spaces[0]["r"] = ring2[0]
+        next(d for d in decks if d["god"] == spaces[0]["god"])["cell"] = list(ring2[0])
+    elif how == "deck":
+        decks[0]["god"], decks[1]["god"] = decks[1]["god"], decks[0]["god"]
+    else:                                        # the Kraken's space made the Dragon's
+        kraken = next(c for c in spaces if c["god"] == "kraken")
+        kraken["god"], kraken["color"] = "dragon", "green"
+    found = check.check(layout)
+    assert [v.rule for v in found] == ["outside"] and said in found[0].message, [(v.rule, v.message) for v in found]
+    assert _terrain_verdicts(layout) == (False, False)
