@@ -16,7 +16,7 @@ from .impose import FaceTooLarge, Options, Run, fits_on_a_sheet, impose_board, i
 from .manifest import PAPERS, PRINT_SHOP, load_pack
 from .model import Game, Group
 from .publish import check_not_locked, write_atomically
-from .render import FaceRenderer, expand_faces
+from .render import FaceRenderer, drawn_face_place, expand_faces
 
 
 @dataclass
@@ -155,7 +155,7 @@ def _render_groups(game, groups, request, progress, role, result):
     renderers = {g.id: FaceRenderer(game, options_for(game, g, request).bleed, request.lenient) for g in groups}
     sheets = plan_sheets(game, groups, request, role)
     writer = PdfWriter(
-        face_svg=lambda f: renderers[f.group.id].svg(f), face_name=lambda f: "/".join(f.key),
+        face_svg=lambda f: renderers[f.group.id].svg(f), face_name=drawn_face_place,
         face_outline=lambda f, grow: f.group.outline(grow),
         title=f"{game.title} - {role}", subject=f"pnpgen print-and-play {role} for {game.title}")
     pdf = write_pdf(writer, sheets, progress.advance)

@@ -28,7 +28,8 @@ from reportlab.platypus import (BaseDocTemplate, Flowable, Frame, KeepTogether, 
 from . import confine, glyphs, interrupt, workdir
 from .errors import ManifestError, Mark, Reporter, display_path, plain_words
 from .fonts import FONT_DIR
-from .schema import AnyData, Bool, Choice, Color, Field, Int, ListOf, Spec, Str
+from .schema import INVALID, AnyData, Bool, Choice, Color, Field, Int, ListOf, Spec, Str
+from .render import TEMPLATE_SECONDS, TemplateTimeout, bounded_output, time_limit
 from .templating import Sandbox, read_only
 from .yamlsrc import load_yaml
 
@@ -78,7 +79,7 @@ def load_handout(source: HandoutSource):
     rep = Reporter()
     raw = load_yaml(source.path, rep)
     rec = HANDOUT_SPEC.check(raw, Mark(display_path(source.path), 1, 1), rep, "") if raw is not None else None
-    if rec is not None and rec.sections:
+    if rec is not None and rec is not INVALID and rec.sections:
         for section in rec.sections:
             for block in section.blocks or []:
                 present = [k for k in BLOCK_KINDS if block.values.get(k) is not None]
@@ -141,6 +142,9 @@ class _Typesetter:
             return Paragraph(self._markup(text), self.styles["heading"])
         except glyphs.GlyphError as exc:
             raise ManifestError([_problem(section.value_mark("heading"), f"handout heading: {exc}", GLYPH_HINT)]) from None
+        except EXPRESSION_ERRORS as exc:
+            raise ManifestError([_problem(section.value_mark("heading"), f"handout heading: {exc}",
+                                          "check its **bold**, *italic* and {{ ... }} markup")]) from None
 
     def _block(self, block, section, width) -> list:
         kind = next(k for k in BLOCK_KINDS if block.values.get(k) is not None)
@@ -149,7 +153,7 @@ class _Typesetter:
             return getattr(self, f"_block_{kind}")(value, width)
         except glyphs.GlyphError as exc:
             raise ManifestError([_problem(block.mark, f"section '{section.heading}', {kind}: {exc}", GLYPH_HINT)]) from None
-        except (jinja2.TemplateError, TypeError, KeyError, ValueError) as exc:
+        except EXPRESSION_ERRORS as exc:
             hint = "check the {{ ... }} expression against the manifests"
             if "map" not in self.source.context:
                 hint += " (map.* reads map.yaml, and this pack has none)"
@@ -225,12 +229,17 @@ class _Typesetter:
 
     def _markup(self, text: str) -> str:
         """Manifest expressions, then escaping, then **bold**, *italic* and :icon: markup."""
-        text = self.env.from_string(str(text)).render(self.context) if "{" in str(text) else str(text)
+        if "{" in str(text):
+            with time_limit(TEMPLATE_SECONDS, f"an expression ran for more than {TEMPLATE_SECONDS} s"):
+                text = bounded_output(self.env.from_string(str(text)), self.context, MAX_TEXT_CHARS, "one handout text")
+        else:
+            text = str(text)
         text = glyphs.composed(text)
         glyphs.check(re.sub(r":([a-z0-9][a-z0-9_-]*):", "", text), handout_coverage("Sans"), "handout", "Liberation Sans")
         text = escape(text)
         text = re.sub(r"\*\*(.+?)\*\*", r"<b>\1</b>", text)
         text = re.sub(r"(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])", r"<i>\1</i>", text)
+        _check_nesting(text)
         return re.sub(r":([a-z0-9][a-z0-9_-]*):", self._icon, text)
 
     def _icon(self, match):
@@ -264,6 +273,17 @@ class _Sentences(Paragraph):
                 return parts
             height -= leading
         return []
+
+
+def _check_nesting(markup: str) -> None:
+    """**bold** and *italic* must nest, not cross: reportlab would stop the whole handout."""
+    open_tags = []
+    for match in re.finditer(r"<(/?)([bi])>", markup):
+        closing, tag = match.groups()
+        if not closing:
+            open_tags.append(tag)
+        elif not open_tags or open_tags.pop() != tag:
+            raise ValueError("**bold** and *italic* markup cross each other; close the inner one before the outer")
 
 
 def _problem(mark, message, hint):
@@ -401,6 +421,9 @@ def handout_pdf(source: HandoutSource, page_size_mm: tuple[float, float]) -> byt
     return buffer.getvalue()
 
 
+MAX_TEXT_CHARS = 100_000     # one text of a two-page handout; its expressions may not build more
+EXPRESSION_ERRORS = (jinja2.TemplateError, TypeError, KeyError, ValueError, ArithmeticError, RecursionError, NameError,
+                     MemoryError, TemplateTimeout)
 GLYPH_HINT = "change the text; the handout is set in the Liberation fonts of fonts/"
 
 
