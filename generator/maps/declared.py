@@ -550,6 +550,7 @@ class _Board:
         index = {c: i for i, c in enumerate(spec.coords)}
         neighbours = grid.neighbours_fn(spec.grid)
         self.nbrs = [[index[m] for m in neighbours(c) if m in index] for c in spec.coords]
+        self.area = [frozenset((i, *self.nbrs[i])) for i in range(self.n)]      # a cell and its neighbours
         edges = set(grid.edge_cells(spec.coords, spec.grid))
         self.edge = [c in edges for c in spec.coords]
         self.distance = grid.distance_fn(spec.grid)
@@ -800,6 +801,9 @@ class Generator:
                  and (starts["around"] is None or all(kind[m] in starts["around"] for m in nbrs[i]))]
         apart = [r.args["distance"] for r in self.spec.rules if r.kind == "start_distance"]
         disjoint = any(r.kind == "start_areas_apart" for r in self.spec.rules)
+        if len(cells) < players:
+            return None
+        area = self.board.area
         quotas = [r for r in self.spec.rules if r.kind == "start_quota"]
         coords, dist = self.spec.coords, self.board.distance
         cells = [c for c in cells if all(_start_quota_holds(r, c, kind, coords, dist) for r in quotas)]
@@ -808,7 +812,7 @@ class Generator:
             chosen: list[int] = []
             for c in cells:
                 if all(dist(coords[c], coords[s]) >= d for s in chosen for d in apart) and \
-                        not (disjoint and any(_areas_meet(c, s, nbrs) for s in chosen)):
+                        not (disjoint and any(not area[c].isdisjoint(area[s]) for s in chosen)):
                     chosen.append(c)
                     if len(chosen) == players:
                         return chosen
@@ -1074,11 +1078,6 @@ def _reachable(rule: Rule, kind: list, board: _Board, value) -> bool:
                 seen[m] = 1
                 todo.append(m)
     return all(seen[c] for c in range(board.n) if kind[c] in rule.args["a"])
-
-
-def _areas_meet(a: int, b: int, nbrs: list) -> bool:
-    """Do two starts' areas (the start and its neighbours on the board) share a cell?"""
-    return bool(({a} | set(nbrs[a])) & ({b} | set(nbrs[b])))
 
 
 def _connected(cells: list, nbrs: list) -> bool:
