@@ -13,6 +13,7 @@ is the engine's: the best of `tries` legal layouts by the declared objective.
 """
 from __future__ import annotations
 
+import copy
 import difflib
 import random
 import re
@@ -21,17 +22,18 @@ from pathlib import Path
 
 from . import grid
 from .layout import Layout
-from .rules import MapOptions
+from .rules import MapOptions, is_int
 
 MAX_ATTEMPTS = 400          # boards dealt again before giving up
 REPAIRS = 2000              # tiles lifted again on one board before dealing it again
 
-BOARD_SHAPES = ("rectangle", "hexagon", "cells")
-LOCAL_RULES = ("not_adjacent", "min_distance", "off_edge", "on_edge")
-GLOBAL_RULES = ("count", "adjacent", "connected", "quota")
+BOARD_SHAPES = ("rectangle", "hexagon", "rows", "cells")
+LOCAL_RULES = ("not_adjacent", "min_distance", "off_edge", "on_edge", "near")
+GLOBAL_RULES = ("count", "adjacent", "connected", "quota", "reachable")
 TOKEN_RULES = ("tokens_not_adjacent",)
-START_RULES = ("start_distance", "start_quota")
-RULES = LOCAL_RULES + GLOBAL_RULES + TOKEN_RULES + START_RULES
+START_RULES = ("start_distance", "start_quota", "start_areas_apart", "marker_off_start_areas")
+MARKER_RULES = ("marked", "marker_distance", "marker_off_start_areas")
+RULES = LOCAL_RULES + GLOBAL_RULES + TOKEN_RULES + START_RULES + ("marked", "marker_distance")
 OBJECTIVES = ("region_spread", "start_spread")
 
 
@@ -59,13 +61,15 @@ class Declared:
     fill: str
     types: dict                         # type -> its values (written onto its cells)
     groups: dict                        # name -> frozenset of types (every type is its own group)
-    deal: list                          # (sides: tuple of types, count per players: dict, option, max)
+    deal: list                          # (sides: tuple of types, count per players: dict, option, max, tile values)
     tokens: list                        # {name, values per players, on: frozenset}
     rules: list
     starts: dict | None
     objective: list
     tries: int
     source: str = ""
+    markers: list | None = None         # {name, over: frozenset, count per players}
+    outside: list | None = None         # {type, values, piece}: spaces off the board, one step from it
 
 
 class _Reader:
@@ -143,7 +147,7 @@ def load(section, source: "str | Path" = "map.yaml") -> Declared:
     rd = _Reader(str(source))
     section = rd.mapping(section, "")
     rd.keys(section, "", ("board", "players", "fill", "types", "groups", "deal", "tokens",
-                          "constraints", "starts", "objective", "tries"))
+                          "constraints", "starts", "objective", "tries", "markers", "outside"))
     board = rd.mapping(section.get("board"), "board")
     rd.keys(board, "board", ("grid", "orientation", "shape", "cols", "rows", "radius", "cells", "labels", "fixed"))
     grid_type = board.get("grid", "hex")
@@ -172,16 +176,41 @@ def load(section, source: "str | Path" = "map.yaml") -> Declared:
     fixed = _fixed(rd, board.get("fixed", []), index, types, grid_type)
     deal = _deal(rd, section.get("deal", []), types, players)
     tokens = _tokens(rd, section.get("tokens", []), groups, players)
-    rules = [_rule(rd, n, r, groups, tokens) for n, r in enumerate(section.get("constraints", []) or [])]
-    starts = _starts(rd, section.get("starts"), groups)
+    markers = _markers(rd, section.get("markers", []), groups, players)
+    rules = [_rule(rd, n, r, groups, tokens, markers) for n, r in enumerate(section.get("constraints", []) or [])]
+    starts = _starts(rd, section.get("starts"), groups, players)
     if starts is None and any(r.kind in START_RULES for r in rules):
         rd.fail("starts", "the start rules need start positions", "add starts: {over: TYPE, near: 1}")
     objective = _objective(rd, section.get("objective", []), types, starts)
+    for t in sorted({fill, *fixed.values()}):
+        if any(isinstance(v, list) for v in types[t].values()):
+            rd.fail(f"types.{t}.values", "lists choices, but its cells are not dealt from a bag",
+                    "give the fill and fixed types one value each")
+    for n, rule in enumerate(rules):
+        if rule.kind == "near" and fill in rule.args["a"]:
+            rd.fail(f"constraints[{n + 1}].near", f"names the fill type {fill!r}, which is never dealt",
+                    "keep near: to dealt types")
     spec = Declared(grid_type, board.get("orientation", "pointy"), coords, labels, fixed, players, fill,
                     types, groups, deal, tokens, rules, starts, objective,
-                    rd.whole(section.get("tries", 40), "tries", 1, 10_000), str(source))
+                    rd.whole(section.get("tries", 40), "tries", 1, 10_000), str(source), markers,
+                    _outside(rd, section.get("outside", []), types))
     _deal_meets_counts(rd, spec)
+    _markers_meet_counts(rd, spec)
     return spec
+
+
+def _markers_meet_counts(rd, spec: Declared) -> None:
+    """A marker count that breaks a `marked` rule is a typo: said now."""
+    count = {m["name"]: m["count"] for m in spec.markers}
+    for rule in spec.rules:
+        if rule.kind != "marked":
+            continue
+        for players in range(spec.players[0], spec.players[1] + 1):
+            have = count[rule.args["marker"]][players]
+            bounds = {k: (v.get(players) if isinstance(v, dict) else v) for k, v in rule.args.items() if k in ("exactly", "min", "max")}
+            if not _within(have, bounds):
+                rd.fail(f"constraints ({rule.id})", f"asks for {bounds} {rule.args['marker']} with {players} players, "
+                        f"but markers: puts {have}", "fix the count in markers: or in the rule")
 
 
 def _board_cells(rd, board, grid_type) -> list:
@@ -196,6 +225,18 @@ def _board_cells(rd, board, grid_type) -> list:
             rd.fail("board.shape", "a hexagon board needs grid: hex")
         return sorted(grid.hex_disc((0, 0), rd.whole(board.get("radius"), "board.radius", 0, 60)),
                       key=lambda c: (c[1], c[0]))
+    if shape == "rows":
+        spans = board.get("rows")
+        if not isinstance(spans, list) or not spans:
+            rd.fail("board.rows", "must list the board's rows as [row, first column, last column]")
+        out = []
+        for n, span in enumerate(spans):
+            if not (isinstance(span, list) and len(span) == 3 and all(is_int(v) for v in span) and span[1] <= span[2]):
+                rd.fail(f"board.rows[{n + 1}]", f"must be [row, first column, last column] of whole numbers, not {span!r}")
+            out += grid.row_cells(*span, grid_type)
+        if len(set(out)) != len(out):
+            rd.fail("board.rows", "lists a cell twice")
+        return out
     if shape == "cells":
         cells = board.get("cells")
         if not isinstance(cells, list) or not cells:
@@ -254,7 +295,7 @@ def _fixed(rd, entries, index, types, grid_type) -> dict:
 
 def _deal(rd, entries, types, players) -> list:
     out = []
-    for where, entry in rd.entries(entries, "deal", ("type", "sides", "count", "option", "max")):
+    for where, entry in rd.entries(entries, "deal", ("type", "sides", "count", "option", "max", "values")):
         if ("type" in entry) == ("sides" in entry):
             rd.fail(where, "needs type: (a one-sided tile) or sides: [a, b] (a two-sided tile)")
         sides = (entry["type"],) if "type" in entry else tuple(entry["sides"] or ())
@@ -265,8 +306,27 @@ def _deal(rd, entries, types, players) -> list:
         option = entry.get("option")
         count = rd.per_players(entry.get("count", 0), f"{where}.count", players)
         high = rd.whole(entry.get("max", 0), f"{where}.max") if option else 0
-        out.append((sides, count, option, high))
+        out.append((sides, count, option, high, _tile_values(rd, where, entry, sides, types)))
     return out
+
+
+def _tile_values(rd, where, entry, sides, types) -> dict:
+    """A tile's own values: for each value its type lists as choices ([1, 2, 3]), the one this
+    bag's tiles carry."""
+    chosen = rd.mapping(entry.get("values", {}), f"{where}.values")
+    choices = {k for side in sides for k, v in types[side].items() if isinstance(v, list)}
+    if choices and len(sides) > 1:
+        rd.fail(where, "a two-sided tile cannot carry values of its own", "deal such tiles with type:")
+    for key, value in chosen.items():
+        if key not in choices:
+            rd.fail(f"{where}.values.{key}", f"{sides[0]} lists no choices for {key}",
+                    f"declare types.{sides[0]}.values.{key} as a list of the values its tiles carry")
+        if value not in types[sides[0]][key]:
+            rd.fail(f"{where}.values.{key}", f"is {value!r}, not one of {types[sides[0]][key]}")
+    missing = sorted(choices - set(chosen))
+    if missing:
+        rd.fail(f"{where}.values", f"gives no {', '.join(missing)}", f"each {sides[0]} tile carries one of its type's choices")
+    return dict(chosen)
 
 
 def _tokens(rd, entries, groups, players) -> list:
@@ -285,14 +345,42 @@ def _tokens(rd, entries, groups, players) -> list:
 
 
 RULE_KEYS = {
-    "count": ("exactly", "min", "max"), "not_adjacent": (), "adjacent": ("min",),
+    "count": ("exactly", "min", "max", "where"), "not_adjacent": (), "adjacent": ("min",),
     "min_distance": ("distance",), "off_edge": (), "on_edge": (), "connected": (),
-    "quota": ("per", "min", "max"), "tokens_not_adjacent": ("values",), "start_distance": ("distance",),
-    "start_quota": ("within", "min", "max"),
+    "quota": ("per", "min", "max"), "tokens_not_adjacent": ("values",), "start_distance": ("distance",), "start_areas_apart": (),
+    "start_quota": ("within", "min", "max"), "near": ("cells", "distance"),
+    "reachable": ("from", "by", "step"), "marked": ("exactly", "min", "max"), "marker_distance": ("distance",),
+    "marker_off_start_areas": (),
 }
 
 
-def _rule(rd, n, entry, groups, tokens) -> Rule:
+def _markers(rd, entries, groups, players) -> list:
+    out = []
+    for where, entry in rd.entries(entries, "markers", ("name", "over", "count")):
+        name = entry.get("name")
+        if not isinstance(name, str) or not name:
+            rd.fail(f"{where}.name", "must name the marker (the key written true on its cells)")
+        _known(rd, f"{where}.over", entry.get("over"), groups)
+        out.append({"name": name, "over": groups[entry["over"]],
+                    "count": rd.per_players(entry.get("count", 0), f"{where}.count", players)})
+    return out
+
+
+def _outside(rd, entries, types) -> list:
+    out = []
+    for where, entry in rd.entries(entries, "outside", ("type", "values", "piece")):
+        _known(rd, f"{where}.type", entry.get("type"), types)
+        piece = dict(rd.mapping(entry.get("piece", {}), f"{where}.piece"))
+        if piece and not isinstance(piece.get("kind"), str):
+            rd.fail(f"{where}.piece", "needs the kind of piece set on the space")
+        if "cell" in piece:
+            rd.fail(f"{where}.piece.cell", "is the space's own cell, filled in by the generator")
+        out.append({"type": entry["type"], "values": dict(rd.mapping(entry.get("values", {}), f"{where}.values")),
+                    "piece": piece})
+    return out
+
+
+def _rule(rd, n, entry, groups, tokens, markers) -> Rule:
     where = f"constraints[{n + 1}]"
     entry = rd.mapping(entry, where)
     kinds = [k for k in entry if k in RULE_KEYS]
@@ -317,6 +405,17 @@ def _rule(rd, n, entry, groups, tokens) -> Rule:
             rd.fail(f"{where}.{kind}", f"'{target}' is not a token declared under tokens:")
         args["token"] = target
         args["values"] = set(entry.get("values") or rd.fail(where, "needs values: [...]") or ())
+    elif kind in MARKER_RULES:
+        if target not in {m["name"] for m in markers}:
+            rd.fail(f"{where}.{kind}", f"'{target}' is not a marker declared under markers:")
+        args["marker"] = target
+        if kind == "marker_distance":
+            args["distance"] = rd.whole(entry.get("distance"), f"{where}.distance", 2, 100)
+        if kind == "marked" and not set(args) & {"exactly", "min", "max"}:
+            rd.fail(where, "marked: needs exactly:, min: or max:")
+    elif kind == "start_areas_apart":
+        if target is not True:
+            rd.fail(f"{where}.{kind}", "must be true")
     elif kind == "start_distance":
         args["distance"] = rd.whole(target, f"{where}.{kind}", 1, 100)
     else:
@@ -324,6 +423,12 @@ def _rule(rd, n, entry, groups, tokens) -> Rule:
         args["a"] = groups[target]
     if kind == "min_distance":
         args["distance"] = rd.whole(entry.get("distance"), f"{where}.distance", 2, 100)
+    if kind == "near":
+        args["distance"] = rd.whole(entry.get("distance", 0), f"{where}.distance", 0, 100)
+        listed = entry.get("cells")
+        if not isinstance(listed, list) or not listed:
+            rd.fail(f"{where}.cells", "must list the cells A stays near: [[q, r], ...]")
+        args["cells"] = [_cell(rd, f"{where}.cells[{k + 1}]", c) for k, c in enumerate(listed)]
     if kind == "start_quota":
         args["within"] = rd.whole(entry.get("within", 1), f"{where}.within", 0, 100)
         if not set(args) & {"min", "max"}:
@@ -333,17 +438,40 @@ def _rule(rd, n, entry, groups, tokens) -> Rule:
             rd.fail(f"{where}.per", f"is {entry.get('per')!r}", f"use one of {', '.join(grid.REGION_SCHEMES)}")
     if kind == "count" and not set(args) & {"exactly", "min", "max"}:
         rd.fail(where, "a count needs exactly:, min: or max:")
+    if kind == "reachable":
+        _known(rd, f"{where}.from", entry.get("from"), groups)
+        args["from"] = groups[entry["from"]]
+        if not isinstance(entry.get("by"), str):
+            rd.fail(f"{where}.by", "must name the value a step may change by at most step: (e.g. elevation)")
+        args["step"] = rd.whole(entry.get("step", 1), f"{where}.step", 0, 1000)
+    if kind == "count" and "where" in args:
+        rd.mapping(args["where"], f"{where}.where")
     rule_id = str(entry.get("id") or f"{kind.replace('_', '-')}-{n + 1}")
     return Rule(kind, rule_id, str(entry.get("quote", "")), bool(entry.get("policy", False)), args)
 
 
-def _starts(rd, value, groups) -> dict | None:
+def _starts(rd, value, groups, players) -> dict | None:
     if value is None:
         return None
     value = rd.mapping(value, "starts")
-    rd.keys(value, "starts", ("over", "near"))       # `over`, not `on`: YAML reads a bare on as true
-    _known(rd, "starts.over", value.get("over"), groups)
-    return {"over": groups[value["over"]], "near": rd.whole(value.get("near", 1), "starts.near", 0, 20)}
+    rd.keys(value, "starts", ("over", "near", "roles", "neighbours", "around", "fields", "around_piece"))
+    _known(rd, "starts.over", value.get("over"), groups)       # `over`, not `on`: YAML reads a bare on as true
+    roles = value.get("roles")
+    if roles is not None and (not isinstance(roles, list) or not all(isinstance(r, str) for r in roles)
+                              or len(set(roles)) != len(roles) or len(roles) < players[1]):
+        rd.fail("starts.roles", f"must name {players[1]} different roles, one per seat in player order")
+    if "around" in value:
+        _known(rd, "starts.around", value["around"], groups)
+    fields = dict(rd.mapping(value.get("fields", {}), "starts.fields"))
+    taken = {"kind", "cell", "player", "role"} & set(fields)
+    if taken:
+        rd.fail("starts.fields", f"sets {', '.join(sorted(taken))}, which the start itself fills in")
+    piece = value.get("around_piece")
+    if piece is not None and (not isinstance(piece, str) or piece == "start"):
+        rd.fail("starts.around_piece", f"must name the kind of piece set beside each start, not {piece!r}")
+    return {"over": groups[value["over"]], "near": rd.whole(value.get("near", 1), "starts.near", 0, 20),
+            "roles": roles, "around": groups.get(value.get("around")), "fields": fields, "around_piece": piece,
+            "neighbours": None if value.get("neighbours") is None else rd.whole(value["neighbours"], "starts.neighbours", 0, 8)}
 
 
 def _objective(rd, entries, types, starts) -> list:
@@ -379,12 +507,12 @@ def _objective(rd, entries, types, starts) -> list:
 def _dealt(spec: Declared, players: int) -> tuple[dict, set]:
     """How many of each type the deal always puts down, and the types whose number varies."""
     dealt: dict = {}
-    for sides, count, option, _ in spec.deal:
+    for sides, count, option, _, _ in spec.deal:
         if len(sides) == 1 and not option:
             dealt[sides[0]] = dealt.get(sides[0], 0) + count[players]
     for t in spec.fixed.values():
         dealt[t] = dealt.get(t, 0) + 1
-    varying = {s for sides, _, option, _ in spec.deal if len(sides) > 1 or option for s in sides} | {spec.fill}
+    varying = {s for sides, _, option, _, _ in spec.deal if len(sides) > 1 or option for s in sides} | {spec.fill}
     return dealt, varying
 
 
@@ -402,7 +530,7 @@ def _deal_meets_counts(rd, spec: Declared) -> None:
     for players in range(spec.players[0], spec.players[1] + 1):
         dealt, varying = _dealt(spec, players)
         for rule in spec.rules:
-            if rule.kind != "count" or "exactly" not in rule.args or rule.args["a"] & varying:
+            if rule.kind != "count" or "exactly" not in rule.args or rule.args["a"] & varying or "where" in rule.args:
                 continue
             want = rule.args["exactly"]
             want = want.get(players) if isinstance(want, dict) else want
@@ -422,6 +550,7 @@ class _Board:
         index = {c: i for i, c in enumerate(spec.coords)}
         neighbours = grid.neighbours_fn(spec.grid)
         self.nbrs = [[index[m] for m in neighbours(c) if m in index] for c in spec.coords]
+        self.area = [frozenset((i, *self.nbrs[i])) for i in range(self.n)]      # a cell and its neighbours
         edges = set(grid.edge_cells(spec.coords, spec.grid))
         self.edge = [c in edges for c in spec.coords]
         self.distance = grid.distance_fn(spec.grid)
@@ -447,6 +576,9 @@ class Generator:
         self.board = _Board(spec)
         self._local_rules()
         self._start = self._empty_board()
+        # the values every cell of a type carries (a list is a choice each tile makes for itself)
+        self._constant = {t: {k: v for k, v in values.items() if not isinstance(v, list)}
+                          for t, values in spec.types.items()}
         self._board_rules = {p: self._rules_to_check(p) for p in range(spec.players[0], spec.players[1] + 1)}
         keys = ("q", "r") if spec.grid == "hex" else ("x", "y")
         self._cell_bases = [{keys[0]: c[0], keys[1]: c[1], **({"label": spec.labels[i]} if spec.labels else {})}
@@ -455,7 +587,8 @@ class Generator:
     # --- placement rules, precomputed: types with the same rules share a class, and each class
     # keeps the list of cells still open to it, updated as tiles go down and are lifted ---
     def _local_rules(self) -> dict:
-        rules = {t: {"forbid": set(), "far": [], "edge": None} for t in self.spec.types}
+        rules = {t: {"forbid": set(), "far": [], "edge": None, "zone": None} for t in self.spec.types}
+        board = self.board
         for rule in self.spec.rules:
             a = rule.args.get("a", ())
             if rule.kind == "not_adjacent":
@@ -472,15 +605,19 @@ class Generator:
             elif rule.kind in ("off_edge", "on_edge"):
                 for t in a:
                     rules[t]["edge"] = rule.kind
-        board = self.board
-        keys = {t: (frozenset(r["forbid"]), tuple(sorted(set(r["far"]), key=repr)), r["edge"]) for t, r in rules.items()}
-        self.classes = sorted({k for k in keys.values() if k != (frozenset(), (), None)}, key=repr)
+            elif rule.kind == "near":
+                zone = _zone(rule, self.spec.coords, board)
+                for t in a:
+                    rules[t]["zone"] = zone if rules[t]["zone"] is None else rules[t]["zone"] & zone
+        keys = {t: (frozenset(r["forbid"]), tuple(sorted(set(r["far"]), key=repr)), r["edge"],
+                    None if r["zone"] is None else tuple(sorted(r["zone"]))) for t, r in rules.items()}
+        self.classes = sorted({k for k in keys.values() if k != (frozenset(), (), None, None)}, key=repr)
         self.class_of = {t: (self.classes.index(k) if k in self.classes else -1) for t, k in keys.items()}
-        self.open_cell = [[edge is None or board.edge[c] == (edge == "on_edge") for c in range(board.n)]
-                          for _, _, edge in self.classes]
+        self.open_cell = [[(edge is None or board.edge[c] == (edge == "on_edge")) and (zone is None or c in zone)
+                           for c in range(board.n)] for _, _, edge, zone in self.classes]
         # effects[t]: (class, the cells around a cell of type t that it closes to that class)
         self.effects = {t: [] for t in self.spec.types}
-        for k, (forbid, far, _) in enumerate(self.classes):
+        for k, (forbid, far, _, _) in enumerate(self.classes):
             for t in forbid:
                 self.effects[t].append((k, board.nbrs))
             for d, others in far:
@@ -489,9 +626,11 @@ class Generator:
                     self.effects[t].append((k, near))
         return rules
 
-    def _bag(self, rng: random.Random, players: int, options: MapOptions) -> list[str]:
-        bag = []
-        for sides, count, option, high in self.spec.deal:
+    def _bag(self, rng: random.Random, players: int, options: MapOptions) -> tuple[list[str], dict]:
+        """The tiles to deal, and for each type whose tiles carry values of their own, those values
+        (one dict per tile, in random order: they go onto that type's cells in cell order)."""
+        bag, carried = [], {}
+        for sides, count, option, high, values in self.spec.deal:
             n = count[players]
             if option:
                 n = getattr(options, option, 0) or 0
@@ -499,10 +638,14 @@ class Generator:
                     from .engine import MapError
                     raise MapError(f"{self.game_id} takes 0-{high} {option}, not {n}")
             bag += [sides[0] if len(sides) == 1 else rng.choice(sides) for _ in range(n)]
+            if values:
+                carried.setdefault(sides[0], []).extend([values] * n)
         rng.shuffle(bag)
+        for tiles in carried.values():
+            rng.shuffle(tiles)
         # tiles bound by placement rules go down first, while the board is open
         bag.sort(key=lambda t: self.class_of[t] < 0)
-        return bag
+        return bag, carried
 
     def _empty_board(self) -> tuple:
         """kind, lists, pos, blocked of the board with only its fixed cells: lists[k] holds the
@@ -615,6 +758,8 @@ class Generator:
 
     def _whole_board_ok(self, kind: list, players: int) -> bool:
         for rule in self._board_rules[players]:
+            if "where" in rule.args or rule.kind == "reachable":    # need the tiles' values: _values_ok
+                continue
             a = rule.args["a"]
             cells = [i for i, t in enumerate(kind) if t in a]
             if not _global_holds(rule, cells, kind, self.board, players):
@@ -650,8 +795,15 @@ class Generator:
     def _starts(self, rng: random.Random, kind: list, players: int) -> list[int] | None:
         if self.spec.starts is None:
             return []
-        cells = [i for i, t in enumerate(kind) if t in self.spec.starts["over"]]
+        starts, nbrs = self.spec.starts, self.board.nbrs
+        cells = [i for i, t in enumerate(kind) if t in starts["over"]
+                 and (starts["neighbours"] is None or len(nbrs[i]) == starts["neighbours"])
+                 and (starts["around"] is None or all(kind[m] in starts["around"] for m in nbrs[i]))]
         apart = [r.args["distance"] for r in self.spec.rules if r.kind == "start_distance"]
+        disjoint = any(r.kind == "start_areas_apart" for r in self.spec.rules)
+        if len(cells) < players:
+            return None
+        area = self.board.area
         quotas = [r for r in self.spec.rules if r.kind == "start_quota"]
         coords, dist = self.spec.coords, self.board.distance
         cells = [c for c in cells if all(_start_quota_holds(r, c, kind, coords, dist) for r in quotas)]
@@ -659,7 +811,8 @@ class Generator:
             rng.shuffle(cells)
             chosen: list[int] = []
             for c in cells:
-                if all(dist(coords[c], coords[s]) >= d for s in chosen for d in apart):
+                if all(dist(coords[c], coords[s]) >= d for s in chosen for d in apart) and \
+                        not (disjoint and any(not area[c].isdisjoint(area[s]) for s in chosen)):
                     chosen.append(c)
                     if len(chosen) == players:
                         return chosen
@@ -672,28 +825,133 @@ class Generator:
             raise MapError(f"{self.game_id}: --relaxed is for the hand-written Royal Dukes rules; declared rules "
                            f"keep every constraint (mark a constraint policy: true to make it a preference in checks)")
         for _ in range(MAX_ATTEMPTS):
-            kind = self._deal(rng, self._bag(rng, players, options))
+            bag, carried = self._bag(rng, players, options)
+            kind = self._deal(rng, bag)
             if kind is None or not self._whole_board_ok(kind, players):
+                continue
+            carried = self._carried(kind, carried)
+            if not self._values_ok(kind, carried, players):
                 continue
             tokens = self._tokens(rng, kind, players)
             starts = self._starts(rng, kind, players) if tokens is not None else None
-            if starts is None:
+            marks = self._markers(rng, kind, starts, players) if starts is not None else None
+            spaces = self._outside(rng) if marks is not None else None
+            if spaces is None:
                 continue
-            return self._layout(kind, tokens, starts, players)
+            return self._layout(kind, tokens, starts, players, carried, marks, spaces)
         raise MapError(f"{self.game_id}: no layout meets every rule of {spec.source} after {MAX_ATTEMPTS} "
                        f"boards; loosen a constraint or deal fewer tiles")
 
-    def _layout(self, kind, tokens, starts, players) -> Layout:
+    def _markers(self, rng: random.Random, kind: list, starts: list, players: int) -> dict | None:
+        """Marker name -> the cells it marks: random cells of its types, kept apart as the rules say."""
+        out, nbrs, coords, dist = {}, self.board.nbrs, self.spec.coords, self.board.distance
+        for marker in self.spec.markers or []:
+            rules = [r for r in self.spec.rules if r.args.get("marker") == marker["name"]]
+            barred = {c for s in starts for c in (s, *nbrs[s])} \
+                if any(r.kind == "marker_off_start_areas" for r in rules) else set()
+            apart = [r.args["distance"] for r in rules if r.kind == "marker_distance"]
+            cells = [c for c, t in enumerate(kind) if t in marker["over"] and c not in barred]
+            want = marker["count"][players]
+            for _ in range(200):
+                rng.shuffle(cells)
+                chosen: list[int] = []
+                for c in cells:
+                    if len(chosen) == want:
+                        break
+                    if all(dist(coords[c], coords[m]) >= d for m in chosen for d in apart):
+                        chosen.append(c)
+                if len(chosen) == want:
+                    out[marker["name"]] = sorted(chosen)
+                    break
+            else:
+                return None
+        return out
+
+    def _outside(self, rng: random.Random) -> list | None:
+        """A cell one step off the board for each outside space, apart as min_distance rules say."""
+        spaces = self.spec.outside or []
+        if not spaces:
+            return []
+        on = set(self.spec.coords)
+        neighbours = grid.neighbours_fn(self.spec.grid)
+        ring = sorted({m for c in self.spec.coords for m in neighbours(c) if m not in on})
+        dist = self.board.distance
+        apart = [r for r in self.spec.rules if r.kind == "min_distance"]
+        for _ in range(200):
+            chosen: list = []
+            for space in spaces:
+                t = space["type"]
+                open_ = [c for c in ring if c not in chosen and all(
+                    dist(c, o) >= r.args["distance"] for r in apart for o, s in zip(chosen, spaces)
+                    if (t in r.args["a"] and s["type"] in r.args["b"]) or (t in r.args["b"] and s["type"] in r.args["a"]))]
+                if not open_:
+                    break
+                chosen.append(open_[int(rng.random() * len(open_))])
+            else:
+                return chosen
+        return None
+
+    def _carried(self, kind: list, carried: dict) -> dict:
+        """cell -> the values its tile carries (the type's shuffled tiles, in cell order)."""
+        out = {}
+        for t, tiles in carried.items():
+            for c, values in zip((c for c, k in enumerate(kind) if k == t), tiles):
+                out[c] = values
+        return out
+
+    def _values_ok(self, kind: list, carried: dict, players: int) -> bool:
+        """The rules that read cells' values (counts with `where:`, reachable), once the tiles' own
+        values are down."""
+        def value(c, key):
+            return {**self._constant[kind[c]], **carried.get(c, {})}.get(key)
+
+        for rule in self._board_rules[players]:
+            if rule.kind == "reachable":
+                if not _reachable(rule, kind, self.board, value):
+                    return False
+                continue
+            where = rule.args.get("where")
+            if where is None:
+                continue
+            cells = [c for c, t in enumerate(kind) if t in rule.args["a"] and
+                     all(value(c, k) == v for k, v in where.items())]
+            if not _global_holds(rule, cells, kind, self.board, players):
+                return False
+        return True
+
+    def _layout(self, kind, tokens, starts, players, carried, marks, spaces) -> Layout:
         spec = self.spec
-        types = spec.types
-        cells = [{**base, "type": t, **types[t]} for base, t in zip(self._cell_bases, kind)]
+        constant = self._constant
+        cells = [{**base, "type": t, **constant[t], **carried.get(c, {})}
+                 for c, (base, t) in enumerate(zip(self._cell_bases, kind))]
         for name, placed in tokens.items():
             for i, value in placed.items():
                 cells[i][name] = value
-        placements = [{"kind": "start", "player": p + 1, "cell": list(spec.coords[c])} for p, c in enumerate(starts)]
+        for name, marked in marks.items():
+            for i in marked:
+                cells[i][name] = True
+        keys = ("q", "r") if spec.grid == "hex" else ("x", "y")
+        for space, c in zip(spec.outside or [], spaces):
+            cells.append({keys[0]: c[0], keys[1]: c[1], "type": space["type"], **constant[space["type"]], **space["values"]})
+        placements = self._start_placements(starts)
+        placements += [{**copy.deepcopy(space["piece"]), "cell": list(c)}
+                       for space, c in zip(spec.outside or [], spaces) if space["piece"]]
         grid_spec = {"type": spec.grid, "orientation": spec.orientation} if spec.grid == "hex" else {"type": "square"}
         return Layout(game=self.game_id, seed=None, players=players, grid=grid_spec, cells=cells,
                       placements=placements, metrics={})
+
+    def _start_placements(self, starts: list) -> list:
+        """Each start (with its role and declared fields), then the pieces beside it."""
+        spec = self.spec
+        decl = spec.starts or {}
+        out, beside = [], []
+        for p, c in enumerate(starts):
+            seat = {"player": p + 1, **({"role": decl["roles"][p]} if decl.get("roles") else {})}
+            out.append({"kind": "start", **seat, "cell": list(spec.coords[c]), **copy.deepcopy(decl.get("fields", {}))})
+            if decl.get("around_piece"):
+                beside += [{"kind": decl["around_piece"], **seat, "cell": list(spec.coords[m])}
+                           for m in sorted(self.board.nbrs[c])]
+        return out + beside
 
     # --- fairness ---
     def metrics(self, layout: Layout) -> dict:
@@ -763,13 +1021,18 @@ def _start_sums(goal, layout, kind, board, spec, index) -> list[float]:
     return sums
 
 
+def _zone(rule: Rule, coords: list, board: _Board) -> frozenset:
+    """The cells (indices) within the rule's distance of one of its listed cells."""
+    return frozenset(i for i, c in enumerate(coords)
+                     if any(board.distance(c, tuple(m)) <= rule.args["distance"] for m in rule.args["cells"]))
+
+
 def _global_holds(rule: Rule, cells: list, kind: list, board: _Board, players: int) -> bool:
     """Does a rule about the whole board hold? `cells`: the cells of the rule's types."""
     if rule.kind == "count":
         n = len(cells)
         bounds = {k: (v.get(players) if isinstance(v, dict) else v) for k, v in rule.args.items() if k in ("exactly", "min", "max")}
-        return ((bounds.get("exactly") is None or n == bounds["exactly"]) and
-                (bounds.get("min") is None or n >= bounds["min"]) and (bounds.get("max") is None or n <= bounds["max"]))
+        return _within(n, bounds)
     if rule.kind == "adjacent":
         need, b, nbrs = rule.args.get("min", 1), rule.args["b"], board.nbrs
         for i in cells:
@@ -792,6 +1055,29 @@ def _global_holds(rule: Rule, cells: list, kind: list, board: _Board, players: i
         return all((rule.args.get("min") is None or c >= rule.args["min"]) and
                    (rule.args.get("max") is None or c <= rule.args["max"]) for c in counts)
     return True
+
+
+def _within(n: int, bounds: dict) -> bool:
+    return ((bounds.get("exactly") is None or n == bounds["exactly"]) and
+            (bounds.get("min") is None or n >= bounds["min"]) and (bounds.get("max") is None or n <= bounds["max"]))
+
+
+def _reachable(rule: Rule, kind: list, board: _Board, value) -> bool:
+    """Can every cell of the rule's types be walked to from its `from` types, each step to a
+    neighbour whose value `by` differs by at most `step` (a cell without the value: 0)?"""
+    by, step, nbrs = rule.args["by"], rule.args["step"], board.nbrs
+    height = [value(c, by) if isinstance(value(c, by), (int, float)) else 0 for c in range(board.n)]
+    seen = bytearray(board.n)
+    todo = [c for c in range(board.n) if kind[c] in rule.args["from"]]
+    for c in todo:
+        seen[c] = 1
+    while todo:
+        c = todo.pop()
+        for m in nbrs[c]:
+            if not seen[m] and abs(height[m] - height[c]) <= step:
+                seen[m] = 1
+                todo.append(m)
+    return all(seen[c] for c in range(board.n) if kind[c] in rule.args["a"])
 
 
 def _connected(cells: list, nbrs: list) -> bool:

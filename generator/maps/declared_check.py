@@ -33,6 +33,8 @@ STRUCTURE = {
     "token": "House rule: each cell of the token's types carries one token, and no other cell does.",
     "placement": "House rule: the only placements are the players' start positions.",
     "start": "House rule: each player has one start position, on a cell where starts are allowed.",
+    "marker": "House rule: a marker is written true, and only on cells of the types it may mark.",
+    "outside": "House rule: each space off the board is there once, one step from the board, with its piece.",
 }
 
 
@@ -59,6 +61,9 @@ class Checker:
         self.players = (players.get("min", 1), players.get("max", 1))
         self.tokens = section.get("tokens") or []
         self.starts = section.get("starts")
+        self.markers = section.get("markers") or []
+        self.outside = section.get("outside") or []
+        self.outside_types = {o["type"] for o in self.outside}
         self.constraints = section.get("constraints") or []
 
     def _cells(self, board) -> list:
@@ -67,6 +72,8 @@ class Checker:
             return [tuple(c) for c in board["cells"]]
         if shape == "hexagon":
             return grid.hex_disc((0, 0), board["radius"])
+        if shape == "rows":
+            return [c for row, first, last in board["rows"] for c in grid.row_cells(row, first, last, self.grid)]
         if self.grid == "hex":
             return grid.hex_rectangle(board["cols"], board["rows"])
         return [(x, y) for y in range(board["rows"]) for x in range(board["cols"])]
@@ -91,6 +98,8 @@ class Checker:
             self._constraint(n, rule, kinds, players, report)
         self._tokens(layout, kinds, report)
         self._starts(layout, kinds, report)
+        self._markers(layout, kinds, report)
+        self._outside(layout, report)
         return out
 
     def _structure(self, layout, report) -> dict:
@@ -105,17 +114,21 @@ class Checker:
             report("grid", f"grid {spec!r}; the board is a {self.grid} grid")
         keys = ("q", "r") if self.grid == "hex" else ("x", "y")
         kinds, records, off, twice = {}, {}, [], []
+        self._spaces = {}                      # off the board, of a type declared under outside:
         for n, cell in enumerate(getattr(layout, "cells", None) or []):
             if not isinstance(cell, dict) or not all(is_int(cell.get(k)) for k in keys):
                 report("cell-shape", f"cell {n + 1} ({cell!r:.60}) has no whole-number {keys[0]}, {keys[1]}")
                 continue
             c = (cell[keys[0]], cell[keys[1]])
-            if c not in self.on_board:
+            if c not in self.on_board and cell.get("type") in self.outside_types and c not in self._spaces:
+                self._spaces[c] = cell
+            elif c not in self.on_board:
                 off.append(c)
             elif c in kinds:
                 twice.append(c)
             else:
                 kinds[c], records[c] = cell.get("type"), cell
+        self._records = records
         if off:
             report("cell-off-board", f"{len(off)} cell(s) off the board: {self.names(off)}")
         if twice:
@@ -137,7 +150,10 @@ class Checker:
         for c, record in sorted(records.items()):
             values = self.types.get(kinds[c], {}) if isinstance(kinds[c], str) else {}
             for key, value in values.items():
-                if record.get(key) != value:
+                if isinstance(value, list):           # each tile carries one of these
+                    if record.get(key) not in value or isinstance(record.get(key), bool):
+                        wrong_value.append(f"{kinds[c]} at {self.name(c)} has {key} {record.get(key)!r}, not one of {value}")
+                elif record.get(key) != value:
                     wrong_value.append(f"{kinds[c]} at {self.name(c)} has {key} {record.get(key)!r}, not {value!r}")
             declared = {k for vals in self.types.values() for k in vals}
             for key in declared - set(values):
@@ -153,7 +169,8 @@ class Checker:
 
     def _constraint(self, n, rule, kinds, players, report) -> None:
         kind = next(k for k in rule if k not in ("id", "quote", "policy", "exactly", "min", "max", "per",
-                                                  "distance", "values", "within"))
+                                                  "distance", "values", "within", "cells", "where",
+                                                  "from", "by", "step"))
         rule_id = str(rule.get("id") or f"{kind.replace('_', '-')}-{n + 1}")
         quote, policy = str(rule.get("quote", "")), bool(rule.get("policy", False))
 
@@ -163,6 +180,11 @@ class Checker:
         target = rule[kind]
         if kind == "count":
             cells = self._members(target, kinds)
+            only = rule.get("where") or {}
+            cells = [c for c in cells if all(self._records[c].get(k) == v and type(self._records[c].get(k)) is type(v)
+                                             for k, v in only.items())]
+            if only:
+                target = f"{target} ({', '.join(f'{k} {v}' for k, v in only.items())})"
             for bound in ("exactly", "min", "max"):
                 want = rule.get(bound)
                 if isinstance(want, dict):
@@ -187,8 +209,9 @@ class Checker:
         elif kind == "min_distance":
             d = rule["distance"]
             dist = grid.distance_fn(self.grid)
-            b = self._members(target[1], kinds)
-            close = sorted({tuple(sorted((c, m))) for c in self._members(target[0], kinds) for m in b
+            everywhere = {**kinds, **{c: rec.get("type") for c, rec in self._spaces.items()}}
+            b = self._members(target[1], everywhere)
+            close = sorted({tuple(sorted((c, m))) for c in self._members(target[0], everywhere) for m in b
                             if m != c and dist(c, m) < d})
             if close:
                 broken(f"{len(close)} pair(s) of {target[0]} and {target[1]} closer than {d}: "
@@ -197,6 +220,14 @@ class Checker:
             wrong = [c for c in self._members(target, kinds) if (c in self.edge) != (kind == "on_edge")]
             if wrong:
                 broken(f"{len(wrong)} {target} cell(s) {'not ' if kind == 'on_edge' else ''}on the edge: {self.names(wrong)}")
+        elif kind == "near":
+            d, dist = rule.get("distance", 0), grid.distance_fn(self.grid)
+            far = [c for c in self._members(target, kinds) if all(dist(c, tuple(m)) > d for m in rule["cells"])]
+            if far:
+                broken(f"{len(far)} {target} cell(s) more than {d} step(s) from {self.names(tuple(m) for m in rule['cells'])}: "
+                       + self.names(far))
+        elif kind == "reachable":
+            self._reachable(rule, target, kinds, broken)
         elif kind == "connected":
             pieces = grid.components(self._members(target, kinds), self.grid)
             if len(pieces) > 1:
@@ -213,6 +244,27 @@ class Checker:
             if bad:
                 broken(f"{target} per {rule['per']} outside {rule.get('min', 0)}-{rule.get('max', 'any')}: {', '.join(bad)}")
         # token and start rules are checked with the tokens and the starts
+
+    def _reachable(self, rule, target, kinds, broken) -> None:
+        """Breadth-first from every `from` cell, a step allowed where `by` changes by at most `step`."""
+        by, step = rule["by"], rule.get("step", 1)
+
+        def height(c):
+            v = self._records[c].get(by, 0)
+            return v if isinstance(v, (int, float)) and not isinstance(v, bool) else 0
+
+        start = self._members(rule["from"], kinds)
+        seen, queue = set(start), list(start)
+        while queue:
+            c = queue.pop(0)
+            for m in self._around(c):
+                if m in kinds and m not in seen and abs(height(m) - height(c)) <= step:
+                    seen.add(m)
+                    queue.append(m)
+        cut = [c for c in self._members(target, kinds) if c not in seen]
+        if cut:
+            broken(f"{target} cell(s) {self.names(cut)} cannot be reached from {rule['from']} "
+                   f"in steps of at most {step} {by}")
 
     def _around(self, c) -> list:
         return grid.neighbours_fn(self.grid)(c)
@@ -238,23 +290,31 @@ class Checker:
 
     def _starts(self, layout, kinds, report) -> None:
         placements = getattr(layout, "placements", None) or []
-        others = [p for p in placements if not (isinstance(p, dict) and p.get("kind") == "start" and self.starts)]
+        piece = (self.starts or {}).get("around_piece")
+        declared = ({"start", piece} if self.starts else set()) | {o["piece"]["kind"] for o in self.outside if o.get("piece")}
+        others = [p for p in placements if not (isinstance(p, dict) and p.get("kind") in declared)]
         if others:
             report("placement", f"{len(others)} placement(s) the rules do not declare")
         if not self.starts:
             return
         starts = [p for p in placements if isinstance(p, dict) and p.get("kind") == "start"]
-        cells = [tuple(p.get("cell", ())) for p in starts]
+        cells = [tuple(p.get("cell", ())) if isinstance(p.get("cell"), list) else () for p in starts]
         allowed = self.groups[self.starts["over"]]
         bad = [c for c in cells if kinds.get(c) not in allowed]
         players = getattr(layout, "players", None)
-        if len(starts) != players or bad or sorted(p.get("player") for p in starts) != list(range(1, len(starts) + 1)):
+        seats = [self._seat(p) for p in starts]
+        if len(starts) != players or bad or sorted(seats, key=repr) != sorted(range(1, len(starts) + 1), key=repr):
             report("start", f"{len(starts)} start position(s) for {players!r} players"
-                   + (f"; not on {self.starts['over']}: {self.names(bad)}" if bad else ""))
+                   + (f"; not on {self.starts['over']}: {self.names(bad)}" if bad else "")
+                   + ("; some start's role and player do not agree with the declared roles" if None in seats else ""))
+        self._start_setup(starts, cells, placements, piece, kinds, report)
         dist = grid.distance_fn(self.grid)
         for n, rule in enumerate(self.constraints):
             if "start_quota" in rule:
                 self._start_quota(n, rule, cells, kinds, dist, report)
+                continue
+            if "start_areas_apart" in rule:
+                self._start_areas_apart(n, rule, cells, kinds, report)
                 continue
             if "start_distance" not in rule:
                 continue
@@ -264,6 +324,121 @@ class Checker:
                 rule_id = str(rule.get("id") or f"start-distance-{n + 1}")
                 report(rule_id, "start positions closer than " + f"{d}: " + "; ".join(f"{self.name(a)} - {self.name(b)}" for a, b in close),
                        str(rule.get("quote", "")), bool(rule.get("policy", False)))
+
+    def _markers(self, layout, kinds, report) -> None:
+        """Each marker on its types only, then the rules about it: how many, how far apart, off the
+        starts' areas."""
+        placements = getattr(layout, "placements", None) or []
+        starts = [tuple(p["cell"]) for p in placements if isinstance(p, dict) and p.get("kind") == "start"
+                  and isinstance(p.get("cell"), list) and len(p["cell"]) == 2]
+        areas = {c for s in starts for c in (s, *(m for m in self._around(s) if m in kinds))}
+        dist = grid.distance_fn(self.grid)
+        for marker in self.markers:
+            name, over = marker["name"], self.groups[marker["over"]]
+            marked = sorted(c for c, rec in self._records.items() if name in rec)
+            wrong = [c for c in marked if self._records[c][name] is not True or kinds.get(c) not in over]
+            if wrong:
+                report("marker", f"{name} on {self.names(wrong)}: it is true, on {marker['over']} only")
+            for n, rule in enumerate(self.constraints):
+                kind = next((k for k in ("marked", "marker_distance", "marker_off_start_areas") if rule.get(k) == name), None)
+                if kind is None:
+                    continue
+                rule_id = str(rule.get("id") or f"{kind.replace('_', '-')}-{n + 1}")
+                quote, policy = str(rule.get("quote", "")), bool(rule.get("policy", False))
+                if kind == "marked":
+                    want = {b: rule[b].get(getattr(layout, "players", None)) if isinstance(rule[b], dict) else rule[b]
+                            for b in ("exactly", "min", "max") if b in rule}
+                    n_marked = len(marked)
+                    bad = [f"not {b} {w}" for b, w in want.items() if w is not None and not
+                           {"exactly": n_marked == w, "min": n_marked >= w, "max": n_marked <= w}[b]]
+                    if bad:
+                        report(rule_id, f"{name} on {len(marked)} cell(s) ({self.names(marked)}): " + "; ".join(bad), quote, policy)
+                elif kind == "marker_distance":
+                    close = [(a, b) for i, a in enumerate(marked) for b in marked[i + 1:] if dist(a, b) < rule["distance"]]
+                    if close:
+                        report(rule_id, f"{name} closer than {rule['distance']}: "
+                               + "; ".join(f"{self.name(a)} - {self.name(b)}" for a, b in close[:SHOWN]), quote, policy)
+                else:
+                    hit = [c for c in marked if c in areas]
+                    if hit:
+                        report(rule_id, f"{name} on a start or beside one: {self.names(hit)}", quote, policy)
+
+    def _outside(self, layout, report) -> None:
+        """Each declared space off the board once, one step from it, holding its piece."""
+        problems = []
+        left = dict(self._spaces)
+        pieces = [p for p in getattr(layout, "placements", None) or []
+                  if isinstance(p, dict) and p.get("kind") in {o.get("piece", {}).get("kind") for o in self.outside}]
+        for space in self.outside:
+            values = space.get("values") or {}
+            where = [c for c, rec in sorted(left.items()) if rec.get("type") == space["type"]
+                     and all(rec.get(k) == v for k, v in values.items())]
+            if len(where) != 1:
+                problems.append(f"{len(where)} {space['type']} space(s) with {values}")
+            for c in where:
+                del left[c]
+                if not any(m in self.on_board for m in self._around(c)):
+                    problems.append(f"the {space['type']} space at {self.name(c)} is not one step from the board")
+                piece = space.get("piece")
+                if piece:
+                    here = [p for p in pieces if p.get("cell") == list(c)]
+                    if len(here) != 1 or any(here[0].get(k) != v for k, v in piece.items()):
+                        problems.append(f"the {space['type']} space at {self.name(c)} holds {here!r:.80}, not its {piece['kind']}")
+        if left:
+            problems.append(f"spaces off the board that none of outside: declares: {self.names(left)}")
+        stray = [p for p in pieces if not isinstance(p.get("cell"), list) or tuple(p["cell"]) not in self._spaces]
+        if stray:
+            problems.append(f"{len(stray)} piece(s) not on a space off the board")
+        if problems:
+            report("outside", "; ".join(problems[:SHOWN]))
+
+    def _seat(self, piece: dict):
+        """The player a start or piece belongs to: its role's place in the declared roles (a
+        `player` given too must agree), else its `player`; None when neither says."""
+        roles, player = self.starts.get("roles"), piece.get("player")
+        if not roles:
+            return player
+        seat = roles.index(piece["role"]) + 1 if piece.get("role") in roles else None
+        return seat if player is None or player == seat else None
+
+    def _start_areas_apart(self, n, rule, cells, kinds, report) -> None:
+        areas = [{c, *(m for m in self._around(c) if m in kinds)} for c in cells if len(c) == 2]
+        meet = [(min(a), min(b)) for i, a in enumerate(areas) for b in areas[i + 1:] if a & b]
+        if meet:
+            report(str(rule.get("id") or f"start-areas-apart-{n + 1}"),
+                   f"{len(meet)} pair(s) of starts whose areas (the start and its neighbours) share a cell",
+                   str(rule.get("quote", "")), bool(rule.get("policy", False)))
+
+    def _start_setup(self, starts, cells, placements, piece, kinds, report) -> None:
+        """Roles, the start cell's neighbours, the start's own fields and the pieces set beside it."""
+        decl, problems = self.starts, []
+        roles = decl.get("roles")
+        fields = decl.get("fields") or {}
+        around = self.groups.get(decl.get("around"))
+        beside = [p for p in placements if isinstance(p, dict) and piece and p.get("kind") == piece]
+        wanted = []
+        for p, c in zip(starts, cells):
+            if len(c) != 2 or c not in kinds:
+                continue
+            seat = self._seat(p)
+            ring = [m for m in self._around(c) if m in kinds]
+            if decl.get("neighbours") is not None and len(ring) != decl["neighbours"]:
+                problems.append(f"the start at {self.name(c)} has {len(ring)} neighbours, not {decl['neighbours']}")
+            if around is not None and any(kinds[m] not in around for m in ring):
+                problems.append(f"beside the start at {self.name(c)} lies what is not {decl['around']}")
+            wrong = [k for k, v in fields.items() if p.get(k) != v]
+            if wrong:
+                problems.append(f"the start at {self.name(c)} has {', '.join(f'{k} {p.get(k)!r}' for k in wrong)}")
+            if piece:
+                wanted += [(m, seat) for m in ring]
+        if piece:
+            have = sorted(((tuple(p.get("cell")) if isinstance(p.get("cell"), list) else (), self._seat(p))
+                           for p in beside), key=repr)
+            wanted.sort(key=repr)
+            if have != wanted:
+                problems.append(f"{piece} pieces are not one beside each start, of its player")
+        if problems:
+            report("start", "; ".join(problems[:SHOWN]))
 
     def _start_quota(self, n, rule, starts, kinds, dist, report) -> None:
         target, within = rule["start_quota"], rule.get("within", 1)

@@ -59,6 +59,14 @@ def axial_to_offset(cell: Cell) -> tuple[int, int]:
     return (q + (r - (r & 1)) // 2, r)
 
 
+def row_cells(row: int, first: int, last: int, grid_type: str) -> list[Cell]:
+    """Columns first..last of one row of a board, in offset coordinates (hex: odd rows shifted
+    right, as hex_rectangle and the row-letter labels count them)."""
+    if grid_type == "hex":
+        return [offset_to_axial(col, row) for col in range(first, last + 1)]
+    return [(col, row) for col in range(first, last + 1)]
+
+
 def hex_rectangle(cols: int, rows: int) -> list[Cell]:
     """The cells of a cols x rows board of pointy hexes with odd rows shifted right, in row order."""
     return [offset_to_axial(col, row) for row in range(rows) for col in range(cols)]
