@@ -24,7 +24,8 @@ from .manifest import PAPERS, load_pack
 from .model import Game, Group
 from .parallel import set_print_boxes, write_pdf
 from .pdfwrite import PdfWriter
-from .render import FaceRenderer, expand_faces
+from .cache import FaceCache, renderer_for
+from .render import expand_faces
 
 
 PRINT_SHOP = "face"     # --paper face: one face per page at print-shop size
@@ -39,6 +40,7 @@ class BuildRequest:
     out_dir: Path = Path("output")
     lenient: bool = False
     cuts: str | None = None
+    face_cache: FaceCache | None = None      # kept across builds by pnpgen preview --watch
 
 
 @dataclass
@@ -57,9 +59,10 @@ class Progress:
     def finish(self) -> None: ...
 
 
-def build(pack_root: Path, request: BuildRequest, progress: Progress | None = None) -> BuildResult:
+def build(pack_root: Path, request: BuildRequest, progress: Progress | None = None,
+          game: Game | None = None) -> BuildResult:
     progress = progress or Progress()
-    game = load_pack(pack_root)                                   # manifest -> model
+    game = game or load_pack(pack_root)                           # manifest -> model
     result = BuildResult(game, Path(request.out_dir) / game.id)
     check_not_locked(result.out_dir)
     staged: dict[str, bytes] = {}
@@ -142,7 +145,8 @@ def options_for(game: Game, group: Group, request: BuildRequest) -> Options:
 
 
 def _render_groups(game, groups, request, progress, role, result):
-    renderers = {g.id: FaceRenderer(game, options_for(game, g, request).bleed, request.lenient) for g in groups}
+    renderers = {g.id: renderer_for(game, options_for(game, g, request).bleed, request.lenient, request.face_cache)
+                 for g in groups}
     try:
         sheets = plan_sheets(game, groups, request, role)
     except ValueError as exc:
@@ -153,6 +157,8 @@ def _render_groups(game, groups, request, progress, role, result):
         face_svg=lambda f: renderers[f.group.id].svg(f), face_name=lambda f: "/".join(f.key),
         face_outline=lambda f, grow: f.group.outline(grow),
         title=f"{game.title} - {role}", subject=f"pnpgen print-and-play {role} for {game.title}")
+    for face in (p.face for sheet in sheets for p in sheet.placements):
+        writer.face_svg(face)     # here, not in the drawing workers: warnings and cache stay ours
     pdf = write_pdf(writer, sheets, progress.advance)
     if any(sheet.trim for sheet in sheets):
         pdf = set_print_boxes(pdf, sheets)

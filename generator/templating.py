@@ -25,7 +25,7 @@ from markupsafe import Markup
 from .fonts import PROJECT_ROOT, library
 from .shapes import SQRT3, hex_points
 from .textfit import Style, TextFitError, fit, icon_svg, layout_lines, render_block
-from .units import pt_to_mm
+from .units import mm_to_pt, pt_to_mm
 
 TEMPLATE_DIR = PROJECT_ROOT / "templates"
 MAX_RANGE = 10_000
@@ -70,6 +70,7 @@ class Helpers:
     def __init__(self, game, lenient: bool = False):
         self.game, self.lenient = game, lenient
         self.warnings: list[str] = []
+        self.shrunk: list[str] = []       # text set below its size to fit: shown by the preview
         self._styles = {}
 
     def style(self, font: str, color: str | None) -> Style:
@@ -96,6 +97,8 @@ class Helpers:
             self.warnings.append(message)
             fitted = _truncated(text, w, h, min_size, style, self.game.icons, line_height)
         size_mm, lines = fitted
+        if mm_to_pt(size_mm) < size - 0.01:
+            self.shrunk.append(f"text {_snippet(text)} set at {round(mm_to_pt(size_mm), 2):g} pt to fit (asked {size:g} pt)")
         return Markup(render_block(lines, x, y, w, h, size_mm, style, self.game.icons, align,
                                    valign, line_height))
 
