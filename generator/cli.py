@@ -130,6 +130,7 @@ def cmd_preview(args) -> int:
     session = preview.Session(pack, _request(args), args.dpi)
     if not args.watch:
         return _report_rebuild(session.rebuild())
+    preview.write_waiting_page(pack, session.request)
     server = preview.serve(preview.out_folder(pack, session.request), args.port)
     try:
         print(f"preview: {preview.page_url(server)}  (rebuilt on every save; Ctrl-C stops)", flush=True)
@@ -142,7 +143,7 @@ def cmd_preview(args) -> int:
 
 
 def _report_preview(done) -> None:
-    print(f"preview updated in {done.preview_seconds:.2f} s; building the PDFs", flush=True)
+    print(f"preview updated after {done.preview_seconds:.2f} s; building the PDFs", flush=True)
 
 
 def _report_rebuild(done) -> int:
@@ -153,7 +154,8 @@ def _report_rebuild(done) -> int:
         return 1
     for warning in done.result.warnings:
         print(f"warning: {warning}", file=sys.stderr)
-    print(f"{display_path(done.page)}: preview in {done.preview_seconds:.2f} s, PDFs in {done.pdf_seconds:.2f} s", flush=True)
+    print(f"{display_path(done.page)}: preview after {done.preview_seconds:.2f} s, PDFs after "
+          f"{done.pdf_seconds:.2f} s", flush=True)
     return 0
 
 

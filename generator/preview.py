@@ -135,13 +135,22 @@ def write_preview(game: Game, request: BuildRequest, cache: FaceCache, files: li
 
 def write_error_page(pack_root: Path, request: BuildRequest, problems: list[str]) -> Path:
     """The page when the pack cannot be built: every problem, and no faces that are not it."""
+    items = "".join(f"<li><code>{html.escape(p)}</code></li>" for p in problems)
+    return _write_notice(pack_root, request, "errors", (
+        f'<section class="error-panel" id="errors"><h2>The pack has errors; fix them and save: '
+        f"this page shows the faces again by itself</h2><ul>{items}</ul></section>"))
+
+
+def write_waiting_page(pack_root: Path, request: BuildRequest) -> Path:
+    """The page an open tab shows until the first build is done (then it reloads by itself)."""
+    return _write_notice(pack_root, request, "building", '<p id="building">Building the preview...</p>')
+
+
+def _write_notice(pack_root: Path, request: BuildRequest, title: str, body: str) -> Path:
     folder = out_folder(pack_root, request) / PREVIEW_DIR
     folder.mkdir(parents=True, exist_ok=True)
-    items = "".join(f"<li><code>{html.escape(p)}</code></li>" for p in problems)
-    body = (f"<header><h1>{html.escape(Path(pack_root).resolve().name)}</h1></header>"
-            f'<section class="error-panel" id="errors"><h2>The pack has errors; fix them and save: '
-            f"this page shows the faces again by itself</h2><ul>{items}</ul></section>")
-    _publish(folder, _document("pnpgen preview: errors", body))
+    name = html.escape(Path(pack_root).resolve().name)
+    _publish(folder, _document(f"{name}: {title}", f"<header><h1>{name}</h1></header>{body}"))
     return folder / "index.html"
 
 
