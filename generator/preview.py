@@ -36,7 +36,7 @@ from .templating import TEMPLATE_DIR
 PREVIEW_DIR = "preview"
 FACES_DIR = "faces"
 DEFAULT_DPI = 100
-POLL_SECONDS = 0.2        # how often watch() looks at the files (a page polls its state alike)
+POLL_SECONDS = 0.1        # how often watch() looks at the files (a page polls its state alike)
 
 
 def out_folder(pack_root: Path, request: BuildRequest) -> Path:
@@ -107,8 +107,14 @@ def contents(game: Game, request: BuildRequest, cache: FaceCache, dpi: float) ->
 
 
 def _image_name(svg: str, group: Group, dpi: float) -> str:
-    key = json.dumps([svg, group.width, group.height, group.outline(0).data, group.outline(0).form, dpi])
-    return hashlib.sha256(key.encode()).hexdigest()[:24] + ".png"
+    outline = group.outline(0)
+    return _named(svg, f"{group.width}|{group.height}|{outline.form}|{outline.data}|{dpi}")
+
+
+@functools.lru_cache(maxsize=200_000)
+def _named(svg: str, drawn_as: str) -> str:
+    """The image's file name: a hash of what it shows (remembered: a watch rebuilds often)."""
+    return hashlib.sha256(f"{drawn_as}\n{svg}".encode()).hexdigest()[:24] + ".png"
 
 
 # --- writing ---------------------------------------------------------------------------------
@@ -336,11 +342,12 @@ def watched_files(pack_root: Path, out_dir: Path) -> dict[str, tuple[int, int]]:
 
 
 def watch(session: Session, report: Callable[[Rebuilt], None],
-          report_preview: Callable[[Rebuilt], None] | None = None, poll: float = POLL_SECONDS) -> None:
-    """Rebuild after every change until interrupted (Ctrl-C, SIGTERM)."""
+          report_preview: Callable[[Rebuilt], None] | None = None, poll: float = POLL_SECONDS,
+          until: Callable[[], bool] = lambda: False) -> None:
+    """Rebuild after every change until interrupted (Ctrl-C, SIGTERM) or until() is true."""
     out_dir = Path(session.request.out_dir)
     seen = watched_files(session.pack_root, out_dir)
-    while True:
+    while not until():
         interrupt.check()
         time.sleep(poll)
         now = watched_files(session.pack_root, out_dir)

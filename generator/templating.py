@@ -46,11 +46,31 @@ def _bounded_range(*args):
     return r
 
 
+class _CompiledTemplates(jinja2.BytecodeCache):
+    """Compiled templates kept for the whole process, checked against their source text: every
+    environment (each load and build makes its own) compiles a template once, and again only
+    after it is edited (pnpgen preview --watch rebuilds many times in one process)."""
+
+    def __init__(self):
+        self.code: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket):
+        if bucket.key in self.code:
+            bucket.bytecode_from_string(self.code[bucket.key])     # dropped if the source changed
+
+    def dump_bytecode(self, bucket):
+        self.code[bucket.key] = bucket.bytecode_to_string()
+
+
+COMPILED = _CompiledTemplates()
+
+
 def environment(pack_root: Path) -> jinja2.Environment:
     """Templates are looked up in the pack's own templates/ first, then in the shared templates/."""
     loader = jinja2.FileSystemLoader([str(Path(pack_root) / "templates"), str(TEMPLATE_DIR)])
     return _Sandbox(loader=loader, autoescape=True, undefined=jinja2.StrictUndefined,
-                    trim_blocks=True, lstrip_blocks=True, auto_reload=False, cache_size=400)
+                    trim_blocks=True, lstrip_blocks=True, auto_reload=False, cache_size=400,
+                    bytecode_cache=COMPILED)
 
 
 def check_template(env: jinja2.Environment, name: str) -> str:
