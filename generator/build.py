@@ -19,7 +19,7 @@ import pikepdf
 
 from . import interrupt
 from .errors import BuildError, display_path
-from .impose import Options, Run, fits_on_a_sheet, impose_board, impose_runs, impose_single
+from .impose import FaceTooLarge, Options, Run, fits_on_a_sheet, impose_board, impose_runs, impose_single, parts_of
 from .manifest import PAPERS, load_pack
 from .model import Game, Group
 from .parallel import set_print_boxes, write_pdf
@@ -66,16 +66,10 @@ def build(pack_root: Path, request: BuildRequest, progress: Progress | None = No
     result = BuildResult(game, Path(request.out_dir) / game.id)
     check_not_locked(result.out_dir)
     staged: dict[str, bytes] = {}
-    sheet_groups = [g for g in game.groups if g.kind != "mat"]
     progress.start(sum(g.total * g.sides for g in game.groups), f"{game.id}")
-    if sheet_groups:
-        name = f"{game.id}-sheets.pdf"
-        staged[name], meta = _render_groups(game, sheet_groups, request, progress, "sheets", result)
-        result.files.append({"path": name, "role": "sheets", **meta})
-    for group in (g for g in game.groups if g.kind == "mat"):
-        name = f"{game.id}-{group.id}.pdf"
-        staged[name], meta = _render_groups(game, [group], request, progress, "board", result)
-        result.files.append({"path": name, "role": "board", **meta})
+    for name, role, groups in documents(game):
+        staged[name], meta = _render_groups(game, groups, request, progress, role, result)
+        result.files.append({"path": name, "role": role, **meta})
     progress.finish()
     if (game.root / "map.yaml").is_file():
         staged.update(_map_files(game, request, result))
@@ -86,6 +80,29 @@ def build(pack_root: Path, request: BuildRequest, progress: Progress | None = No
     with output_lock(result.out_dir):
         write_atomically(result.out_dir, staged)
     return result
+
+
+def documents(game: Game) -> list[tuple[str, str, list[Group]]]:
+    """The PDFs of component faces a build writes: (file name, role, groups). Every card, tile and
+    chit in one sheets file; each board in a file of its own."""
+    docs = []
+    sheet_groups = [g for g in game.groups if g.kind != "mat"]
+    if sheet_groups:
+        docs.append((f"{game.id}-sheets.pdf", "sheets", sheet_groups))
+    docs += [(f"{game.id}-{g.id}.pdf", "board", [g]) for g in game.groups if g.kind == "mat"]
+    return docs
+
+
+def layout_problems(game: Game, request: BuildRequest) -> list[str]:
+    """What laying the faces out on paper would refuse (a face too large for the paper), found
+    without drawing anything, so `validate` refuses what `build` would."""
+    problems = []
+    for _, role, groups in documents(game):
+        try:
+            plan_sheets(game, groups, request, role)
+        except BuildError as exc:
+            problems.append(str(exc))
+    return problems
 
 
 def _map_files(game: Game, request: BuildRequest, result: BuildResult) -> dict[str, bytes]:
@@ -147,12 +164,7 @@ def options_for(game: Game, group: Group, request: BuildRequest) -> Options:
 def _render_groups(game, groups, request, progress, role, result):
     renderers = {g.id: renderer_for(game, options_for(game, g, request).bleed, request.lenient, request.face_cache)
                  for g in groups}
-    try:
-        sheets = plan_sheets(game, groups, request, role)
-    except ValueError as exc:
-        first = groups[0]
-        raise BuildError(f"{first.file}: group '{first.id}': {exc}; use larger paper, a smaller "
-                         "face, or kind: mat to tile it across pages") from None
+    sheets = plan_sheets(game, groups, request, role)
     writer = PdfWriter(
         face_svg=lambda f: renderers[f.group.id].svg(f), face_name=lambda f: "/".join(f.key),
         face_outline=lambda f, grow: f.group.outline(grow),
@@ -173,6 +185,15 @@ def _render_groups(game, groups, request, progress, role, result):
 def plan_sheets(game, groups, request, role) -> list:
     """The pages of one document: print-shop pages one face each; a board larger than the paper
     in overlapping pieces; everything else packed onto shared, duplex-safe sheets."""
+    try:
+        return _plan(game, groups, request, role)
+    except FaceTooLarge as exc:
+        group = next(g for g in groups if g.id == exc.key)
+        raise BuildError(f"{group.mark}: group '{group.id}': {exc}; use larger paper, a smaller face, "
+                         "or kind: mat to tile it across pages") from None
+
+
+def _plan(game, groups, request, role) -> list:
     opts = options_for(game, groups[0], request)
     if opts.paper == PRINT_SHOP:
         sheets = []
@@ -182,6 +203,9 @@ def plan_sheets(game, groups, request, role) -> list:
         return sheets
     if role == "board" and not _fits_a_page(game, groups[0], request):
         group = groups[0]
+        pieces = _in_pieces(game, group, request)
+        if pieces:
+            return impose_runs(pieces, opts, game.title)
         return [sheet for face in expand_faces(group)[0]
                 for sheet in impose_board(face, group.width, group.height, f"{game.title}: {group.name}", opts,
                                           outline=group.points if group.shape == "polygon" else None)]
@@ -193,6 +217,24 @@ def _run(game: Game, group: Group, request: BuildRequest) -> Run:
     fronts, backs = expand_faces(group)
     return Run(group.id, group.name or group.id, fronts, backs, group.width, group.height, group.shape,
                group.orientation, opts.bleed, opts.cuts)
+
+
+def _in_pieces(game: Game, group: Group, request: BuildRequest) -> list[Run] | None:
+    """A board shaped of rectangles (an L-shaped ocean) too large for the paper, as its
+    rectangles cut apart and laid out like cards, when each of them fits the paper; else None,
+    and the board is tiled."""
+    if group.shape != "polygon":
+        return None
+    opts = options_for(game, group, request)
+    runs = []
+    for face in expand_faces(group)[0]:
+        parts = parts_of(face, group.points, group.width, group.height)
+        if not parts:
+            return None
+        for part in parts:
+            runs.append(Run(group.id, f"{group.name} (in {part.count} pieces)", [part], None, part.w, part.h,
+                            "rect", "pointy", opts.bleed, "separate"))
+    return runs if all(fits_on_a_sheet(run, opts) for run in runs) else None
 
 
 def _fits_a_page(game: Game, group: Group, request: BuildRequest) -> bool:
@@ -209,12 +251,14 @@ def page_guide(sheets: list, groups: list[Group], duplex: str) -> dict:
     """What build.json says of a document's pages: how to print it, and per page its sheet, side
     and groups, so a user who reprints one group finds its pages at once."""
     sides = {sheet.side for sheet in sheets}
-    if not sides & {"back", "blank"}:
+    if any(sheet.trim for sheet in sheets):
+        duplex = "print-shop"
+    elif not sides & {"back", "blank"}:
         duplex = "fold" if "fold" in sides else "single"
     names = {g.id: g.name or g.id for g in groups}
     pages = [{"page": i, "sheet": s.number or i, "side": s.side, "groups": list(s.groups)}
              for i, s in enumerate(sheets, 1)]
-    two = [p["page"] for p in pages if p["side"] in ("front", "back")]
+    two = [p["page"] for p in pages if p["side"] in ("front", "back") and duplex != "print-shop"]
     one = [p["page"] for p in pages if p["side"] in ("one-sided", "blank", "fold", "board")]
     group_pages = {names[k]: _ranges([p["page"] for p in pages if k in p["groups"]]) for k in names}
     how = {"double_sided": _ranges(two), "single_sided": _ranges(one),
@@ -233,6 +277,8 @@ def _advice(duplex: str, two: list[int], one: list[int]) -> str:
         return text
     if duplex == "fold":
         return "print single-sided; cut out, fold on the dashed lines and glue"
+    if duplex == "print-shop":
+        return "for a print shop: one face per page at its trimmed size plus bleed, each back after its front"
     return "print single-sided"
 
 

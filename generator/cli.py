@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 from . import __version__, interrupt
-from .build import PRINT_SHOP, BuildRequest, Progress, build
+from .build import PRINT_SHOP, BuildRequest, Progress, build, layout_problems
 from .errors import ManifestError, PnpError, UsageError, display_path
 from .manifest import PAPERS, find_pack, list_packs, load_pack
 from .fonts import PROJECT_ROOT
@@ -85,6 +85,12 @@ def cmd_validate(args) -> int:
         except ManifestError as exc:
             for problem in exc.problems:
                 print(problem, file=sys.stderr)
+            failed += 1
+            continue
+        problems = layout_problems(game, BuildRequest())
+        for problem in problems:
+            print(problem, file=sys.stderr)
+        if problems:
             failed += 1
             continue
         print(f"{display_path(pack)}: ok ({game.total} components in {len(game.groups)} groups)")

@@ -21,10 +21,18 @@ from dataclasses import dataclass, field
 MARK_GUTTERS = ((1.0, 3.0), (0.5, 2.0))   # crop marks (gap to the bleed, length), roomiest first
 FOLD_CLEARANCE = 5.0     # fold line to the nearest bleed, fold-and-glue
 TILE_LABEL_STRIP = 6.0   # reserved under a board piece for its label
-GUIDE_STRIP = 4.0        # reserved at the foot of each sheet for the page guide
+GUIDE_STRIP = 3.0        # reserved at the foot of each sheet for the page guide
 GUIDE_SIZE = 2.2         # page guide text height, mm (about 6 pt)
 EPS = 1e-6
 SQRT3 = math.sqrt(3)
+
+
+class FaceTooLarge(ValueError):
+    """A face that fits no sheet of the paper with its bleed; `key` is its run's (group's) key."""
+
+    def __init__(self, key: str, message: str):
+        super().__init__(message)
+        self.key = key
 
 
 @dataclass(frozen=True)
@@ -52,6 +60,10 @@ class Placement:
     face: object = None
     clip_to_shape: bool = True   # False: clip to the bleed rectangle (rectangles: square bleed)
     rotation: int = 0
+    # hexagons sharing cut lines: the bleed outline on the page, and per side (the direction it
+    # faces, in degrees clockwise from the page's x axis; its bleed: 0 on a shared cut)
+    clip_path: tuple[tuple[float, float], ...] | None = None
+    edges: tuple[tuple[float, float], ...] | None = None
 
     def mirrored(self, page_w: float, page_h: float, duplex: str, face=None) -> "Placement":
         """Where this face's back lands: mirrored left-right (long edge) or top-bottom (short).
@@ -60,10 +72,14 @@ class Placement:
         l, t, r, b = self.bleed
         turn = (-self.rotation) % 360
         if duplex == "short":
-            return Placement(self.x, page_h - self.y - self.h, self.w, self.h, (l, b, r, t), face,
-                             self.clip_to_shape, turn)
-        return Placement(page_w - self.x - self.w, self.y, self.w, self.h, (r, t, l, b), face,
-                         self.clip_to_shape, turn)
+            flip = (lambda x, y: (x, page_h - y)), (lambda a: -a % 360)
+            box = (self.x, page_h - self.y - self.h, self.w, self.h, (l, b, r, t))
+        else:
+            flip = (lambda x, y: (page_w - x, y)), (lambda a: (180 - a) % 360)
+            box = (page_w - self.x - self.w, self.y, self.w, self.h, (r, t, l, b))
+        path = tuple(flip[0](x, y) for x, y in self.clip_path) if self.clip_path else None
+        edges = tuple((flip[1](a), g) for a, g in self.edges) if self.edges else None
+        return Placement(*box, face, self.clip_to_shape, turn, path, edges)
 
 
 @dataclass
@@ -96,6 +112,7 @@ class Run:
     orientation: str = "pointy"
     bleed: float = 3.0
     cuts: str = "shared"
+    owners: tuple[str, ...] | None = None     # per face, the group it belongs to (merged runs)
 
     @property
     def rectangular(self) -> bool:
@@ -140,16 +157,16 @@ def _grid_count(area_w, area_h, w, h, bleed, shared) -> int:
     return max(cols, 0) * max(rows, 0)
 
 
-def honeycomb_slots(area_w, area_h, w, h, bleed, shape, orientation) -> Slots:
+def honeycomb_slots(area_w, area_h, w, h, bleed, shape, orientation, offsets=(True, False)) -> Slots:
     """Hexagons and circles in offset rows (columns for flat hexagons), bleed outlines touching;
-    a plain grid when that holds more."""
+    a plain grid when that holds more (unless `offsets` is (True,))."""
     transpose = shape == "hexagon" and orientation == "flat"
     if transpose:
         area_w, area_h, w, h = area_h, area_w, h, w
     bw, bh = w + 2 * bleed, (h + 4 * bleed / SQRT3) if shape == "hexagon" else h + 2 * bleed
     row_pitch = 0.75 * bh if shape == "hexagon" else bw * SQRT3 / 2
     best = None
-    for offset in (True, False):
+    for offset in offsets:
         pitch_y = row_pitch if offset else bh
         rows = int((area_h - bh + EPS) // pitch_y) + 1 if area_h + EPS >= bh else 0
         positions = []
@@ -175,19 +192,28 @@ class _Block:
     bleeds: list[tuple[float, float, float, float]]
     gutter: tuple[float, float]                  # crop marks: (gap, length); (0, 0) without
     shared: bool
+    edges: list | None = None                    # hexagons on shared cuts: per face, per side (angle, bleed)
 
     def footprints(self) -> list[tuple[float, float, float, float]]:
         """Each face's trim plus bleed plus room for its marks, as (x0, y0, x1, y1)."""
+        if self.edges:
+            out = []
+            for (x, y, w, h, _), edges in zip(self.boxes, self.edges):
+                path = hex_bleed_outline(x, y, w, h, edges)
+                out.append((min(p[0] for p in path), min(p[1] for p in path),
+                            max(p[0] for p in path), max(p[1] for p in path)))
+            return out
         g = sum(self.gutter)
         if self.run.rectangular:
             return [(x - l - g, y - t - g, x + w + r + g, y + h + b + g)
                     for (x, y, w, h, _), (l, t, r, b) in zip(self.boxes, self.bleeds)]
         ex, ey = self.run.extents()
-        return [(x - ex, y - ey, x + w + ex, y + h + ey) for x, y, w, h, _ in self.boxes]
+        return [(x - e[0], y - e[1], x + w + e[0], y + h + e[1])
+                for x, y, w, h, rot in self.boxes for e in [(ey, ex) if rot in (90, 270) else (ex, ey)]]
 
     def shifted(self, dx: float, dy: float) -> "_Block":
         boxes = [(x + dx, y + dy, w, h, rot) for x, y, w, h, rot in self.boxes]
-        return _Block(self.run, self.first, boxes, self.bleeds, self.gutter, self.shared)
+        return _Block(self.run, self.first, boxes, self.bleeds, self.gutter, self.shared, self.edges)
 
 
 @dataclass
@@ -229,11 +255,18 @@ def _layouts(run: Run, rect, n: int, marks: str, shared: bool) -> list[_Block]:
 def _candidate_layouts(run: Run, rect, n: int, marks: str, shared: bool):
     x0, y0, rw, rh = rect
     if run.shape in ("hexagon", "circle"):
-        slots = honeycomb_slots(rw, rh, run.w, run.h, run.bleed, run.shape, run.orientation)
-        k = min(n, len(slots.positions))
-        if k:
-            boxes = [(x0 + x, y0 + y, run.w, run.h, 0) for x, y in slots.positions[:k]]
-            yield _Block(run, 0, boxes, [(run.bleed,) * 4] * k, (0.0, 0.0), False)
+        turns = [(run.w, run.h, run.orientation, 0)]
+        if run.shape == "hexagon":      # a quarter turn makes pointy rows flat columns, and back
+            turns.append((run.h, run.w, "flat" if run.orientation == "pointy" else "pointy", 90))
+        for w, h, orientation, rotation in turns:
+            if shared:
+                yield from _shared_honeycomb(run, rect, n, w, h, orientation, rotation)
+                continue
+            slots = honeycomb_slots(rw, rh, w, h, run.bleed, run.shape, orientation)
+            k = min(n, len(slots.positions))
+            if k:
+                boxes = [(x0 + x, y0 + y, w, h, rotation) for x, y in slots.positions[:k]]
+                yield _Block(run, 0, boxes, [(run.bleed,) * 4] * k, (0.0, 0.0), False)
         return
     b = run.bleed
     turns = [(run.w, run.h, 0)]
@@ -253,6 +286,57 @@ def _candidate_layouts(run: Run, rect, n: int, marks: str, shared: bool):
                 r, c = divmod(i, cols)
                 boxes.append((x0 + g + b + c * pitch_x, y0 + g + b + r * pitch_y, fw, fh, rotation))
             yield _Block(run, 0, boxes, _grid_bleeds(k, cols, b, shared), gutter, shared)
+
+
+def _shared_honeycomb(run: Run, rect, n: int, w: float, h: float, orientation: str, rotation: int):
+    """Hexagons abutting on shared cut lines in offset rows (columns, when flat), the bleed only
+    on the sides without a neighbour, and room for it kept round the block."""
+    x0, y0, rw, rh = rect
+    b = run.bleed
+    ex, ey = (b, 2 * b / SQRT3) if orientation == "pointy" else (2 * b / SQRT3, b)
+    slots = honeycomb_slots(rw - 2 * ex, rh - 2 * ey, w, h, 0.0, "hexagon", orientation, offsets=(True,))
+    positions = slots.positions[:n]
+    if not positions:
+        return
+    boxes = [(x0 + ex + x, y0 + ey + y, w, h, rotation) for x, y in positions]
+    centres = _PointSet((x + w / 2, y + h / 2) for x, y, *_ in boxes)
+    across = w if orientation == "pointy" else h          # the distance between neighbours' centres
+    normals = [(-60 + 60 * i) % 360 if orientation == "pointy" else (30 + 60 * i) % 360 for i in range(6)]
+    edges = []
+    for x, y, *_ in boxes:
+        cx, cy = x + w / 2, y + h / 2
+        edges.append(tuple((a, 0.0 if (cx + across * math.cos(math.radians(a)),
+                                       cy + across * math.sin(math.radians(a))) in centres else b)
+                           for a in normals))
+    yield _Block(run, 0, boxes, [(b,) * 4] * len(boxes), (0.0, 0.0), True, edges)
+
+
+class _PointSet:
+    """Points looked up within a hundredth of a millimetre (sums of pitches are not exact)."""
+
+    def __init__(self, points):
+        self.cells: dict = {}
+        for x, y in points:
+            self.cells.setdefault((round(x * 10), round(y * 10)), []).append((x, y))
+
+    def __contains__(self, point) -> bool:
+        x, y = point
+        i, j = round(x * 10), round(y * 10)
+        return any(math.dist(point, q) < 0.01 for di in (-1, 0, 1) for dj in (-1, 0, 1)
+                   for q in self.cells.get((i + di, j + dj), ()))
+
+
+def hex_bleed_outline(x, y, w, h, edges) -> tuple[tuple[float, float], ...]:
+    """The bleed outline of a regular hexagon in the box (x, y, w, h), each side pushed out by its
+    own bleed: the corners where neighbouring sides' offset lines meet."""
+    cx, cy = x + w / 2, y + h / 2
+    apothem = min(w, h) / 2
+    lines = [(math.cos(math.radians(a)), math.sin(math.radians(a)), apothem + g) for a, g in edges]
+    corners = []
+    for (a1, b1, d1), (a2, b2, d2) in zip(lines, lines[1:] + lines[:1]):
+        det = a1 * b2 - a2 * b1
+        corners.append((cx + (d1 * b2 - d2 * b1) / det, cy + (a1 * d2 - a2 * d1) / det))
+    return tuple(corners)
 
 
 def _grid_bleeds(k: int, cols: int, bleed: float, shared: bool) -> list[tuple]:
@@ -303,13 +387,13 @@ def _pack(runs: list[Run], opts: Options) -> list[_Page]:
     far, then new pages. Two-sided runs come first, so one-sided faces fill what they leave."""
     two_area, one_area = _page_areas(opts)
     pages: list[_Page] = []
-    order = sorted(runs, key=lambda r: (r.backs is None, -(r.w * r.h), r.key))
+    order = sorted(_merge_alike(runs), key=lambda r: (r.backs is None, -(r.w * r.h), r.key))
     for run in order:
         if not run.fronts:
             continue
         shared = _shared_cuts(run, two_area, opts)
         area = two_area if run.backs is not None else one_area
-        first, start = 0, 0
+        first, start, full_page = 0, 0, None
         whole = _room_for_all(run, pages, len(run.fronts), opts.marks, shared)
         if whole:      # a group that fits in one gap stays together there
             page, rect, block = whole
@@ -331,16 +415,44 @@ def _pack(runs: list[Run], opts: Options) -> list[_Page]:
             if placed:
                 continue
             page = _Page(area, [area])
-            block = _fit(run, area, n, opts.marks, shared, empty_sheet=True)
+            if full_page is not None and n >= len(full_page.boxes):     # a long run: the same sheet again
+                block = _Block(run, 0, full_page.boxes, full_page.bleeds, full_page.gutter, full_page.shared)
+            else:
+                block = _fit(run, area, n, opts.marks, shared, empty_sheet=True)
             if block is None:
                 w, h = run.w + 2 * run.bleed, run.h + 2 * run.bleed
-                raise ValueError(f"a {run.w:.1f} x {run.h:.1f} mm face ({w:.1f} x {h:.1f} mm with its bleed"
-                                 f"{' and crop marks' if run.rectangular and opts.marks != 'none' else ''}) "
-                                 f"does not fit on {opts.paper} paper inside a {opts.margin:g} mm margin")
+                raise FaceTooLarge(run.owners[first] if run.owners else run.key,
+                                   f"a {run.w:.1f} x {run.h:.1f} mm face ({w:.1f} x {h:.1f} mm with its bleed"
+                                   f"{' and crop marks' if run.rectangular and opts.marks != 'none' else ''}) "
+                                   f"does not fit on {opts.paper} paper inside a {opts.margin:g} mm margin")
+            if len(block.boxes) < n:
+                full_page = block
             pages.append(page)
             _place(page, area, block, run, first)
             first += len(block.boxes)
     return pages
+
+
+def _merge_alike(runs: list[Run]) -> list[Run]:
+    """Groups of faces alike in size, shape, bleed, cuts and sidedness (five small decks of
+    poker cards) are packed as one run, so they fill whole sheets together rather than each
+    leaving its own part-filled block."""
+    alike: dict[tuple, list[Run]] = {}
+    for run in runs:
+        key = (round(run.w, 3), round(run.h, 3), run.shape, run.orientation, run.bleed, run.cuts,
+               run.backs is None)
+        alike.setdefault(key, []).append(run)
+    merged = []
+    for same in alike.values():
+        if len(same) == 1:
+            merged.append(same[0])
+            continue
+        first = same[0]
+        merged.append(Run("+".join(r.key for r in same), first.name, [f for r in same for f in r.fronts],
+                          None if first.backs is None else [b for r in same for b in r.backs],
+                          first.w, first.h, first.shape, first.orientation, first.bleed, first.cuts,
+                          tuple(r.key for r in same for _ in r.fronts)))
+    return merged
 
 
 def _room_for_all(run: Run, pages: list[_Page], n: int, marks: str, shared: bool):
@@ -360,13 +472,13 @@ def fits_on_a_sheet(run: Run, opts: Options) -> bool:
 def _shared_cuts(run: Run, area, opts: Options) -> bool:
     """Rectangles abut on shared cut lines when the group allows it and a sheet then holds more
     of them; otherwise each keeps its own bleed all round."""
-    if not run.rectangular or run.cuts != "shared" or run.bleed <= 0:
+    if run.shape not in ("rect", "square", "hexagon") or run.cuts != "shared" or run.bleed <= 0:
         return False
     counts = {}
     for shared in (True, False):
-        block = _fit(run, area, 10 ** 6, opts.marks, shared)
-        counts[shared] = len(block.boxes) if block else 0
-    return counts[True] > counts[False]
+        block = _fit(run, area, 10 ** 6, opts.marks, shared, empty_sheet=True)
+        counts[shared] = (len(block.boxes), sum(block.gutter) > 0) if block else (0, False)
+    return counts[True] > counts[False]      # more faces; as many, but with crop marks
 
 
 def _best_rect(run, page: _Page, n: int, marks: str, shared: bool):
@@ -439,15 +551,23 @@ def impose_runs(runs: list[Run], opts: Options, title: str = "") -> list[Sheet]:
 def _group_keys(blocks) -> tuple[str, ...]:
     keys: list[str] = []
     for block in blocks:
-        if block.run.key not in keys:
-            keys.append(block.run.key)
+        run = block.run
+        owners = run.owners[block.first:block.first + len(block.boxes)] if run.owners else (run.key,)
+        for key in owners:
+            if key not in keys:
+                keys.append(key)
     return tuple(keys)
 
 
 def _placements(block: _Block) -> list[Placement]:
     run = block.run
-    return [Placement(x, y, w, h, bleed, run.fronts[block.first + i], not run.rectangular, rotation)
-            for i, ((x, y, w, h, rotation), bleed) in enumerate(zip(block.boxes, block.bleeds))]
+    out = []
+    for i, ((x, y, w, h, rotation), bleed) in enumerate(zip(block.boxes, block.bleeds)):
+        edges = block.edges[i] if block.edges else None
+        path = hex_bleed_outline(x, y, w, h, edges) if edges else None
+        out.append(Placement(x, y, w, h, bleed, run.fronts[block.first + i], not run.rectangular and not edges,
+                             rotation, path, edges))
+    return out
 
 
 def impose(fronts: list, backs: list | None, w: float, h: float, shape: str, orientation: str,
@@ -478,17 +598,31 @@ def _add_marks(sheet: Sheet, placements: list[Placement], block: _Block, marks: 
     if not block.run.rectangular or not sum(block.gutter):
         sheet.outlines += placements          # cut along each outline
         return
-    gap, length = block.gutter
+    key = (marks, block.gutter, tuple((p.x, p.y, p.w, p.h, p.bleed) for p in placements))
+    if key not in _MARKS:                     # the sheets of a long run are alike
+        if len(_MARKS) > 256:
+            _MARKS.clear()
+        _MARKS[key] = _crop_marks(placements, block.gutter, marks)
+    sheet.lines += _MARKS[key]
+
+
+_MARKS: dict = {}
+
+
+def _crop_marks(placements: list[Placement], gutter, marks: str) -> list[tuple]:
+    lines = []
+    gap, length = gutter
     for x in sorted({round(v, 4) for p in placements for v in (p.x, p.x + p.w)}):
         touching = [p for p in placements if abs(p.x - x) < 1e-3 or abs(p.x + p.w - x) < 1e-3]
         top = min(p.y - p.bleed[1] for p in touching)
         bottom = max(p.y + p.h + p.bleed[3] for p in touching)
-        sheet.lines += _cut_mark(top, bottom, gap, length, marks, lambda a, b: (x, a, x, b))
+        lines += _cut_mark(top, bottom, gap, length, marks, lambda a, b: (x, a, x, b))
     for y in sorted({round(v, 4) for p in placements for v in (p.y, p.y + p.h)}):
         touching = [p for p in placements if abs(p.y - y) < 1e-3 or abs(p.y + p.h - y) < 1e-3]
         left = min(p.x - p.bleed[0] for p in touching)
         right = max(p.x + p.w + p.bleed[2] for p in touching)
-        sheet.lines += _cut_mark(left, right, gap, length, marks, lambda a, b: (a, y, b, y))
+        lines += _cut_mark(left, right, gap, length, marks, lambda a, b: (a, y, b, y))
+    return lines
 
 
 def _cut_mark(start, end, gap, length, marks, line):
@@ -520,13 +654,74 @@ def _label_pages(sheets: list[Sheet], runs: list[Run], opts: Options, title: str
         text = " | ".join(t for t in (title, what, ", ".join(groups)) if t)
         sheet.label = _fit_label(text, opts.page_width - 2 * m)
         behind_top = sheet.side in ("back", "blank") and opts.duplex == "short"
-        sheet.label_at = (m, m + GUIDE_SIZE if behind_top else H - m - 1.0)
+        sheet.label_at = (m, m + GUIDE_SIZE if behind_top else H - m - 0.6)
 
 
 def _fit_label(text: str, width: float) -> str:
     """Shorten a page guide to the width (Liberation Sans averages about 0.5 em a character)."""
     most = int(width / (GUIDE_SIZE * 0.55))
     return text if len(text) <= most else text[: most - 3].rstrip(" ,|") + "..."
+
+
+# --- polygon boards in rectangular pieces ------------------------------------------------------
+
+@dataclass(frozen=True)
+class Part:
+    """A rectangular piece (x, y, w, h in the face's own millimetres) of a face too large for the
+    paper; it stands for the face everywhere else (`part.group`, `part.item`, ...)."""
+    face: object
+    x: float
+    y: float
+    w: float
+    h: float
+    full: tuple[float, float]        # the whole face's width and height
+    number: int
+    count: int
+
+    @property
+    def offset(self) -> tuple[float, float]:
+        return self.x, self.y
+
+    def __getattr__(self, name):
+        return getattr(self.face, name)
+
+
+def rectangles_of(points) -> list[tuple[float, float, float, float]] | None:
+    """A polygon whose sides all run across or down (an L, a T, a U), as the fewest rectangles
+    got by cutting along the lines through its corners, across or down; None for any other."""
+    pts = [tuple(map(float, p)) for p in points]
+    edges = list(zip(pts, pts[1:] + pts[:1]))
+    if any(abs(a[0] - b[0]) > EPS and abs(a[1] - b[1]) > EPS for a, b in edges):
+        return None
+    across = _slabs(edges, 1)
+    down = [(y, x, h, w) for x, y, w, h in _slabs([((a[1], a[0]), (b[1], b[0])) for a, b in edges], 1)]
+    return min((across, down), key=len)
+
+
+def _slabs(edges, axis) -> list[tuple[float, float, float, float]]:
+    """Cut at every corner's y: each band's runs inside the polygon (even-odd on the upright
+    sides), bands with the same run joined."""
+    ys = sorted({round(p[axis], 6) for edge in edges for p in edge})
+    rects: list[list[float]] = []
+    for y0, y1 in zip(ys, ys[1:]):
+        mid = (y0 + y1) / 2
+        xs = sorted(a[0] for a, b in edges if abs(a[0] - b[0]) < EPS and min(a[1], b[1]) < mid < max(a[1], b[1]))
+        for x0, x1 in zip(xs[0::2], xs[1::2]):
+            same = next((r for r in rects if abs(r[0] - x0) < EPS and abs(r[2] - (x1 - x0)) < EPS
+                         and abs(r[1] + r[3] - y0) < EPS), None)
+            if same:
+                same[3] = y1 - same[1]
+            else:
+                rects.append([x0, y0, x1 - x0, y1 - y0])
+    return [tuple(r) for r in rects]
+
+
+def parts_of(face, points, w: float, h: float) -> list[Part] | None:
+    """The rectangular pieces of a polygon face, or None when it is not made of rectangles."""
+    rects = rectangles_of(points)
+    if not rects or len(rects) < 2:
+        return None
+    return [Part(face, x, y, rw, rh, (w, h), i + 1, len(rects)) for i, (x, y, rw, rh) in enumerate(rects)]
 
 
 # --- boards larger than the paper --------------------------------------------------------------

@@ -91,6 +91,12 @@ class PdfWriter:
         surface.set_metadata(cairo.PDF_METADATA_MOD_DATE, FIXED_DATE)
         # faces are told apart by their SVG: identical ones (a shared back) are drawn once
         uses = Counter(self.face_svg(p.face) for s in sheets for p in s.placements)
+        # a reused face is recorded once with the most bleed any of its copies shows
+        self.reach = {}
+        for s in sheets:
+            for p in s.placements:
+                key = self.face_svg(p.face)
+                self.reach[key] = max(self.reach.get(key, 0.0), max(p.bleed))
         recorded: dict = {}
         for number, sheet in enumerate(sheets):
             interrupt.check()
@@ -130,11 +136,19 @@ class PdfWriter:
 
     def _draw_face(self, ctx, p, uses, recorded, reuse) -> None:
         ctx.save()
-        if not p.clip_to_shape:          # rectangles: the bleed is square, whatever the corners
+        if p.clip_path:                  # hexagons on shared cuts: bleed only where no neighbour
+            ctx.move_to(*p.clip_path[0])
+            for point in p.clip_path[1:]:
+                ctx.line_to(*point)
+            ctx.close_path()
+            ctx.clip()
+        elif not p.clip_to_shape:        # rectangles: the bleed is square, whatever the corners
             left, top, right, bottom = p.bleed
             ctx.rectangle(p.x - left, p.y - top, p.w + left + right, p.h + top + bottom)
             ctx.clip()
         _face_to_page(ctx, p)
+        part_x, part_y = getattr(p.face, "offset", (0.0, 0.0))     # a piece of a larger face
+        ctx.translate(-part_x, -part_y)
         if p.clip_to_shape:
             self.face_outline(p.face, max(p.bleed)).trace(ctx)
             ctx.clip()
@@ -152,10 +166,13 @@ class PdfWriter:
         ctx.restore()
 
     def _record(self, p):
-        """The whole face, bleed and all: each copy is clipped where it is painted, so a copy
-        with more bleed exposed than the first still gets all of it."""
-        surface = cairo.RecordingSurface(cairo.CONTENT_COLOR_ALPHA, None)
-        draw_svg(new_context(surface), self.face_svg(p.face))
+        """The face with as much bleed as its most exposed copy shows (each copy is clipped where
+        it is painted), not just what the first copy needed."""
+        key = self.face_svg(p.face)
+        b = self.reach[key] + 1
+        w, h = getattr(p.face, "full", None) or ((p.w, p.h) if p.rotation in (0, 180) else (p.h, p.w))
+        surface = cairo.RecordingSurface(cairo.CONTENT_COLOR_ALPHA, (-b, -b, w + 2 * b, h + 2 * b))
+        draw_svg(new_context(surface), key)
         return surface
 
     def _draw_cut_guides(self, ctx, sheet: Sheet) -> None:

@@ -109,3 +109,21 @@ def assert_text_inside(page, number: int, inset_pt: float, min_pt: float = 6.0) 
 def word_centres(page, text: str) -> list[tuple[float, float]]:
     """Centres (mm) of every occurrence of a word on a PDF page."""
     return [((w[0] + w[2]) / 2 / MM, (w[1] + w[3]) / 2 / MM) for w in page.get_text("words") if w[4] == text]
+
+
+def face_texts(pack: Path, pdf: Path, **request) -> list[tuple[str, str, str, str]]:
+    """(group, item, side, the text inside its trim) for every face of a sheets PDF, placed by the
+    same layout the build used (build with the same options as `request`)."""
+    import pymupdf
+    from generator.build import BuildRequest, plan_sheets
+    from generator.manifest import load_pack
+    game = load_pack(pack)
+    sheets = plan_sheets(game, [g for g in game.groups if g.kind != "mat"], BuildRequest(**request), "sheets")
+    doc = pymupdf.open(pdf)
+    assert len(doc) == len(sheets)
+    out = []
+    for page, sheet in zip(doc, sheets):
+        for p in sheet.placements:
+            rect = pymupdf.Rect(p.x * MM, p.y * MM, (p.x + p.w) * MM, (p.y + p.h) * MM)
+            out.append((p.face.group.id, p.face.item.id, p.face.side, page.get_textbox(rect)))
+    return out

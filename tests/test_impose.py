@@ -3,7 +3,7 @@ import math
 
 import pytest
 
-from generator.impose import GUIDE_STRIP, Options, Run, impose, impose_board, impose_runs, tile_pieces
+from generator.impose import GUIDE_STRIP, Options, Run, impose, impose_board, impose_runs, rectangles_of, tile_pieces
 
 A4 = Options("a4", 210, 297)
 LETTER = Options("letter", 215.9, 279.4)
@@ -63,8 +63,11 @@ def test_no_face_or_its_bleed_covers_another_face(duplex):
         for i, a in enumerate(sheet.placements):
             for b in sheet.placements[i + 1:]:
                 trim_a, trim_b = (a.x, a.y, a.x + a.w, a.y + a.h), (b.x, b.y, b.x + b.w, b.y + b.h)
+                apart = math.dist((a.x + a.w / 2, a.y + a.h / 2), (b.x + b.w / 2, b.y + b.h / 2))
+                if a.edges and b.edges:          # hexagons on shared cuts: they abut, no bleed between
+                    assert apart >= min(a.w, a.h) - 1e-6
+                    continue
                 if a.clip_to_shape and b.clip_to_shape:     # hexagons, circles: their bleed rings touch at most
-                    apart = math.dist((a.x + a.w / 2, a.y + a.h / 2), (b.x + b.w / 2, b.y + b.h / 2))
                     assert apart >= min(a.w, a.h) / 2 + min(b.w, b.h) / 2 + max(a.bleed) + max(b.bleed) - 1e-6
                     continue
                 assert not _overlap(trim_a, trim_b)
@@ -176,13 +179,31 @@ def test_separate_cuts_give_every_card_its_own_bleed():
     assert any(0.0 in p.bleed for s in shared for p in s.placements)
 
 
-def test_hexes_pack_in_offset_rows():
-    placements = impose(list(range(200)), None, 21, 24.249, "hexagon", "pointy", A4)[0].placements
-    rows = sorted({round(p.y, 3) for p in placements})
-    first_x = [min(p.x for p in placements if round(p.y, 3) == y) for y in rows[:2]]
-    assert abs(first_x[1] - first_x[0]) == pytest.approx((21 + 6) / 2, abs=1e-6)
-    assert rows[1] - rows[0] == pytest.approx(0.75 * (24.249 + 4 * 3 / 3 ** 0.5), abs=1e-3)
+@pytest.mark.parametrize("cuts", ["shared", "separate"])
+def test_hexes_pack_in_a_honeycomb(cuts):
+    """Offset rows of pointy hexagons, or the same turned a quarter (offset columns of flat ones),
+    whichever holds more. Shared cuts: neighbours abut (centres 21 mm apart) and only the sides
+    without a neighbour have bleed; separate: their bleed rings touch (27 mm apart)."""
+    opts = Options("a4", 210, 297, cuts=cuts)
+    placements = impose(list(range(200)), None, 21, 24.249, "hexagon", "pointy", opts)[0].placements
+    centres = [(p.x + p.w / 2, p.y + p.h / 2) for p in placements]
+    pitch = 21 if cuts == "shared" else 27
+    for p, c in list(zip(placements, centres))[:40]:
+        nearest = sorted(math.dist(c, d) for d in centres if d != c)
+        assert nearest[0] == pytest.approx(pitch, abs=1e-3)
+        if cuts == "shared":
+            for angle, bleed in p.edges:
+                beyond = (c[0] + 21 * math.cos(math.radians(angle)), c[1] + 21 * math.sin(math.radians(angle)))
+                has_neighbour = any(math.dist(beyond, d) < 1e-3 for d in centres)
+                assert bleed == (0.0 if has_neighbour else 3.0)
+    assert len({p.rotation for p in placements}) == 1
     assert len(placements) > len(impose(list(range(200)), None, 27, 30.3, "rect", "pointy", A4)[0].placements)
+
+
+def test_shared_hexagons_fit_more_than_separate_ones():
+    counts = {cuts: len(impose(list(range(300)), None, 40, 46.188, "hexagon", "pointy",
+                               Options("a4", 210, 297, cuts=cuts))[0].placements) for cuts in ("shared", "separate")}
+    assert counts["shared"] > counts["separate"] * 1.2
 
 
 def test_board_pieces_cover_the_board_with_the_overlap():
@@ -215,3 +236,12 @@ def test_an_l_shaped_board_skips_the_pieces_it_does_not_reach():
         (placement,) = sheet.placements
         assert placement.clip_to_shape and sheet.outlines == [placement]
     assert not any("row 2 of 2, column 2 of 2" in s.label for s in sheets)
+
+
+def test_a_polygon_of_rectangles_is_cut_into_the_fewest_rectangles():
+    ell = [(0, 0), (200, 0), (200, 40), (40, 40), (40, 200), (0, 200)]
+    rects = rectangles_of(ell)
+    assert len(rects) == 2 and sum(w * h for _, _, w, h in rects) == pytest.approx(200 * 40 + 40 * 160)
+    tee = [(0, 0), (90, 0), (90, 30), (60, 30), (60, 100), (30, 100), (30, 30), (0, 30)]
+    assert sorted((w, h) for _, _, w, h in rectangles_of(tee)) == [(30, 70), (90, 30)]
+    assert rectangles_of([(0, 0), (100, 0), (50, 80)]) is None          # a triangle is not

@@ -43,7 +43,14 @@ class Raster:
 
 def bleed_ring(p, depth):
     """Points `depth` mm outside the trim of placement p, with the side each is on (None: all
-    round, for shapes without sides of their own)."""
+    round, for shapes without sides of their own; 'open' or 'shared' for the sides of hexagons on
+    shared cuts)."""
+    if p.edges:                         # hexagons on shared cuts: each side its own bleed
+        cx, cy, apothem = p.x + p.w / 2, p.y + p.h / 2, min(p.w, p.h) / 2
+        for angle, bleed in p.edges:
+            a, out = math.radians(angle), apothem + (0.8 * bleed if bleed else 1.0)
+            yield ("open" if bleed else "shared"), (cx + out * math.cos(a), cy + out * math.sin(a))
+        return
     if p.clip_to_shape is False:        # rectangles: three points along each side
         for f in (0.25, 0.5, 0.75):
             yield 0, (p.x - depth, p.y + f * p.h)
@@ -57,9 +64,10 @@ def bleed_ring(p, depth):
             a = 2 * math.pi * k / 12
             yield None, (cx + (p.w / 2 + depth) * math.cos(a), cy + (p.w / 2 + depth) * math.sin(a))
         return
-    apothem = p.w / 2                   # pointy hexagons: the middle of each side, pushed out
-    for k in range(6):
-        a = math.radians(60 * k)        # pointy: the sides face 0, 60, ... degrees
+    turned = p.rotation in (90, 270)    # pointy hexagons turned a quarter lie flat
+    apothem = (p.h if turned else p.w) / 2
+    for k in range(6):                  # the middle of each side, pushed out
+        a = math.radians(60 * k + (30 if turned else 0))
         yield None, (cx + (apothem + depth) * math.cos(a), cy + (apothem + depth) * math.sin(a))
 
 
@@ -102,7 +110,7 @@ def test_every_face_shows_its_own_colour_and_full_bleed_on_every_open_side(print
             bleed = max(p.bleed)
             for side, point in bleed_ring(p, 0.8 * (bleed or 3.0)):
                 seen = raster.at(*point)
-                if side is None or p.bleed[side] > 0:
+                if side in (None, "open") or (side != "shared" and p.bleed[side] > 0):
                     assert close(seen, MAGENTA), (f"page {number}: {p.face.key} shows {seen} "
                                                   f"{0.8 * bleed:.1f} mm outside its trim, side {side}")
                 else:                     # a shared cut: the neighbour's art, never paper
@@ -201,3 +209,43 @@ def test_separate_cuts_give_every_face_its_own_bleed_on_the_page(tmp_path):
         assert max(p.bleed) == min(p.bleed) > 0
         for side, point in bleed_ring(p, 2.4):
             assert close(raster.at(*point), MAGENTA), (p.face.key, side)
+
+
+def test_an_l_shaped_board_prints_as_its_two_rectangles_with_full_bleed(built):
+    """230 x 230 mm with 50 mm arms: too large for A4, but its two rectangles (230 x 50 and
+    50 x 180) fit one sheet side by side, each with its bleed, rather than tiling four pages."""
+    folder = built("printcheck", "--paper", "a4", "--duplex", "long")
+    doc = pymupdf.open(folder / "printcheck-ell.pdf")
+    game = load_pack(FIXTURES / "printcheck")
+    (sheet,) = plan_sheets(game, [g for g in game.groups if g.id == "ell"], BuildRequest(paper="a4"), "board")
+    assert len(doc) == 1 and len(sheet.placements) == 2
+    pieces = sorted((p.face.w, p.face.h) for p in sheet.placements)
+    assert pieces == [(50, 180), (230, 50)]
+    raster = Raster(doc[0])
+    for p in sheet.placements:
+        assert close(raster.at(p.x + p.w / 2, p.y + p.h / 2), rgb("#2ca02c"))
+        for side, point in bleed_ring(p, 2.4):
+            seen = raster.at(*point)
+            assert not close(seen, PAPER), (p.face.offset, side, seen)
+    assert "L board (in 2 pieces)" in doc[0].get_text()
+
+
+def test_print_shop_pages_are_not_called_duplex(built):
+    import json
+    folder = built("printcheck", "--paper", "face")
+    (sheets_file,) = [f for f in json.loads((folder / "build.json").read_text())["files"] if f["role"] == "sheets"]
+    assert sheets_file["duplex"] == "print-shop" and "print shop" in sheets_file["print"]["advice"]
+
+
+def test_a_card_too_large_for_the_paper_is_refused_by_validate_and_build_with_its_place(tmp_path):
+    from conftest import copy_pack, run_cli
+    pack = copy_pack("printcheck", tmp_path / "packs")
+    path = pack / "components.yaml"
+    path.write_text(path.read_text().replace("size: {width: 140mm, height: 100mm}", "size: {width: 240mm, height: 300mm}"))
+    for command in ("validate", "build"):
+        code, out, err = run_cli(command, pack, "--out", tmp_path / "out") if command == "build" else run_cli(command, pack)
+        assert code == 1, (command, err)
+        line = next(n for n, text in enumerate(path.read_text().splitlines(), 1) if "id: panels" in text)
+        assert f"components.yaml:{line}:" in err and "group 'panels'" in err and "does not fit on a4 paper" in err
+        assert "Traceback" not in err
+    assert not (tmp_path / "out" / "printcheck").exists()
