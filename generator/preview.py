@@ -15,6 +15,7 @@ import functools
 import hashlib
 import html
 import json
+import multiprocessing
 import os
 import threading
 import time
@@ -126,17 +127,36 @@ def write_preview(game: Game, request: BuildRequest, cache: FaceCache, files: li
     faces = folder / FACES_DIR
     faces.mkdir(parents=True, exist_ok=True)
     page = contents(game, request, cache, dpi)
-    for name, (svg, group) in page.images.items():
-        if not (faces / name).is_file():
-            try:
-                _write(faces / name, face_png(svg, group.width, group.height, group.outline(0), dpi))
-            except ValueError as exc:        # e.g. an <image> pointing at a file or URL
-                raise BuildError(f"{group.file}: group '{group.id}': {exc}") from None
+    missing = [(name, svg, group) for name, (svg, group) in page.images.items() if not (faces / name).is_file()]
+    for (name, _, group), png in zip(missing, _rasterized(missing, dpi)):
+        if isinstance(png, ValueError):       # e.g. an <image> pointing at a file or URL
+            raise BuildError(f"{group.file}: group '{group.id}': {png}")
+        _write(faces / name, png)
     _publish(folder, _page_html(game, page, files))
     for stale in faces.glob("*.png"):
         if stale.name not in page.images:
             stale.unlink()
     return folder / "index.html"
+
+
+MIN_FACES_TO_FORK = 24       # below this, starting a second process costs more than it saves
+
+
+def _rasterized(todo: list, dpi: float):
+    """The PNG (or the ValueError) of each (name, svg, group), in order; on both cores when
+    there are many (the first preview of a pack draws every face)."""
+    jobs = [(svg, g.width, g.height, g.outline(0), dpi) for _, svg, g in todo]
+    if len(jobs) < MIN_FACES_TO_FORK or "fork" not in multiprocessing.get_all_start_methods():
+        return map(_png_or_error, jobs)
+    with multiprocessing.get_context("fork").Pool(2) as pool:
+        return pool.map(_png_or_error, jobs, chunksize=8)
+
+
+def _png_or_error(job):
+    try:
+        return face_png(*job)
+    except ValueError as exc:
+        return ValueError(str(exc))
 
 
 def write_error_page(pack_root: Path, request: BuildRequest, problems: list[str]) -> Path:

@@ -150,3 +150,15 @@ def test_a_built_in_pack_edited_in_its_spreadsheet_rebuilds_like_a_clean_build(t
     for name in ("dragon-towers-sheets.pdf", "build.json"):
         assert (tmp_path / "live" / "dragon-towers" / name).read_bytes() == \
             (tmp_path / "clean" / "dragon-towers" / name).read_bytes()
+
+
+def test_faces_drawn_on_both_cores_equal_those_drawn_in_turn(tmp_path):
+    game = load_pack(copy_pack("mini", tmp_path))
+    renderer = preview.FaceCache().renderer(game, 3.0)
+    cards = next(g for g in game.groups if g.id == "cards")
+    todo = [(str(n), renderer.svg(preview.FaceRef(cards, item, side)), cards)
+            for n, item in enumerate(cards.items) for side in ("front", "back")] * 2
+    assert len(todo) >= preview.MIN_FACES_TO_FORK
+    both_cores = list(preview._rasterized(todo, 50))
+    in_turn = list(preview._rasterized(todo[:preview.MIN_FACES_TO_FORK - 1], 50))
+    assert both_cores[:len(in_turn)] == in_turn and all(png.startswith(b"\x89PNG") for png in both_cores)
