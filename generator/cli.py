@@ -142,6 +142,8 @@ def cmd_preview(args) -> int:
         print(f"preview: {preview.page_url(server)}  (rebuilt on every save; Ctrl-C stops)", flush=True)
         _report_rebuild(session.rebuild())
         preview.watch(session, _report_rebuild, _report_preview)
+    except interrupt.Interrupted:       # the way to stop watching: not a failure
+        print("preview stopped", file=sys.stderr)
     finally:
         server.shutdown()
         server.server_close()

@@ -11,6 +11,7 @@ over HTTP, polls state.json and reloads itself when the version there is not its
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import html
@@ -310,8 +311,7 @@ class Session:
     def __init__(self, pack_root: Path, request: BuildRequest, dpi: float = DEFAULT_DPI):
         self.pack_root, self.dpi = Path(pack_root).resolve(), dpi
         self.cache = FaceCache()
-        self.request = request
-        self.request.face_cache = self.cache
+        self.request = dataclasses.replace(request, face_cache=self.cache)
         self.files: list[dict] = []
 
     def rebuild(self, on_preview: Callable[[Rebuilt], None] | None = None) -> Rebuilt:

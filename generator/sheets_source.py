@@ -81,21 +81,27 @@ def _read_csv(path: Path, sheet: str | None) -> tuple[str, list[list]]:
 
 
 def _read_xlsx(path: Path, sheet: str | None) -> tuple[str, list[list]]:
-    import openpyxl
     from openpyxl.utils.exceptions import InvalidFileException
     from zipfile import BadZipFile
     try:
-        formulas = openpyxl.load_workbook(path, read_only=True, data_only=False)
-        name = _sheet_name(formulas.sheetnames, sheet)
-        rows = [list(r) for r in formulas[name].iter_rows(values_only=True)]
+        name, rows = _xlsx_rows(path, sheet, formulas=True)
         if any(_is_formula(v) for row in rows for v in row):
             # formulas are read as their results, as last saved by the spreadsheet program
-            saved = openpyxl.load_workbook(path, read_only=True, data_only=True)
-            values = [list(r) for r in saved[name].iter_rows(values_only=True)]
+            _, values = _xlsx_rows(path, name, formulas=False)
             rows = [[_formula_result(f, v) for f, v in zip(frow, vrow)] for frow, vrow in zip(rows, values)]
     except (InvalidFileException, BadZipFile, KeyError, OSError) as exc:
         raise SheetError(f"not a readable XLSX file ({exc})") from None
     return name, rows
+
+
+def _xlsx_rows(path: Path, sheet: str | None, formulas: bool) -> tuple[str, list[list]]:
+    import openpyxl
+    book = openpyxl.load_workbook(path, read_only=True, data_only=not formulas)
+    try:                # a read-only workbook keeps its file open until closed
+        name = _sheet_name(book.sheetnames, sheet)
+        return name, [list(r) for r in book[name].iter_rows(values_only=True)]
+    finally:
+        book.close()
 
 
 def _is_formula(value) -> bool:
