@@ -138,7 +138,7 @@ def main() -> None:
         to_preview, to_pdf, first, renders = loop_times(pack, work / "live", args.edits)
         # a clean preview of the edited pack, in a fresh session: must equal the live one
         preview.Session(pack, BuildRequest(out_dir=work / "clean")).rebuild()
-        identical = same_files(work / "live" / pack.name, work / "clean" / pack.name)
+        identical = same_files(work / "live", work / "clean")
         clean = clean_builds(pack, work / "b", args.against)
         faces = 2 * args.cards
         med_preview, med_pdf = statistics.median(to_preview), statistics.median(to_pdf)

@@ -8,4 +8,8 @@ __version__ = "0.1.0"
 
 # cairo reads the fontconfig file at its first font lookup: point it at our fonts/ before any
 # drawing can happen, so output never depends on the machine's fonts.
-configure_fontconfig()
+try:
+    configure_fontconfig()
+    SETUP_ERROR = ""
+except OSError as exc:      # no writable temporary folder at all: the CLI says so, no traceback
+    SETUP_ERROR = f"cannot make pnpgen's private working folder: {exc.strerror} ({exc.filename}); set TMPDIR to a writable folder"

@@ -1,30 +1,26 @@
 """A game pack folder -> output/<game>/: sheets PDF, board PDFs and build.json.
 
-build() reads top to bottom like the pipeline. Files are written beside their targets and moved
-into place only when every file of the build is complete, so a failed build leaves the earlier
-output as it was.
+build() reads top to bottom like the pipeline. The finished files replace the output folder
+in one step (publish.write_atomically), so a failed or killed build leaves the earlier output
+as it was.
 """
 from __future__ import annotations
 
-import contextlib
-import fcntl
 import io
 import json
-import os
-import shutil
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import pikepdf
 
-from . import interrupt
-from .errors import BuildError, display_path
+from .errors import BuildError
 from .impose import FaceTooLarge, Options, Run, fits_on_a_sheet, impose_board, impose_runs, impose_single, parts_of
 from .manifest import PAPERS, load_pack
 from .model import Game, Group
 from .parallel import set_print_boxes, write_pdf
 from .pdfwrite import PdfWriter
 from .cache import FaceCache, renderer_for
+from .publish import check_not_locked, write_atomically
 from .render import expand_faces
 
 
@@ -76,9 +72,7 @@ def build(pack_root: Path, request: BuildRequest, progress: Progress | None = No
     if (game.root / "handout.yaml").is_file():
         staged.update(_handout_file(game, request, result))
     staged["build.json"] = build_json(game, request, result).encode()
-    interrupt.check()
-    with output_lock(result.out_dir):
-        write_atomically(result.out_dir, staged)
+    write_atomically(result.out_dir, staged, replaces=previous_build_files(result.out_dir))
     return result
 
 
@@ -310,52 +304,11 @@ def build_json(game: Game, request: BuildRequest, result: BuildResult) -> str:
     return json.dumps(doc, indent=1, sort_keys=True) + "\n"
 
 
-LOCK_NAME = ".pnpgen.lock"
-
-
-def check_not_locked(out_dir: Path) -> None:
-    """Fail early, before the work, when another build is writing the same folder."""
-    if out_dir.is_dir():
-        with output_lock(out_dir):
-            pass
-
-
-@contextlib.contextmanager
-def output_lock(out_dir: Path):
-    """An exclusive lock on out_dir for the time files are moved into it. Staging folders left by
-    a killed build are removed here: while we hold the lock, no other build owns one."""
+def previous_build_files(out_dir: Path) -> list[str]:
+    """The files an earlier build wrote (its build.json lists them): a new build replaces them
+    all, so a board since removed from the pack does not linger; other files stay."""
     try:
-        out_dir.mkdir(parents=True, exist_ok=True)
-        handle = open(out_dir / LOCK_NAME, "a+")
-    except OSError as exc:
-        raise BuildError(f"cannot write {display_path(out_dir)}: {exc.strerror}") from None
-    try:
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise BuildError(f"another pnpgen build is writing {display_path(out_dir)}; "
-                             "wait for it to finish, or build into another folder with --out") from None
-        for stale in out_dir.glob(".pnpgen-staging-*"):
-            shutil.rmtree(stale, ignore_errors=True)
-        yield
-    finally:
-        handle.close()
-
-
-def write_atomically(out_dir: Path, files: dict[str, bytes]) -> None:
-    """Write every file to a staging folder beside the target, then move each into place."""
-    out_dir.mkdir(parents=True, exist_ok=True)
-    staging = out_dir / f".pnpgen-staging-{os.getpid()}"
-    try:
-        staging.mkdir(exist_ok=True)
-        for name, data in files.items():
-            with open(staging / name, "wb") as handle:
-                handle.write(data)
-                handle.flush()
-                os.fsync(handle.fileno())
-        for name in files:
-            os.replace(staging / name, out_dir / name)
-    except OSError as exc:
-        raise BuildError(f"cannot write {display_path(out_dir)}: {exc.strerror}") from None
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
+        listed = json.loads((out_dir / "build.json").read_text(encoding="utf-8")).get("files", [])
+        return [f["path"] for f in listed if isinstance(f, dict) and isinstance(f.get("path"), str)]
+    except (OSError, ValueError, AttributeError):
+        return []

@@ -7,7 +7,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import __version__, interrupt
+from . import SETUP_ERROR, __version__, interrupt
 from .build import PRINT_SHOP, BuildRequest, Progress, build, layout_problems
 from .errors import ManifestError, PnpError, UsageError, display_path
 from .manifest import PAPERS, find_pack, list_packs, load_pack
@@ -114,8 +114,6 @@ def cmd_build(args) -> int:
             print(f"{pack.name}: not built, earlier output left as it was", file=sys.stderr)
             failed += 1
             continue
-        except interrupt.Interrupted:
-            raise
         except PnpError as exc:
             print(f"error: {exc}", file=sys.stderr)
             print(f"{pack.name}: not built, earlier output left as it was", file=sys.stderr)
@@ -137,13 +135,11 @@ def cmd_preview(args) -> int:
     if not args.watch:
         return _report_rebuild(session.rebuild())
     preview.write_waiting_page(pack, session.request)
-    server = preview.serve(preview.out_folder(pack, session.request), args.port)
+    server = preview.serve(Path(args.out), args.port)
     try:
-        print(f"preview: {preview.page_url(server)}  (rebuilt on every save; Ctrl-C stops)", flush=True)
+        print(f"preview: {preview.page_url(server, pack)}  (rebuilt on every save; Ctrl-C stops)", flush=True)
         _report_rebuild(session.rebuild())
-        preview.watch(session, _report_rebuild, _report_preview)
-    except interrupt.Interrupted:       # the way to stop watching: not a failure
-        print("preview stopped", file=sys.stderr)
+        preview.watch(session, _report_rebuild, _report_preview)      # until Ctrl-C
     finally:
         server.shutdown()
         server.server_close()
@@ -183,7 +179,7 @@ def cmd_map(args) -> int:
     from .maps import engine
     from .maps.output import map_files
     from .maps.rules import MapOptions
-    from .build import write_atomically
+    from .publish import write_atomically
     if args.check:
         return _check_layouts(args.check)
     if not args.game:
@@ -237,7 +233,7 @@ def _check_layouts(path: str) -> int:
 
 
 def cmd_handout(args) -> int:
-    from .build import write_atomically
+    from .publish import write_atomically
     from .handout import handout_pdf, source_for
     folder = find_handout(args.game)
     paper = PAPERS[args.paper]
@@ -254,9 +250,9 @@ def cmd_handout(args) -> int:
 
 
 def find_handout(name: str) -> Path:
-    for folder in (components_dir() / name, Path(name)):
-        if (folder / "handout.yaml").is_file():
-            return folder.resolve()
+    folder = find_pack(name, components_dir(), marker="handout.yaml")
+    if folder is not None:
+        return folder
     raise UsageError(f"no handout for '{name}': no {name}/handout.yaml under {display_path(components_dir())}/ or at that path")
 
 
@@ -350,17 +346,25 @@ def _bleed(text: str) -> float:
 
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    if SETUP_ERROR:
+        print(f"error: {SETUP_ERROR}", file=sys.stderr)
+        return 1
     previous = interrupt.install()
     try:
-        return args.run(args)
+        code = args.run(args)
+        interrupt.check()            # a signal noted while the last files were switched in
+        return code
     except UsageError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return exc.exit_code
     except interrupt.Interrupted as exc:
-        print(f"{exc}; earlier output left as it was", file=sys.stderr)
+        print(exc, file=sys.stderr)
         return exc.exit_code
     except PnpError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return exc.exit_code
     finally:
-        interrupt.restore(previous)
+        if argv is None:
+            interrupt.hold()         # the process ends with this exit code, whatever comes now
+        else:
+            interrupt.restore(previous)

@@ -11,12 +11,14 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import os
-import tempfile
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from xml.sax.saxutils import escape
 
 from fontTools.ttLib import TTFont
+
+from . import workdir
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 FONT_DIR = PROJECT_ROOT / "fonts"
@@ -24,17 +26,15 @@ FONT_SUFFIXES = (".ttf", ".otf")
 
 
 def configure_fontconfig(font_dir: Path = FONT_DIR) -> Path:
-    """Write a fonts-only fontconfig file and point FONTCONFIG_FILE at it (idempotent)."""
-    conf_dir = Path(tempfile.gettempdir()) / f"pnpgen-fontconfig-{os.getuid()}"
-    conf_dir.mkdir(exist_ok=True)
+    """Write a fonts-only fontconfig file in our private folder and point FONTCONFIG_FILE at it
+    (idempotent; a broken or tampered file is written afresh)."""
+    conf_dir = workdir.private_dir("fontconfig")
     conf = conf_dir / "fonts.conf"
     text = ("<?xml version='1.0'?>\n<!DOCTYPE fontconfig SYSTEM 'fonts.dtd'>\n<fontconfig>\n"
-            f"  <dir>{font_dir}</dir>\n  <cachedir>{conf_dir / 'cache'}</cachedir>\n"
-            "  <config><rescan><int>0</int></rescan></config>\n</fontconfig>\n")
-    if not conf.exists() or conf.read_text() != text:
-        tmp = conf.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(text)
-        os.replace(tmp, conf)
+            f"  <dir>{escape(str(font_dir))}</dir>\n  <cachedir>{escape(str(conf_dir / 'cache'))}</cachedir>\n"
+            "  <config><rescan><int>0</int></rescan></config>\n</fontconfig>\n").encode()
+    if not (workdir.trusted_file(conf) and conf.read_bytes() == text):
+        workdir.write_private(conf, text)
     os.environ["FONTCONFIG_FILE"] = str(conf)
     return conf
 
@@ -71,9 +71,6 @@ class FontMetrics:
             if len(self._word_cache) < 200_000:     # words repeat across cards: remember them
                 self._word_cache[text] = unit
         return unit * size
-
-    def missing(self, text: str) -> list[str]:
-        return sorted({c for c in text if c not in self.widths and not c.isspace()})
 
 
 class FontLibrary:

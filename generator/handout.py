@@ -9,13 +9,12 @@ from __future__ import annotations
 import hashlib
 import io
 import re
-import tempfile
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from xml.sax.saxutils import escape
 
 import jinja2
-from jinja2.sandbox import SandboxedEnvironment
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_LEFT
 from reportlab.lib.styles import ParagraphStyle
@@ -26,9 +25,11 @@ from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.platypus import (BaseDocTemplate, Flowable, Frame, KeepTogether, PageTemplate,
                                 Paragraph, Spacer, Table, TableStyle)
 
+from . import confine, glyphs, interrupt, workdir
 from .errors import ManifestError, Mark, Reporter, display_path
 from .fonts import FONT_DIR
 from .schema import AnyData, Bool, Choice, Color, Field, Int, ListOf, Spec, Str
+from .templating import Sandbox, read_only
 from .yamlsrc import load_yaml
 
 MAX_PAGES = 2
@@ -104,7 +105,8 @@ class _Typesetter:
         self.rec, self.source = rec, source
         accent = colors.HexColor(rec.accent)
         self.accent = accent
-        self.env = SandboxedEnvironment(undefined=jinja2.StrictUndefined, autoescape=False)
+        self.env = Sandbox(undefined=jinja2.StrictUndefined, autoescape=False)
+        self.context = read_only(source.context)
         self.styles = {
             "body": ParagraphStyle("body", fontName="Sans", fontSize=BODY_PT, leading=BODY_PT * 1.24, alignment=TA_LEFT,
                                    spaceAfter=2.5),
@@ -123,7 +125,7 @@ class _Typesetter:
     def flowables(self, width: float) -> list:
         out = []
         for section in self.rec.sections:
-            items = [self._heading(section.heading)]
+            items = [self._heading(section.heading, section)]
             for block in section.blocks:
                 items += self._block(block, section, width - (8 if section.box else 0))
             if section.box:
@@ -132,14 +134,19 @@ class _Typesetter:
             out += [_SectionMark(section)] + items
         return out
 
-    def _heading(self, text):
-        return Paragraph(self._markup(text), self.styles["heading"])
+    def _heading(self, text, section):
+        try:
+            return Paragraph(self._markup(text), self.styles["heading"])
+        except glyphs.GlyphError as exc:
+            raise ManifestError([_problem(section.value_mark("heading"), f"handout heading: {exc}", GLYPH_HINT)]) from None
 
     def _block(self, block, section, width) -> list:
         kind = next(k for k in BLOCK_KINDS if block.values.get(k) is not None)
         value = block.values[kind]
         try:
             return getattr(self, f"_block_{kind}")(value, width)
+        except glyphs.GlyphError as exc:
+            raise ManifestError([_problem(block.mark, f"section '{section.heading}', {kind}: {exc}", GLYPH_HINT)]) from None
         except (jinja2.TemplateError, TypeError, KeyError, ValueError) as exc:
             raise ManifestError([_problem(block.mark, f"section '{section.heading}', {kind}: {exc}",
                                           "check the {{ ... }} expression against the manifests")]) from None
@@ -213,7 +220,9 @@ class _Typesetter:
 
     def _markup(self, text: str) -> str:
         """Manifest expressions, then escaping, then **bold**, *italic* and :icon: markup."""
-        text = self.env.from_string(str(text)).render(self.source.context) if "{" in str(text) else str(text)
+        text = self.env.from_string(str(text)).render(self.context) if "{" in str(text) else str(text)
+        text = glyphs.composed(text)
+        glyphs.check(re.sub(r":([a-z0-9][a-z0-9_-]*):", "", text), handout_coverage("Sans"), "handout", "Liberation Sans")
         text = escape(text)
         text = re.sub(r"\*\*(.+?)\*\*", r"<b>\1</b>", text)
         text = re.sub(r"(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])", r"<i>\1</i>", text)
@@ -234,25 +243,41 @@ def _problem(mark, message, hint):
 
 
 def icon_png(icon, color: str) -> str:
-    """An icon rasterized once (600 dpi at 9 pt) into a cache file reportlab can embed."""
+    """An icon rasterized once (600 dpi at 9 pt) into our private cache, for reportlab to embed;
+    an entry is used only when it is our own plain file holding a PNG of the right size."""
+    key = hashlib.sha256(f"{icon.markup}{icon.view_box}{color}".encode()).hexdigest()[:16]
+    path = workdir.private_dir("icons") / f"{key}.png"
+    if not _cached_png_ok(path):
+        workdir.write_private(path, _rasterize_icon(icon, color))
+    return str(path)
+
+
+ICON_PX = 75
+
+
+def _rasterize_icon(icon, color: str) -> bytes:
     import cairocffi as cairo
 
     from .pdfwrite import new_context
-    from .textfit import icon_svg
     from .svgdraw import draw_svg
-    key = hashlib.sha256(f"{icon.markup}{icon.view_box}{color}".encode()).hexdigest()[:16]
-    path = Path(tempfile.gettempdir()) / "pnpgen-icons" / f"{key}.png"
-    if not path.exists():
-        path.parent.mkdir(exist_ok=True)
-        px = 75
-        surface = cairo.ImageSurface(cairo.FORMAT_ARGB32, px, px)
-        ctx = new_context(surface)
-        ctx.scale(px / 24, px / 24)
-        draw_svg(ctx, f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24">{icon_svg(icon, 0, 0, 24, color)}</svg>')
-        tmp = path.with_suffix(".tmp")
-        surface.write_to_png(str(tmp))
-        tmp.replace(path)
-    return str(path)
+    from .textfit import icon_svg
+    surface = cairo.ImageSurface(cairo.FORMAT_ARGB32, ICON_PX, ICON_PX)
+    ctx = new_context(surface)
+    ctx.scale(ICON_PX / 24, ICON_PX / 24)
+    draw_svg(ctx, f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24">{icon_svg(icon, 0, 0, 24, color)}</svg>')
+    buffer = io.BytesIO()
+    with interrupt.deferred():          # never raise inside cairo's write callback
+        surface.write_to_png(buffer)
+    interrupt.check()
+    return buffer.getvalue()
+
+
+def _cached_png_ok(path: Path) -> bool:
+    if not workdir.trusted_file(path):
+        return False
+    head = path.read_bytes()[:24]
+    return (head[:8] == b"\x89PNG\r\n\x1a\n" and head[12:16] == b"IHDR"
+            and int.from_bytes(head[16:20], "big") == ICON_PX == int.from_bytes(head[20:24], "big"))
 
 
 class _SectionMark(Flowable):
@@ -323,6 +348,7 @@ class _Doc(BaseDocTemplate):
 def handout_pdf(source: HandoutSource, page_size_mm: tuple[float, float]) -> bytes:
     """Typeset the handout; raise ManifestError naming the first section that spills past page 2."""
     rec = load_handout(source)
+    _check_band(rec, source)
     _register_fonts()
     buffer = io.BytesIO()
     doc = _Doc(buffer, source, rec, (page_size_mm[0] * mm, page_size_mm[1] * mm))
@@ -334,6 +360,28 @@ def handout_pdf(source: HandoutSource, page_size_mm: tuple[float, float]) -> byt
             f"{doc.page} pages, at most {MAX_PAGES} are allowed (body text stays at {BODY_PT} pt)",
             "shorten this section or one before it")])
     return buffer.getvalue()
+
+
+GLYPH_HINT = "change the text; the handout is set in the Liberation fonts of fonts/"
+
+
+@lru_cache(maxsize=None)
+def handout_coverage(family: str) -> frozenset:
+    """Characters every face of a handout family has (regular, bold, italic)."""
+    files = [file for name, file in FONTS.items() if name.split("-")[0] == family]
+    return frozenset.intersection(*(glyphs.coverage(FONT_DIR / file) for file in files))
+
+
+def _check_band(rec, source) -> None:
+    """The title band and footer, drawn straight onto the page: the same glyph check."""
+    title = rec.title or source.title
+    for text, families, key in ((title, ("Serif", "Sans"), "title"), (rec.subtitle, ("Sans",), "subtitle")):
+        covered = frozenset.intersection(*(handout_coverage(family) for family in families))
+        try:
+            glyphs.check(text, covered, f"handout {key}", " and ".join(f"Liberation {f}" for f in families))
+        except glyphs.GlyphError as exc:
+            mark = rec.value_mark(key) if key in rec.source else Mark(display_path(source.path), 1, 1)
+            raise ManifestError([_problem(mark, str(exc), GLYPH_HINT)]) from None
 
 
 def source_for(folder: Path) -> HandoutSource:
@@ -348,6 +396,11 @@ def source_for(folder: Path) -> HandoutSource:
         title, icons = game.title, game.icons
         context["game"] = {"title": game.title, "palette": game.palette, "notes": game.notes, "data": game.data}
         context["group"] = game.group_data()
+    for path in (folder / "handout.yaml", folder / "map.yaml"):
+        problem = confine.read_problem(path, folder) if path.exists() or path.is_symlink() else ""
+        if problem:
+            raise ManifestError([_problem(Mark(display_path(path), 1, 1), problem,
+                                          "copy the file into the game pack instead of linking it")])
     if (folder / "map.yaml").is_file():
         context["map"] = yaml.safe_load((folder / "map.yaml").read_text(encoding="utf-8")) or {}
     return HandoutSource(folder / "handout.yaml", title, icons, context)

@@ -6,6 +6,7 @@ pack that has errors.
 from __future__ import annotations
 
 import itertools
+import os
 import re
 import xml.etree.ElementTree as ET
 from functools import lru_cache
@@ -13,7 +14,7 @@ from pathlib import Path
 
 import yaml
 
-from . import templating
+from . import confine, templating
 from .errors import Mark, ManifestError, Reporter, display_path
 from .fonts import library
 from .kinds import KINDS
@@ -133,12 +134,20 @@ FILE_SPEC = Spec("components file", {
 })
 
 
-def find_pack(name_or_path: str, components_dir: Path) -> Path | None:
-    """A pack is a folder name under components/ or the path of any folder with a game.yaml."""
-    for candidate in (components_dir / name_or_path, Path(name_or_path)):
-        if (candidate / "game.yaml").is_file():
+def find_pack(name_or_path: str, components_dir: Path, marker: str = "game.yaml") -> Path | None:
+    """A pack is the path of any folder with a game.yaml, else a folder name under components/.
+    A path always means that path: ./royal-dukes is the folder here, never the built-in pack."""
+    for candidate in pack_candidates(name_or_path, components_dir):
+        if (candidate / marker).is_file():
             return candidate.resolve()
     return None
+
+
+def pack_candidates(name_or_path: str, components_dir: Path) -> list[Path]:
+    """Where a command-line GAME may be: the path first; a bare name also under components/."""
+    path = Path(name_or_path).expanduser()
+    is_bare_name = "/" not in name_or_path and not name_or_path.startswith((".", "~"))
+    return [path, components_dir / name_or_path] if is_bare_name else [path]
 
 
 def list_packs(components_dir: Path) -> list[Path]:
@@ -150,7 +159,7 @@ def load_pack(root: Path, reporter: Reporter | None = None) -> Game:
     rep = reporter or Reporter()
     root = Path(root).resolve()
     game_file = root / "game.yaml"
-    raw = load_yaml(game_file, rep)
+    raw = load_pack_yaml(game_file, root, rep)
     game_rec = GAME_SPEC.check(raw, Mark(display_path(game_file), 1, 1), rep, "") if raw is not None else INVALID
     if raw is not None and not isinstance(raw, dict):
         game_rec = INVALID
@@ -159,13 +168,16 @@ def load_pack(root: Path, reporter: Reporter | None = None) -> Game:
         players = _check_game(game_rec, rep)
     env = templating.environment(root)
     sources = {"root": root, "data": game_rec.data if game_rec is not INVALID else None,
-               "map": load_yaml(root / "map.yaml", rep) if (root / "map.yaml").is_file() else None}
+               "map": load_pack_yaml(root / "map.yaml", root, rep) if (root / "map.yaml").exists() else None}
+    for link in confine.links_leaving(root / "templates", root):
+        rep.error(Mark(display_path(link), 1, 1), f"'{link.name}' is a link to {os.path.realpath(link)}, outside the "
+                  "game pack; templates may only read the pack's files", "copy what it needs into the pack")
     groups = []
     for path in sorted(root.glob("*.yaml")):
         if path.name in NON_COMPONENT_FILES:
             continue
         try:
-            groups.extend(_load_component_file(path, players, env, rep, sources))
+            groups.extend(_load_component_file(path, root, players, env, rep, sources))
         except (TypeError, AttributeError, KeyError, ValueError):
             # a value already reported as wrong tripped a later check: the report stands
             if not rep.errors:
@@ -215,8 +227,17 @@ def _check_game(rec, rep: Reporter) -> list[Player]:
     return players
 
 
-def _load_component_file(path: Path, players, env, rep: Reporter, sources: dict) -> list[Group]:
-    raw = load_yaml(path, rep)
+def load_pack_yaml(path: Path, root: Path, rep: Reporter):
+    """A YAML file of the pack, refused when it is a link out of the pack (or not a file)."""
+    problem = confine.read_problem(path, root)
+    if problem:
+        rep.error(Mark(display_path(path), 1, 1), problem, "copy the file into the game pack instead of linking it")
+        return None
+    return load_yaml(path, rep)
+
+
+def _load_component_file(path: Path, root: Path, players, env, rep: Reporter, sources: dict) -> list[Group]:
+    raw = load_pack_yaml(path, root, rep)
     if raw is None:
         return []
     rec = FILE_SPEC.check(raw, Mark(display_path(path), 1, 1), rep, "")
@@ -405,11 +426,14 @@ def resolve_inside(root: Path, rel: str) -> tuple[Path | None, str]:
         return None, f"'{rel}' is a URL; nothing is fetched from the network"
     if Path(rel).is_absolute():
         return None, f"'{rel}' is an absolute path"
-    path = (root / rel).resolve()
-    if root.resolve() not in path.parents:
-        return None, f"'{rel}' points outside the game pack"
-    if not path.is_file():
-        return None, f"file '{rel}' not found"
+    try:
+        path = (root / rel).resolve()
+        if not confine.inside(path, root) or path == root.resolve():
+            return None, f"'{rel}' points outside the game pack"
+        if not path.is_file():
+            return None, f"file '{rel}' not found"
+    except OSError as exc:        # a name too long for the file system, a loop of links
+        return None, f"'{rel[:60]}': {exc.strerror}"
     return path, ""
 
 

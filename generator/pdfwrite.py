@@ -13,7 +13,7 @@ from typing import Callable
 
 import cairocffi as cairo
 
-from . import interrupt
+from . import glyphs, interrupt
 from .errors import BuildError
 from .impose import GUIDE_SIZE, Placement, Sheet
 from .svgdraw import draw_svg
@@ -81,6 +81,10 @@ class PdfWriter:
         self.title, self.subject = title, subject
 
     def write(self, sheets: list[Sheet], progress: Callable[[int], None] | None = None) -> bytes:
+        with interrupt.deferred():         # never raise inside cairo's write callback
+            return self._write(sheets, progress)
+
+    def _write(self, sheets: list[Sheet], progress: Callable[[int], None] | None) -> bytes:
         buffer = io.BytesIO()
         first = sheets[0]
         surface = cairo.PDFSurface(buffer, first.width * PT_PER_MM, first.height * PT_PER_MM)
@@ -124,6 +128,10 @@ class PdfWriter:
         if sheet.clip:
             ctx.restore()
         if sheet.label:
+            try:
+                glyphs.check(sheet.label, glyphs.font_coverage(LABEL_FONT, False, False)[0], "page label", LABEL_FONT)
+            except glyphs.GlyphError as exc:
+                raise BuildError(str(exc)) from None
             ctx.set_source_rgb(0.25, 0.25, 0.25)
             ctx.select_font_face(LABEL_FONT)
             if sheet.label_at:

@@ -1,4 +1,4 @@
-"""A game pack -> output/<game>/preview/: an HTML contact sheet of every face, front and back.
+"""A game pack -> output/<game>-preview/: an HTML contact sheet of every face, front and back.
 
 Faces are grouped as in the manifests (file, then group), each group with its size, count and
 rulebook count, each face with the notes its rendering gave (text set smaller to fit); warnings
@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Callable
+from urllib.parse import quote
 
 from . import interrupt
 from .build import BuildRequest, BuildResult, build, options_for
@@ -35,15 +36,16 @@ from .raster import face_png
 from .render import FaceRef
 from .templating import TEMPLATE_DIR
 
-PREVIEW_DIR = "preview"
+PREVIEW_SUFFIX = "-preview"
 FACES_DIR = "faces"
 DEFAULT_DPI = 100
 POLL_SECONDS = 0.1        # how often watch() looks at the files (a page polls its state alike)
 
 
-def out_folder(pack_root: Path, request: BuildRequest) -> Path:
-    """Where build() writes a pack (output/<game>/); the preview lives in its preview/ folder."""
-    return Path(request.out_dir) / Path(pack_root).resolve().name
+def preview_folder(pack_root: Path, request: BuildRequest) -> Path:
+    """output/<game>-preview/, beside the build's output/<game>/: a build replaces its folder
+    whole, so the preview, written far more often, keeps its own."""
+    return Path(request.out_dir) / (Path(pack_root).resolve().name + PREVIEW_SUFFIX)
 
 
 # --- the page's content ----------------------------------------------------------------------
@@ -124,7 +126,7 @@ def _named(svg: str, drawn_as: str) -> str:
 def write_preview(game: Game, request: BuildRequest, cache: FaceCache, files: list[dict],
                   dpi: float = DEFAULT_DPI) -> Path:
     """Write preview/index.html and the face images it lacks; return the page's path."""
-    folder = out_folder(game.root, request) / PREVIEW_DIR
+    folder = preview_folder(game.root, request)
     faces = folder / FACES_DIR
     faces.mkdir(parents=True, exist_ok=True)
     page = contents(game, request, cache, dpi)
@@ -174,7 +176,7 @@ def write_waiting_page(pack_root: Path, request: BuildRequest) -> Path:
 
 
 def _write_notice(pack_root: Path, request: BuildRequest, title: str, body: str) -> Path:
-    folder = out_folder(pack_root, request) / PREVIEW_DIR
+    folder = preview_folder(pack_root, request)
     folder.mkdir(parents=True, exist_ok=True)
     name = html.escape(Path(pack_root).resolve().name)
     _publish(folder, _document(f"{name}: {title}", f"<header><h1>{name}</h1></header>{body}"))
@@ -238,7 +240,7 @@ def _document(title: str, body: str) -> str:
 
 def _page_html(game: Game, page: Contents, files: list[dict]) -> str:
     faces = sum(len(v.faces) for g in page.groups for v in g.items) + sum(1 for g in page.groups if g.shared_back)
-    links = "".join(f'<span class="file"><a href="../{html.escape(f["path"])}">{html.escape(f["path"])}</a>'
+    links = "".join(f'<span class="file"><a href="../{quote(game.id)}/{quote(f["path"])}">{html.escape(f["path"])}</a>'
                     + (f' ({f["pages"]} p.)' if f.get("pages") else "") + "</span>"
                     for f in files if f["path"].endswith(".pdf"))
     fonts = ", ".join(f"{role}: {f.family}{' bold' if f.bold else ''}{' italic' if f.italic else ''}"
@@ -386,8 +388,8 @@ class _QuietHandler(SimpleHTTPRequestHandler):
 
 
 def serve(folder: Path, port: int) -> ThreadingHTTPServer:
-    """Serve the output folder on this machine only (127.0.0.1), in a background thread;
-    port 0, or a port in use, takes a free one."""
+    """Serve the output folder (the preview and the PDFs it links) on this machine only
+    (127.0.0.1), in a background thread; port 0, or a port in use, takes a free one."""
     handler = functools.partial(_QuietHandler, directory=str(folder))
     try:
         server = ThreadingHTTPServer(("127.0.0.1", port), handler)
@@ -397,5 +399,6 @@ def serve(folder: Path, port: int) -> ThreadingHTTPServer:
     return server
 
 
-def page_url(server: ThreadingHTTPServer) -> str:
-    return f"http://127.0.0.1:{server.server_address[1]}/{PREVIEW_DIR}/index.html"
+def page_url(server: ThreadingHTTPServer, pack_root: Path) -> str:
+    folder = quote(Path(pack_root).resolve().name + PREVIEW_SUFFIX)
+    return f"http://127.0.0.1:{server.server_address[1]}/{folder}/index.html"

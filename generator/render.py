@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import jinja2
 
-from . import templating
+from . import interrupt, templating
 from .errors import BuildError
 from .model import Game, Group, Item
 from .textfit import TextFitError
@@ -73,10 +73,11 @@ class FaceRenderer:
         self.env = templating.environment(game.root)
         self.helpers = templating.Helpers(game, lenient)
         self.cache: dict[tuple, str] = {}
-        self.game_data = {"id": game.id, "title": game.title, "palette": game.palette,
-                          "players": [p.__dict__ for p in game.players], "notes": game.notes,
-                          "data": game.data}
-        self.groups = game.group_data()
+        self.game_data = templating.read_only({
+            "id": game.id, "title": game.title, "palette": game.palette,
+            "players": [p.__dict__ for p in game.players], "notes": game.notes, "data": game.data})
+        self.palette = self.game_data["palette"]
+        self.groups = templating.read_only(game.group_data())
 
     @property
     def warnings(self) -> list[str]:
@@ -93,18 +94,19 @@ class FaceRenderer:
         group, item = face.group, face.item
         name = group.template if face.side == "front" else group.back_template
         bleed = self.bleed
-        context = {
-            "item": {"id": item.id, **item.data},
-            "player": item.player.__dict__ if item.player else None,
-            "game": self.game_data, "palette": self.game.palette, "groups": self.groups,
-            "face": {"width": group.width, "height": group.height, "bleed": bleed, "side": face.side,
-                     "kind": group.kind, "shape": group.shape, "orientation": group.orientation,
-                     "group": group.id, "corner_radius": group.corner_radius},
+        context = {      # read-only: a template cannot change what the next face is given
+            "item": templating.read_only({"id": item.id, **item.data}),
+            "player": templating.read_only(item.player.__dict__) if item.player else None,
+            "game": self.game_data, "palette": self.palette, "groups": self.groups,
+            "face": templating.read_only({
+                "width": group.width, "height": group.height, "bleed": bleed, "side": face.side,
+                "kind": group.kind, "shape": group.shape, "orientation": group.orientation,
+                "group": group.id, "corner_radius": group.corner_radius}),
             "outline": lambda grow=0.0: group.outline(grow).svg_d(),
             **self.helpers.bind(),
         }
         try:
-            with time_limit(TEMPLATE_SECONDS, f"template {name} ran for more than {TEMPLATE_SECONDS} s"):
+            with interrupt.immediate(), time_limit(TEMPLATE_SECONDS, f"template {name} ran for more than {TEMPLATE_SECONDS} s"):
                 body = self.env.get_template(name).render(context)
         except (jinja2.TemplateError, TextFitError, TypeError, ValueError, ZeroDivisionError,
                 AttributeError, KeyError, RecursionError, TemplateTimeout) as exc:

@@ -19,7 +19,7 @@ from pathlib import Path
 import yaml
 
 from .errors import Mark, Reporter, display_path
-from .schema import INVALID, Field, ListOf, AnyData, Spec, Str, Type
+from .schema import AnyData, Field, ListOf, Spec, Str, Type
 from .yamlsrc import SrcDict, SrcList
 
 RESERVED_COLUMNS = ("id", "copies")

@@ -16,12 +16,15 @@ Helpers given to every template (sizes of text in points, everything else in mm)
 from __future__ import annotations
 
 import math
+import os
 from pathlib import Path
 
 import jinja2
-from jinja2.sandbox import SandboxedEnvironment
+from jinja2.sandbox import SandboxedEnvironment, modifies_known_mutable
 from markupsafe import Markup
 
+from . import confine
+from .glyphs import composed, snippet
 from .fonts import PROJECT_ROOT, library
 from .shapes import SQRT3, hex_points
 from .textfit import Style, TextFitError, fit, icon_svg, layout_lines, render_block
@@ -31,12 +34,61 @@ TEMPLATE_DIR = PROJECT_ROOT / "templates"
 MAX_RANGE = 10_000
 
 
-class _Sandbox(SandboxedEnvironment):
-    """The sandbox, with range() bounded so a template cannot loop forever."""
+class Sandbox(SandboxedEnvironment):
+    """The sandbox, with range() bounded so a template cannot loop forever, and what it is
+    given read-only: a template may build its own lists and dicts, but calling palette.update()
+    or item.tags.append() would change every face drawn after it."""
 
     def __init__(self, **kw):
         super().__init__(**kw)
         self.globals["range"] = _bounded_range
+
+    def is_safe_attribute(self, obj, attr, value):
+        if isinstance(obj, (ReadOnlyDict, ReadOnlyList)) and modifies_known_mutable(obj, attr):
+            return False
+        return super().is_safe_attribute(obj, attr, value)
+
+    def unsafe_undefined(self, obj, attribute):
+        if isinstance(obj, (ReadOnlyDict, ReadOnlyList)):
+            return self.undefined(
+                f"{attribute}() would change a {type(obj).__name__} the template is given, and every face "
+                f"drawn after it; templates read what they are given: make a copy to change, e.g. "
+                f"{{% set mine = dict(palette) %}} or {{% set mine = list(item.tags) %}}",
+                obj=obj, name=attribute, exc=jinja2.exceptions.SecurityError)
+        return super().unsafe_undefined(obj, attribute)
+
+
+def _refuse(self, *args, **kwargs):
+    raise TypeError(f"{type(self).__name__} is read-only: templates cannot change what they are given")
+
+
+class ReadOnlyDict(dict):
+    """A dict a template reads but cannot change (a dict still, for |tojson, |dictsort, ...).
+    Named 'dict' in messages ("'dict object' has no attribute 'nope'"): that is what it is
+    to the pack's author."""
+    __setitem__ = __delitem__ = update = pop = popitem = setdefault = clear = __ior__ = _refuse
+
+
+class ReadOnlyList(list):
+    __setitem__ = __delitem__ = append = extend = insert = pop = remove = clear = sort = reverse = _refuse
+    __iadd__ = __imul__ = _refuse
+
+
+for _cls, _name in ((ReadOnlyDict, "dict"), (ReadOnlyList, "list")):
+    _cls.__module__, _cls.__name__, _cls.__qualname__ = "builtins", _name, _name
+del _cls, _name
+
+
+def read_only(value):
+    """value with every dict and list in it (deeply) made read-only for templates."""
+    if isinstance(value, dict):
+        return value if isinstance(value, ReadOnlyDict) else \
+            ReadOnlyDict((key, read_only(item)) for key, item in value.items())
+    if isinstance(value, list) and not isinstance(value, ReadOnlyList):
+        return ReadOnlyList(read_only(item) for item in value)
+    if type(value) is tuple:
+        return tuple(read_only(item) for item in value)
+    return value
 
 
 def _bounded_range(*args):
@@ -44,6 +96,24 @@ def _bounded_range(*args):
     if len(r) > MAX_RANGE:
         raise jinja2.exceptions.SecurityError(f"range() of {len(r):,} steps is over the limit of {MAX_RANGE:,}")
     return r
+
+
+class ConfinedLoader(jinja2.FileSystemLoader):
+    """A FileSystemLoader that reads a pack's templates only from inside the pack, and shared
+    ones only from inside templates/: a link leading elsewhere is refused, not followed."""
+
+    def __init__(self, searchpath_and_bounds: list[tuple[Path, Path]]):
+        super().__init__([str(path) for path, _ in searchpath_and_bounds])
+        self.bounds = {str(path): bound for path, bound in searchpath_and_bounds}
+
+    def get_source(self, environment, template):
+        source, filename, uptodate = super().get_source(environment, template)
+        bound = next((b for path, b in self.bounds.items() if filename.startswith(path.rstrip("/") + "/")), None)
+        if bound is None or confine.read_problem(Path(filename), bound):
+            raise jinja2.exceptions.SecurityError(
+                f"template '{template}' leads outside the game pack (to {os.path.realpath(filename)}); "
+                "templates may only read the pack's own files and pnpgen's templates/")
+        return source, filename, uptodate
 
 
 class _CompiledTemplates(jinja2.BytecodeCache):
@@ -67,10 +137,10 @@ COMPILED = _CompiledTemplates()
 
 def environment(pack_root: Path) -> jinja2.Environment:
     """Templates are looked up in the pack's own templates/ first, then in the shared templates/."""
-    loader = jinja2.FileSystemLoader([str(Path(pack_root) / "templates"), str(TEMPLATE_DIR)])
-    return _Sandbox(loader=loader, autoescape=True, undefined=jinja2.StrictUndefined,
+    loader = ConfinedLoader([(Path(pack_root) / "templates", Path(pack_root)), (TEMPLATE_DIR, TEMPLATE_DIR)])
+    return Sandbox(loader=loader, autoescape=True, undefined=jinja2.StrictUndefined,
                     trim_blocks=True, lstrip_blocks=True, auto_reload=False, cache_size=400,
-                    bytecode_cache=COMPILED)
+                  bytecode_cache=COMPILED)
 
 
 def check_template(env: jinja2.Environment, name: str) -> str:
@@ -81,6 +151,8 @@ def check_template(env: jinja2.Environment, name: str) -> str:
         return f"template '{name}' not found"
     except jinja2.TemplateSyntaxError as exc:
         return f"template '{name}' line {exc.lineno}: {exc.message}"
+    except jinja2.TemplateError as exc:
+        return str(exc)
     return ""
 
 
@@ -106,11 +178,11 @@ class Helpers:
 
     def text_box(self, text, x, y, w, h, size=9, min_size=6, font="body", color=None,
                  align="left", valign="top", line_height=1.2, max_lines=None):
-        text = str(text)
+        text = composed(str(text))
         style = self.style(font, color)
         fitted = fit(text, w, h, size, min_size, style, self.game.icons, line_height, max_lines)
         if fitted is None:
-            message = (f"text {_snippet(text)} does not fit its {w:g} x {h:g} mm box even at {min_size:g} pt; "
+            message = (f"text {snippet(text)} does not fit its {w:g} x {h:g} mm box even at {min_size:g} pt; "
                        "shorten the text, or enlarge the box or lower min_size in the template")
             if not self.lenient:
                 raise TextFitError(message)
@@ -118,7 +190,7 @@ class Helpers:
             fitted = _truncated(text, w, h, min_size, style, self.game.icons, line_height)
         size_mm, lines = fitted
         if mm_to_pt(size_mm) < size - 0.01:
-            self.shrunk.append(f"text {_snippet(text)} set at {round(mm_to_pt(size_mm), 2):g} pt to fit (asked {size:g} pt)")
+            self.shrunk.append(f"text {snippet(text)} set at {round(mm_to_pt(size_mm), 2):g} pt to fit (asked {size:g} pt)")
         return Markup(render_block(lines, x, y, w, h, size_mm, style, self.game.icons, align,
                                    valign, line_height))
 
@@ -173,10 +245,6 @@ def arrow(x1, y1, x2, y2, shorten=0.0, head=1.5) -> str:
     px, py = -uy * head * 0.6, ux * head * 0.6
     return (f"M{ax:.3f},{ay:.3f}L{lx:.3f},{ly:.3f}"
             f"M{bx:.3f},{by:.3f}L{lx + px:.3f},{ly + py:.3f}L{lx - px:.3f},{ly - py:.3f}Z")
-
-
-def _snippet(text: str) -> str:
-    return repr(text if len(text) <= 40 else text[:37] + "...")
 
 
 def _truncated(text, w, h, min_pt, style, icons, line_height):

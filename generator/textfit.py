@@ -5,14 +5,17 @@ widths cairo uses when it draws into the PDF.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from html import escape
 
+from . import glyphs
 from .fonts import FontMetrics
 from .units import pt_to_mm
 
 ICON_TOKEN = re.compile(r":([a-z0-9][a-z0-9_-]*):")
 SIZE_STEP_PT = 0.25
+SHY = glyphs.SOFT_HYPHEN     # a break point: printed as '-' where the line breaks, else nothing
 
 
 class TextFitError(Exception):
@@ -56,9 +59,9 @@ def measure(text: str, style: Style, icons):
         words = []
         for raw in paragraph.split():
             if ":" not in raw:
-                words.append((raw, width(raw, 1.0)))
+                words.append((raw, width(raw.replace(SHY, ""), 1.0)))
                 continue
-            pieces = _pieces(raw, icons)
+            pieces = _pieces(raw.replace(SHY, ""), icons)
             words.append((pieces, sum(ICON_EM if kind == "icon" else width(value, 1.0) for kind, value in pieces)))
         out.append(words)
     return out
@@ -73,26 +76,49 @@ def layout_lines(text, width: float, size: float, style: Style, icons):
     lines = []
     for paragraph in paragraphs:
         line, line_w = [], 0.0
-        for word, unit_w in paragraph:
-            w = unit_w * size
-            if w > limit:
-                return None
-            if line and line_w + space + w > limit:
-                lines.append(line)
-                line, line_w = [], 0.0
-            line_w += (space if line else 0.0) + w
-            line.append((word, unit_w))
+        queue = list(reversed(paragraph))
+        while queue:
+            word, unit_w = queue.pop()
+            room = limit - (line_w + space if line else 0.0)
+            if unit_w * size <= room:
+                line_w += (space if line else 0.0) + unit_w * size
+                line.append((word, unit_w))
+                continue
+            split = _soft_break(word, room / size, style) if isinstance(word, str) and SHY in word else None
+            if split:                   # the head of the word, hyphenated, ends this line
+                head, tail = split
+                line.append(head)
+                queue.append(tail)
+            elif not line:
+                return None             # too wide even alone on a line
+            else:
+                queue.append((word, unit_w))
+            lines.append(line)
+            line, line_w = [], 0.0
         lines.append(line)
     return lines
+
+
+def _soft_break(word: str, room: float, style: Style):
+    """The longest head of `word` up to a soft hyphen that fits `room` (at size 1) with its
+    hyphen: ((head + '-', width), (rest, width)), or None."""
+    width = style.metrics.width
+    cuts = [i for i, c in enumerate(word) if c == SHY]
+    for cut in reversed(cuts):
+        head = word[:cut].replace(SHY, "") + "-"
+        head_w = width(head, 1.0)
+        if head_w <= room:
+            rest = word[cut + 1:]
+            return (head, head_w), (rest, width(rest.replace(SHY, ""), 1.0))
+    return None
 
 
 def fit(text, width, height, size_pt, min_pt, style, icons, line_height=1.2, max_lines=None):
     """Largest size from size_pt down to min_pt (in 0.25 pt steps) at which the text fits in
     the box (and in at most max_lines lines)."""
-    missing = style.metrics.missing(ICON_TOKEN.sub("", text))
-    if missing:
-        raise TextFitError(f"the font {style.family} has no glyph for {', '.join(repr(c) for c in missing)}"
-                           f" (U+{ord(missing[0]):04X}); replace the character or use a font that has it")
+    wrong = glyphs.problem(ICON_TOKEN.sub("", text), style.metrics.widths, shaped=True)
+    if wrong:
+        raise TextFitError(f"text {glyphs.snippet(text)} in {style.family}: {wrong}")
     measured = measure(text, style, icons)
     size_pt = max(size_pt, min_pt)
     steps = int(round((size_pt - min_pt) / SIZE_STEP_PT))
@@ -126,37 +152,59 @@ def render_block(lines, x, y, width, height, size, style, icons, align="left", v
     out = []
     for line in lines:
         line_w = sum(unit_w for _, unit_w in line) * size + space * max(0, len(line) - 1)
-        pen = x + {"left": 0.0, "center": (width - line_w) / 2, "right": width - line_w}[align]
-        run, run_x = [], pen
-        for i, (word, unit_w) in enumerate(line):
-            if i:
-                pen += space
-                if run:
-                    run.append(" ")
-                else:
-                    run_x = pen
-            if isinstance(word, str):           # plain text: no icon inside
-                if not run:
-                    run_x = pen
-                run.append(word)
-                pen += unit_w * size
-                continue
-            for kind, value in word:
-                if kind == "text":
-                    if not run:
-                        run_x = pen
-                    run.append(value)
-                    pen += m.width(value, size)
-                    continue
-                if run:
-                    out.append(f'<text x="{run_x:.3f}" y="{baseline:.3f}" {head}>{escape("".join(run))}</text>')
-                    run = []
-                out.append(_icon_markup(icons[value], pen, baseline, size, style))
-                pen += size * ICON_EM
-        if run:
-            out.append(f'<text x="{run_x:.3f}" y="{baseline:.3f}" {head}>{escape("".join(run))}</text>')
+        start = x + {"left": 0.0, "center": (width - line_w) / 2, "right": width - line_w}[align]
+        mirror = right_to_left(line)
+        for kind, value, left, w in _segments(line, start, size, space, m):
+            if mirror:          # runs and icons from the right: the line reads right to left
+                left = 2 * start + line_w - left - w
+            if kind == "text":
+                out.append(f'<text x="{left:.3f}" y="{baseline:.3f}" {head}>{escape(value)}</text>')
+            else:
+                out.append(_icon_markup(icons[value], left, baseline, size, style))
         baseline += size * line_height
     return "".join(out)
+
+
+def right_to_left(line) -> bool:
+    """A line whose first strong letter is right to left (Hebrew) is laid out from the right;
+    the drawing stage orders the letters inside each run."""
+    for word, _ in line:
+        for text in ([word] if isinstance(word, str) else [v for k, v in word if k == "text"]):
+            for char in text:
+                kind = unicodedata.bidirectional(char)
+                if kind in ("L", "R", "AL"):
+                    return kind != "L"
+    return False
+
+
+def _segments(line, pen, size, space, m):
+    """A line as ('text', run, x, width) between icons and ('icon', name, x, width), left to right."""
+    segments, run, run_x = [], [], pen
+
+    def close(end):
+        if run:
+            segments.append(("text", "".join(run), run_x, end - run_x))
+            run.clear()
+    for i, (word, unit_w) in enumerate(line):
+        if i:
+            pen += space
+            if run:
+                run.append(" ")
+            else:
+                run_x = pen
+        pieces = [("text", word.replace(SHY, ""), unit_w * size)] if isinstance(word, str) else \
+            [(k, v, m.width(v, size) if k == "text" else size * ICON_EM) for k, v in word]
+        for kind, value, w in pieces:
+            if kind == "text":
+                if not run:
+                    run_x = pen
+                run.append(value)
+            else:
+                close(pen)
+                segments.append(("icon", value, pen, w))
+            pen += w
+    close(pen)
+    return segments
 
 
 def _icon_markup(icon, x, baseline, size, style) -> str:

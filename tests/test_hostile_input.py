@@ -99,12 +99,16 @@ def test_a_second_build_into_a_locked_folder_is_refused(tmp_path):
     pack = copy_pack("mini", tmp_path)
     out = tmp_path / "out"
     (out / "mini").mkdir(parents=True)
-    with open(out / "mini" / ".pnpgen.lock", "a+") as lock:
+    lock = os.open(out / "mini", os.O_RDONLY | os.O_DIRECTORY)     # the folder itself is the lock
+    try:
         fcntl.flock(lock, fcntl.LOCK_EX)
         code, _, err = run_cli("build", pack, "--out", out, "--quiet")
-    assert code == 1 and "another pnpgen build is writing" in err and "Traceback" not in err
+    finally:
+        os.close(lock)
+    assert code == 1 and "another pnpgen command is writing" in err and "Traceback" not in err
     code, _, err = run_cli("build", pack, "--out", out, "--quiet")
     assert code == 0, err
+    assert not any(p.name.startswith(".") for p in (out / "mini").iterdir()), "no lock file is left"
 
 
 def big_deck(tmp_path: Path, cards: int) -> Path:
@@ -122,16 +126,44 @@ def test_a_build_killed_midway_leaves_the_previous_output(tmp_path, sig):
     before = snapshot(out / "bench-deck")
     big_deck(tmp_path / "big", 3000)
     (pack / "deck.yaml").write_bytes((tmp_path / "big" / "bench-deck" / "deck.yaml").read_bytes())
-    proc = subprocess.Popen([sys.executable, "-m", "generator", "build", str(pack), "--out", str(out), "--quiet"],
-                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(2.5)            # loaded, in the middle of drawing 3,000 cards (about 8 s in all)
-    assert proc.poll() is None, "the build finished before it could be interrupted"
+    proc, terminal = start_on_terminal(["build", str(pack), "--out", str(out)])
+    seen = read_until(terminal, proc, "faces")     # the progress bar: loaded and drawing
+    assert "faces" in seen and proc.poll() is None, seen
     proc.send_signal(sig)
-    _, err = proc.communicate(timeout=60)
-    assert proc.returncode != 0 and "Traceback" not in err
+    assert proc.wait(timeout=60) == 128 + sig
+    err = seen + read_until(terminal, proc, "\n\n")
+    assert "interrupted by" in err and "earlier output left as it was" in err and "Traceback" not in err
     assert snapshot(out / "bench-deck") == before
-    leftovers = [p.name for p in (out / "bench-deck").iterdir() if p.name not in before and p.name != ".pnpgen.lock"]
-    assert leftovers == []
+    assert sorted(p.name for p in (out / "bench-deck").iterdir()) == sorted(before)
+    assert [p.name for p in out.iterdir()] == ["bench-deck"], "no staging folder left"
+
+
+def start_on_terminal(argv):
+    """The CLI with its stderr on a pseudo-terminal (so it shows progress); (process, reader fd)."""
+    main_fd, child_fd = os.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "generator", *argv], cwd=ROOT,
+                            stdout=subprocess.DEVNULL, stderr=child_fd)
+    os.close(child_fd)
+    return proc, main_fd
+
+
+def read_until(fd, proc, text: str, limit: float = 120) -> str:
+    """What the process wrote to the terminal until `text` appears or it ends."""
+    import select
+    seen, deadline = "", time.monotonic() + limit
+    while text not in seen and time.monotonic() < deadline:
+        ready, _, _ = select.select([fd], [], [], 0.2)
+        if ready:
+            try:
+                chunk = os.read(fd, 4096)
+            except OSError:           # the process ended and closed the terminal
+                break
+            if not chunk:
+                break
+            seen += chunk.decode(errors="replace")
+        elif proc.poll() is not None:
+            break
+    return seen
 
 
 MUTATIONS = ("drop", "duplicate", "retype", "truncate")

@@ -86,7 +86,7 @@ def test_a_character_the_font_lacks_is_reported(tmp_path):
     edit(pack / "cards.yaml", "title: Plain", "title: \"Plain \u2658\"")
     code, out, err = run_cli("build", pack, "--out", tmp_path / "out", "--quiet")
     assert code == 1 and "Traceback" not in err
-    assert "item 'plain-1' (front)" in err and "has no glyph for '\u2658' (U+2658)" in err
+    assert "item 'plain-1' (front)" in err and "has no glyph for '\u2658' (U+2658" in err
 
 
 def test_unknown_game_is_a_usage_error(tmp_path):

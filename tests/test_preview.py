@@ -28,18 +28,18 @@ def test_preview_shows_every_face_grouped_as_in_the_manifests(tmp_path):
     pack = copy_pack("mini", tmp_path)
     code, out, err = run_cli("preview", pack, "--out", tmp_path / "out")
     assert code == 0, err
-    page = (tmp_path / "out" / "mini" / "preview" / "index.html").read_text()
+    page = (tmp_path / "out" / "mini-preview" / "index.html").read_text()
     # one section per manifest, in file order; one figure per item (12 faces: 11 items), the board
     assert re.findall(r"<h2>([\w.]+\.yaml)</h2>", page) == ["board.yaml", "cards.yaml"]
     captions = re.findall(r"<figcaption>([^<]+)<span class=\"copies\">×(\d+)", page)
     assert [c for c, _ in captions] == ["board "] + [f"plain-{n} " for n in range(1, 11)] + ["escape "]
     assert "12 components = the rulebook&#x27;s 12" in page and "63 × 88 mm" in page
-    assert 'href="../mini-sheets.pdf"' in page and 'href="../mini-board.pdf"' in page
+    assert 'href="../mini/mini-sheets.pdf"' in page and 'href="../mini/mini-board.pdf"' in page
     assert "&lt;/text&gt;&lt;script&gt;" not in page or "<script>&" not in page     # item text never markup
     images = re.findall(r'src="faces/([0-9a-f]+\.png)"', page)
     assert len(images) == 1 + 2 * 11 and len(set(images)) == len(images)
     # a card front as drawn: 63 x 88 mm at 100 dpi, the card colour inside the trim
-    front = pymupdf.Pixmap(str(tmp_path / "out" / "mini" / "preview" / "faces" / images[1]))
+    front = pymupdf.Pixmap(str(tmp_path / "out" / "mini-preview" / "faces" / images[1]))
     assert (front.width, front.height) == (249, 347)
     assert front.pixel(120, 200)[:3] == (0, 255, 0)
 
@@ -49,7 +49,7 @@ def test_text_set_smaller_to_fit_is_noted_under_its_face(tmp_path):
     edit(pack / "cards.yaml", 'title: Plain,', 'title: "A plain card with a title far too long for its line",')
     code, _, err = run_cli("preview", pack, "--out", tmp_path / "out")
     assert code == 0, err
-    page = (tmp_path / "out" / "mini" / "preview" / "index.html").read_text()
+    page = (tmp_path / "out" / "mini-preview" / "index.html").read_text()
     notes = re.findall(r'<ul class="notes"><li>([^<]+)</li>', page)
     assert len(notes) == 10 and all("set at" in n and "(asked 10 pt)" in n for n in notes)
     assert "10 item(s) have text set smaller than asked" in page
@@ -70,7 +70,7 @@ def test_an_edit_renders_again_only_the_faces_it_changes(tmp_path):
     # the live output equals a clean build of the edited pack, made by another process
     code, _, err = run_cli("preview", pack, "--out", tmp_path / "clean")
     assert code == 0, err
-    live, clean = files_of(tmp_path / "live" / "mini"), files_of(tmp_path / "clean" / "mini")
+    live, clean = files_of(tmp_path / "live"), files_of(tmp_path / "clean")
     assert live.keys() == clean.keys() and live == clean
 
 
@@ -100,7 +100,7 @@ def test_a_broken_pack_gives_the_error_page_and_keeps_the_pdfs(tmp_path):
     code, _, err = run_cli("preview", pack, "--out", out)
     assert code == 1 and "Traceback" not in err
     assert "card.svg.j2 line 1" in err and "nonexistent" in err
-    page = (out / "mini" / "preview" / "index.html").read_text()
+    page = (out / "mini-preview" / "index.html").read_text()
     assert 'id="errors"' in page and "card.svg.j2 line 1" in page and "<img" not in page
     assert (out / "mini" / "mini-sheets.pdf").read_bytes() == sheets
 
@@ -126,7 +126,8 @@ def test_a_pack_outside_components_previews_under_any_folder_name(tmp_path):
     pack = shutil.copytree(copy_pack("mini", tmp_path / "a"), tmp_path / "My Deck (v2)")
     code, out, err = run_cli("preview", pack, "--out", tmp_path / "out")
     assert code == 0, err
-    assert (tmp_path / "out" / "My Deck (v2)" / "preview" / "index.html").is_file()
+    page = (tmp_path / "out" / "My Deck (v2)-preview" / "index.html").read_text()
+    assert 'href="../My%20Deck%20%28v2%29/My%20Deck%20%28v2%29-sheets.pdf"' in page
     assert load_pack(pack).id == "My Deck (v2)"
 
 

@@ -1,6 +1,8 @@
 """Layouts -> files: JSON, SVG, PNG, or a PDF tiled across the paper like any board."""
 from __future__ import annotations
 
+from ..errors import BuildError
+from ..glyphs import GlyphError
 from ..impose import Options, impose_board
 from ..parallel import write_pdf
 from ..pdfwrite import PdfWriter
@@ -31,16 +33,16 @@ def _pack_art(layout: Layout, look: dict, title: str) -> tuple[str, float, float
     """Render look.template with the layout, the pack's palette, icons and helpers; look.size
     gives its size in mm and look.item the values it reads as `item` (e.g. the board grid)."""
     from .. import templating
-    from ..errors import BuildError
     from ..fonts import PROJECT_ROOT
     from ..manifest import load_pack
     game = load_pack(PROJECT_ROOT / "components" / layout.game)
     width, height = float(look["size"]["width"]), float(look["size"]["height"])
     context = {
-        "layout": layout.to_dict(), "title": title, "item": look.get("item", {}),
-        "cells": {c.get("label", f"{c.get('q', c.get('x'))},{c.get('r', c.get('y'))}"): c for c in layout.cells},
-        "game": {"id": game.id, "title": game.title, "data": game.data}, "palette": game.palette,
-        "face": {"width": width, "height": height, "bleed": 0.0, "side": "front"},
+        **templating.read_only({
+            "layout": layout.to_dict(), "title": title, "item": look.get("item", {}),
+            "cells": {c.get("label", f"{c.get('q', c.get('x'))},{c.get('r', c.get('y'))}"): c for c in layout.cells},
+            "game": {"id": game.id, "title": game.title, "data": game.data}, "palette": game.palette,
+            "face": {"width": width, "height": height, "bleed": 0.0, "side": "front"}}),
         **templating.Helpers(game).bind(),
     }
     try:
@@ -59,8 +61,11 @@ def map_files(layouts: list[Layout], fmt: str, stem: str, game_title: str, paper
         return {_name(stem, layout, len(layouts), "svg"): svg.encode()
                 for layout, (svg, _, _) in zip(layouts, drawings)}
     if fmt == "png":
-        return {_name(stem, layout, len(layouts), "png"): png_bytes(svg, w, h, dpi)
-                for layout, (svg, w, h) in zip(layouts, drawings)}
+        try:
+            return {_name(stem, layout, len(layouts), "png"): png_bytes(svg, w, h, dpi)
+                    for layout, (svg, w, h) in zip(layouts, drawings)}
+        except GlyphError as exc:
+            raise BuildError(f"the map: {exc}") from None
     return {f"{stem}.pdf": map_pdf(layouts, drawings, game_title, paper)}
 
 

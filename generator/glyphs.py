@@ -1,0 +1,100 @@
+"""Text -> text that prints as written, or a clear refusal.
+
+Every string pnpgen sets (template <text>, text helpers, board labels, maps, handouts) passes
+through here first:
+  - composed (Unicode NFC), so a letter written as base + combining accent becomes the one
+    precomposed glyph the font has and the accent lands where it belongs;
+  - soft hyphens (U+00AD) are break points for the wrapping helpers and invisible elsewhere;
+  - a character the font has no glyph for, a combining mark left over after composing, and
+    right-to-left scripts are refused, naming the text: pnpgen draws glyphs one after the
+    other, left to right, without a shaping engine, so it cannot set these correctly, and a
+    wrong or empty box on a printed card is worse than an error.
+"""
+from __future__ import annotations
+
+import unicodedata
+from functools import lru_cache
+from pathlib import Path
+
+SOFT_HYPHEN = "\u00ad"
+RIGHT_TO_LEFT = {"R", "AL", "RLE", "RLO", "RLI"}
+
+
+class GlyphError(ValueError):
+    """Text that would not print as written."""
+
+
+def composed(text: str) -> str:
+    return unicodedata.normalize("NFC", text)
+
+
+def printable(text: str) -> str:
+    """Text as drawn where no line breaks are made: composed, soft hyphens dropped."""
+    return composed(text).replace(SOFT_HYPHEN, "")
+
+
+def problem(text: str, covered, shaped: bool = False) -> str:
+    """'' when every character of (composed) text prints with a font covering `covered`
+    (a set or mapping of characters), else what is wrong and what to do. `shaped`: the text is
+    drawn through the shaping engine (raw <text>, helpers, maps), so right-to-left scripts and
+    combining marks are set properly; elsewhere (handouts, page labels) they are refused."""
+    text = composed(text)
+    plain = text.isascii()           # the common case: no right-to-left letters nor marks
+    for index, char in enumerate(text if not (shaped or plain) else ""):
+        if unicodedata.bidirectional(char) in RIGHT_TO_LEFT:
+            return (f"right-to-left text ({_name(char)}) cannot be set here: this text is drawn left to right "
+                    "without shaping, so it would print in reverse order; it can be set on components")
+        if unicodedata.combining(char) or unicodedata.category(char) in ("Mn", "Me"):
+            base = repr(text[index - 1]) if index else "nothing"
+            return (f"the combining mark {_name(char)} after {base} has no composed form, and this text is "
+                    "drawn without shaping; use a precomposed letter")
+    if all(c in covered or c in " \n\t\r" + SOFT_HYPHEN for c in set(text)):
+        return ""
+    missing = list(dict.fromkeys(c for c in text if c not in covered and not c.isspace() and c != SOFT_HYPHEN))
+    if missing:
+        shown = ", ".join(repr(c) for c in missing[:8]) + (" ..." if len(missing) > 8 else "")
+        return (f"the font has no glyph for {shown} ({_name(missing[0])}), it would print as an empty box; "
+                "replace the character, or set the text in a font of fonts/ that has it")
+    return ""
+
+
+def check(text: str, covered, where: str, font: str, shaped: bool = False) -> None:
+    """Raise GlyphError naming the text, its place and its font when it would not print as written."""
+    wrong = problem(text, covered, shaped)
+    if wrong:
+        raise GlyphError(f"{where}: text {snippet(text)} in {font}: {wrong}")
+
+
+@lru_cache(maxsize=None)
+def font_file(family: str, bold: bool, italic: bool) -> Path | None:
+    """The file cairo draws a family with: the one fontconfig picks from fonts/ (an unknown
+    family falls back to one of ours)."""
+    from .fonts import library, resolved_file
+    path = resolved_file(family, bold, italic)
+    face = library().face(family, bold, italic)
+    return Path(path) if path is not None else face.path if face is not None else None
+
+
+@lru_cache(maxsize=None)
+def font_coverage(family: str, bold: bool, italic: bool) -> tuple[frozenset, str]:
+    """(characters covered, a name for messages) of the font cairo draws a family with."""
+    path = font_file(family, bold, italic)
+    if path is None:
+        return frozenset(), f"font '{family}'"
+    return coverage(path), f"font '{family}' ({path.name})"
+
+
+@lru_cache(maxsize=None)
+def coverage(font_file: Path) -> frozenset:
+    """The characters a font file has glyphs for."""
+    from .fonts import _metrics
+    return frozenset(_metrics(Path(font_file)).widths)
+
+
+def _name(char: str) -> str:
+    return f"U+{ord(char):04X} {unicodedata.name(char, 'unnamed character')}"
+
+
+def snippet(text: str) -> str:
+    text = text.replace(SOFT_HYPHEN, "")
+    return repr(text if len(text) <= 40 else text[:37] + "...")

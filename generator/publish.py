@@ -1,0 +1,200 @@
+"""Finished files -> the output folder, all or nothing.
+
+A command's files are written into a fresh folder beside the output folder (a name nobody can
+guess, made by mkdtemp, so nothing planted there is followed), with every other file the output
+folder holds carried over by hard link; then that folder and the output folder swap places in
+one rename (renameat2 RENAME_EXCHANGE). Whenever the process stops, killed included, the output
+folder is either the whole old one or the whole new one. The old one is then removed.
+
+The output folder itself is the lock (flock on the directory): no lock file is left behind.
+"""
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import errno
+import fcntl
+import os
+import re
+import shutil
+import stat
+import tempfile
+from pathlib import Path
+from typing import Callable, Iterable
+
+from . import interrupt
+from .errors import BuildError, display_path
+
+STAGING = re.compile(r"^\.pnpgen-(\d+)-[a-z0-9_]+\.(.*)$")   # .pnpgen-<pid>-<random>.<folder>
+RENAME_EXCHANGE = 2
+_AT_FDCWD = -100
+
+
+def check_not_locked(out_dir: Path) -> None:
+    """Fail early, before the work, when another command is writing the same folder."""
+    if out_dir.is_dir() and not out_dir.is_symlink():
+        with output_lock(out_dir):
+            pass
+
+
+@contextlib.contextmanager
+def output_lock(out_dir: Path):
+    """An exclusive lock on out_dir (made if missing) while files are switched into it."""
+    try:
+        out_dir.parent.mkdir(parents=True, exist_ok=True)
+        if out_dir.is_symlink():
+            raise BuildError(f"{display_path(out_dir)} is a symbolic link; pnpgen replaces its output folder "
+                             "whole: remove the link, or give --out the folder it points to")
+        out_dir.mkdir(exist_ok=True)
+        handle = os.open(out_dir, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+    except OSError as exc:
+        raise BuildError(f"cannot write {display_path(out_dir)}: {exc.strerror}") from None
+    try:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise BuildError(f"another pnpgen command is writing {display_path(out_dir)}; "
+                             "wait for it to finish, or write into another folder with --out") from None
+        yield
+    finally:
+        os.close(handle)
+
+
+def write_atomically(out_dir: Path, files: dict[str, bytes], replaces: Iterable[str] = ()) -> None:
+    """Make out_dir hold `files`, plus the files it held already except those named in `replaces`
+    (a previous build's files), in one step."""
+    dropped = set(replaces) | set(files)
+    with interrupt.deferred(), output_lock(out_dir):
+        remove_stale_staging(out_dir)
+        staging = _new_staging(out_dir)
+        switched = False
+        try:
+            _fill(staging, files, out_dir, lambda name: name not in dropped)
+            interrupt.check()                  # last moment to stop with the old output whole
+            _swap(staging, out_dir)
+            switched = True
+        except OSError as exc:
+            raise BuildError(f"cannot write {display_path(out_dir)}: {exc.strerror}") from None
+        finally:
+            _remove(staging)                   # the old output once switched, else the new
+        if interrupt.received():
+            raise interrupt.Interrupted(interrupt.received(), _after_switch_message(out_dir, switched))
+
+
+def _after_switch_message(out_dir: Path, switched: bool) -> str:
+    done = "the new output is complete in" if switched else "earlier output left as it was in"
+    return f"interrupted by {_signal_name()}; {done} {display_path(out_dir)}"
+
+
+def _signal_name() -> str:
+    import signal
+    return signal.Signals(interrupt.received()).name
+
+
+def _fill(staging: Path, files: dict[str, bytes], out_dir: Path, keep: Callable[[str], bool]) -> None:
+    os.chmod(staging, 0o777 & ~_umask())       # mkdtemp makes it owner-only; output is ordinary
+    for name, data in files.items():
+        interrupt.check()
+        fd = os.open(staging / name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o666)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+    for entry in os.scandir(out_dir):
+        if keep(entry.name) and not entry.name.startswith(".") and entry.is_file(follow_symlinks=False):
+            _carry_over(Path(entry.path), staging / entry.name)
+    _fsync_dir(staging)
+
+
+def _carry_over(source: Path, target: Path) -> None:
+    """A file of an earlier command (a map made with `pnpgen map`) stays: linked, else copied."""
+    try:
+        os.link(source, target, follow_symlinks=False)
+    except OSError:
+        fd = os.open(source, os.O_RDONLY | os.O_NOFOLLOW)
+        with os.fdopen(fd, "rb") as src, open(target, "xb") as dst:
+            shutil.copyfileobj(src, dst)
+
+
+def _swap(staging: Path, out_dir: Path) -> None:
+    """staging becomes out_dir and out_dir becomes staging, in one step."""
+    if _renameat2(staging, out_dir, RENAME_EXCHANGE):
+        _fsync_dir(out_dir.parent)
+        return
+    # no RENAME_EXCHANGE (not Linux, or a file system without it): two renames; a kill between
+    # them leaves the old output whole in the staging name and no out_dir
+    aside = _new_staging(out_dir)
+    os.rename(out_dir, aside / "old")
+    os.rename(staging, out_dir)
+    os.rename(aside, staging)
+    _fsync_dir(out_dir.parent)
+
+
+def _renameat2(source: Path, target: Path, flags: int) -> bool:
+    """renameat2(2) through libc; False when the system or file system cannot do it."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    call = getattr(libc, "renameat2", None)
+    if call is None:
+        return False
+    if call(_AT_FDCWD, os.fsencode(source), _AT_FDCWD, os.fsencode(target), flags) == 0:
+        return True
+    code = ctypes.get_errno()
+    if code in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP):
+        return False
+    raise OSError(code, os.strerror(code), str(target))
+
+
+def remove_stale_staging(out_dir: Path) -> None:
+    """Folders left by a killed command (its process is gone) and anything planted under their
+    names: removed without following links. Called with the lock held."""
+    for entry in os.scandir(out_dir.parent):
+        match = STAGING.match(entry.name)
+        if not match or match.group(2) != out_dir.name:
+            continue
+        if _alive(int(match.group(1))) and not entry.is_symlink():
+            continue
+        _remove(Path(entry.path))
+
+
+def _remove(path: Path) -> None:
+    """Remove a file, a link (never its target) or a folder tree; what cannot go stays."""
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        return
+    if stat.S_ISDIR(info.st_mode) and info.st_uid == os.getuid():
+        shutil.rmtree(path, ignore_errors=True)   # rmtree unlinks links, never follows them
+    else:
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _new_staging(out_dir: Path) -> Path:
+    """A new folder beside out_dir, owner-only, under a name made at random (mkdtemp)."""
+    return Path(tempfile.mkdtemp(prefix=f".pnpgen-{os.getpid()}-", suffix=f".{out_dir.name}", dir=out_dir.parent))
+
+
+def _fsync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask

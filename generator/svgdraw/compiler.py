@@ -1,0 +1,307 @@
+"""The compiler: an SVG document -> a tuple of ``(function, argument)`` drawing operations.
+
+``_Compiler`` walks the element tree, dispatching each tag through ``_HANDLERS`` (shapes in
+shapes.py, text in text.py, containers and <use> here), and keeps track of the graphics
+state the operations leave behind so that they can skip redundant cairo calls.  Anything
+outside the subset raises UnsupportedSVG before a single cairo call is made.
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from functools import lru_cache
+
+from .base import _MAX_ELEMENTS, _SVG_NS, _XLINK_HREF, UnsupportedSVG
+from .cascade import _CACHE_LIMIT, _paints, _prep
+from .ops import (
+    _new_matrix, _op_pop, _op_push, _op_restore, _op_save_transform, _op_shape)
+from .properties import _ROOT_PROPS
+from .shapes import (
+    _SHAPE_HANDLERS, _h_circle, _h_ellipse, _h_line, _h_path, _h_polygon, _h_polyline,
+    _h_rect)
+from .text import _h_text
+from .transforms import _IDENTITY, _compose
+from .units import _attr_len
+
+_DOCTYPE_RE = re.compile(r'<!\s*(?:DOCTYPE|ENTITY)', re.IGNORECASE)
+_DOCTYPE_BRE = re.compile(rb'<!\s*(?:DOCTYPE|ENTITY)', re.IGNORECASE)
+
+
+class _Compiler:
+    """Walks the element tree and emits drawing operations.
+
+    It also simulates the part of cairo's graphics state that the
+    operations set (source colour, font face, font size, line width), with
+    save/restore and push/pop groups, so that the operations can skip
+    setting a value the context already has.  ``gs`` is
+    ``[source, face, size, line_width]``; None means unknown.
+    """
+
+    __slots__ = ('ops', 'root', 'ids', 'use_stack', 'count', 'gs', 'stack')
+
+    def __init__(self, root):
+        self.ops = []
+        self.root = root
+        self.ids = None
+        self.use_stack = []
+        self.count = 0
+        self.gs = [None, None, None, None]
+        self.stack = []
+
+    def lookup(self, ident):
+        if self.ids is None:
+            ids = {}
+            for elem in self.root.iter():
+                value = elem.get('id')
+                if value is not None and value not in ids:
+                    ids[value] = elem
+            self.ids = ids
+        return self.ids.get(ident)
+
+    # graphics state bookkeeping -------------------------------------------
+
+    def save_transform(self, matrix):
+        self.ops.append((_op_save_transform, _new_matrix(matrix)))
+        self.stack.append(self.gs[:])
+
+    def restore(self):
+        self.ops.append((_op_restore, None))
+        self.gs = self.stack.pop()
+
+    def push(self):
+        self.ops.append((_op_push, None))
+        self.stack.append(self.gs[:])
+
+    def pop(self, alpha):
+        self.ops.append((_op_pop, alpha))
+        self.gs = self.stack.pop()
+        self.gs[0] = None  # the group pattern is now the source
+
+    # containers -----------------------------------------------------------
+
+    def children(self, elem, props):
+        for child in elem:
+            tag = child.tag
+            handler = _HANDLERS.get(tag)
+            if handler is None:
+                if not isinstance(tag, str):
+                    continue  # comment / processing instruction
+                if tag[:1] == '{' and not tag.startswith(_SVG_NS):
+                    continue  # foreign namespace (inkscape, sodipodi...)
+                raise UnsupportedSVG(f'element {tag!r} is not supported')
+            if handler in _SHAPE_HANDLERS:
+                self.cached_shape(handler, child, props)
+            else:
+                handler(self, child, props)
+
+    def cached_shape(self, handler, elem, props):
+        """Compile a basic shape, memoised across documents.
+
+        A shape's operations depend only on its tag and attributes, its
+        inherited properties (``props['_id']``) and the known graphics
+        state, so template elements repeated from card to card are
+        compiled once.
+        """
+        key = (elem.tag, props['_id'], tuple(elem.attrib.items()),
+               tuple(self.gs))
+        hit = _SHAPE_CACHE.get(key)
+        if hit is None:
+            ops = self.ops
+            start = len(ops)
+            handler(self, elem, props)
+            hit = (ops[start:], tuple(self.gs))
+            if len(_SHAPE_CACHE) >= _CACHE_LIMIT:
+                _SHAPE_CACHE.clear()
+            _SHAPE_CACHE[key] = hit
+        else:
+            self.count += 1
+            self.ops.extend(hit[0])
+            self.gs = list(hit[1])
+
+    def group(self, elem, props, extra_matrix=None, draw_target=None):
+        """Compile a container; ``draw_target`` draws a <use> target."""
+        self.count += 1
+        if self.count > _MAX_ELEMENTS:
+            raise ValueError('SVG references too many elements')
+        prepared = _prep(elem, props)
+        if prepared is None:
+            return
+        p, opacity, matrix = prepared
+        if opacity <= 0:
+            return
+        if extra_matrix is not None:
+            matrix = _compose(matrix or _IDENTITY, extra_matrix)
+            if matrix == _IDENTITY:
+                matrix = None
+        ops = self.ops
+        start = len(ops)
+        saved_gs = self.gs[:]
+        saved_depth = len(self.stack)
+        if matrix is not None:
+            self.save_transform(matrix)
+        if opacity < 1:
+            self.push()
+        mark = len(ops)
+        if draw_target is None:
+            self.children(elem, p)
+        else:
+            draw_target(p)
+        if len(ops) == mark:  # nothing drawn: drop the wrapper too
+            del ops[start:]
+            self.gs = saved_gs
+            del self.stack[saved_depth:]
+            return
+        if opacity < 1:
+            self.pop(opacity)
+        if matrix is not None:
+            self.restore()
+
+    # shapes -----------------------------------------------------------------
+
+    def shape(self, props, opacity, matrix, build, barg, fillable=True):
+        if not props['visibility']:
+            return
+        fill, stroke = _paints(props)
+        if not fillable:
+            fill = None
+        if fill is None and stroke is None:
+            return
+        group = False
+        if opacity < 1:
+            if fill is not None and stroke is not None:
+                group = True
+            elif fill is not None:
+                fill = fill[:3] + (fill[3] * opacity,)
+            else:
+                stroke = (stroke[0][:3] + (stroke[0][3] * opacity,),
+                          stroke[1], stroke[2])
+        if group:
+            self.push()
+        gs = self.gs
+        source, width = gs[0], gs[3]
+        fill_op = None
+        if fill is not None:
+            fill_op = fill + (fill != source,)
+            source = fill
+        stroke_op = None
+        if stroke is not None:
+            rgba, stroke_width, extra = stroke
+            stroke_op = rgba + (rgba != source, stroke_width,
+                                stroke_width != width, extra)
+            source, width = rgba, stroke_width
+        self.ops.append((_op_shape, (
+            build, barg, _new_matrix(matrix) if matrix else None,
+            fill_op, props['fill-rule'], stroke_op)))
+        if matrix is None:  # otherwise the operation restores the state
+            gs[0], gs[3] = source, width
+        if group:
+            self.pop(opacity)
+
+
+def _h_g(c, elem, props):
+    c.group(elem, props)
+
+
+def _h_skip(c, elem, props):
+    pass
+
+
+def _h_nested_svg(c, elem, props):
+    raise UnsupportedSVG('nested <svg> is not supported')
+
+
+def _h_use(c, elem, props):
+    href = elem.get('href')
+    if href is None:
+        href = elem.get(_XLINK_HREF)
+    if not href:
+        return
+    if not href.startswith('#'):
+        raise UnsupportedSVG('external <use> references')
+    target = c.lookup(href[1:].strip())
+    if target is None or target in c.use_stack:
+        return  # missing or circular reference: not rendered
+    a = elem.attrib
+    fs = props['font-size']
+    x = _attr_len(a, 'x', fs)
+    y = _attr_len(a, 'y', fs)
+    shift = (1.0, 0.0, 0.0, 1.0, x, y) if (x or y) else None
+    tag = target.tag
+    if tag == 'symbol' or tag == _SVG_NS + 'symbol':
+        if target.get('viewBox') is not None:
+            raise UnsupportedSVG('<symbol> with viewBox')
+        handler = _h_g
+    else:
+        handler = _HANDLERS.get(tag)
+        if handler is None:
+            raise UnsupportedSVG(f'<use> of {tag!r} is not supported')
+        if handler is _h_skip:
+            return
+
+    def draw_target(p):
+        c.use_stack.append(target)
+        handler(c, target, p)
+        c.use_stack.pop()
+
+    c.group(elem, props, extra_matrix=shift, draw_target=draw_target)
+
+
+
+
+_SHAPE_CACHE = {}  # see _Compiler.cached_shape
+
+_HANDLERS = {}
+for _prefix in ('', _SVG_NS):
+    _HANDLERS.update({
+        _prefix + 'g': _h_g,
+        _prefix + 'svg': _h_nested_svg,
+        _prefix + 'defs': _h_skip,
+        _prefix + 'symbol': _h_skip,
+        _prefix + 'title': _h_skip,
+        _prefix + 'desc': _h_skip,
+        _prefix + 'metadata': _h_skip,
+        _prefix + 'use': _h_use,
+        _prefix + 'rect': _h_rect,
+        _prefix + 'circle': _h_circle,
+        _prefix + 'ellipse': _h_ellipse,
+        _prefix + 'line': _h_line,
+        _prefix + 'polyline': _h_polyline,
+        _prefix + 'polygon': _h_polygon,
+        _prefix + 'path': _h_path,
+        _prefix + 'text': _h_text,
+    })
+del _prefix
+
+
+def _check_safe(svg_text):
+    if isinstance(svg_text, str):
+        if '<!' in svg_text and _DOCTYPE_RE.search(svg_text):
+            raise ValueError('SVG must not contain a DOCTYPE or entities')
+    elif b'<!' in svg_text and _DOCTYPE_BRE.search(svg_text):
+        raise ValueError('SVG must not contain a DOCTYPE or entities')
+
+
+def _compile(svg_text):
+    """Parse and compile a document; raises UnsupportedSVG."""
+    root = ET.fromstring(svg_text)
+    if root.tag != _SVG_NS + 'svg' and root.tag != 'svg':
+        raise UnsupportedSVG('root element is not <svg>')
+    # CSS style sheets apply document-wide, even from inside <defs>.
+    for tag in (_SVG_NS + 'style', 'style'):
+        for _ in root.iter(tag):
+            raise UnsupportedSVG('<style> elements are not supported')
+    compiler = _Compiler(root)
+    compiler.group(root, _ROOT_PROPS)
+    return tuple(compiler.ops)
+
+
+@lru_cache(maxsize=256)
+def _compile_cached(svg_text):
+    """Compiled program, or None when the fast path cannot draw it."""
+    try:
+        return _compile(svg_text)
+    except UnsupportedSVG:
+        return None
+
+

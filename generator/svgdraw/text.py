@@ -1,0 +1,269 @@
+"""Text: <text> and <tspan> elements -> text operations (runs of UTF-8 with their font,
+paint and position, grouped in anchored chunks).
+
+White space is collapsed as SVG 1.1 does (xml:space="preserve" keeps it); each absolute x/y
+starts a new chunk, which text-anchor aligns as a whole.  Per-glyph position lists,
+textPath and letter-spacing are outside the subset: the document goes to cairosvg.
+"""
+
+from __future__ import annotations
+
+import re
+
+import cairocffi
+
+from .. import glyphs, shaping
+from .base import _SVG_NS, UnsupportedSVG
+from .cascade import _CACHE_LIMIT, _prep, _run_style
+from .ops import _new_matrix, _op_text
+from .units import _LIST_SPLIT_RE, _finite, _length
+
+_WS_RE = re.compile(r'[ \t\n\r]+')
+_NL_RE = re.compile(r'[\t\n\r]')
+
+
+def _single_coord(attrib, name, font_size):
+    value = attrib.get(name)
+    if value is None:
+        return None
+    try:
+        return _finite(float(value))
+    except ValueError:
+        pass
+    value = value.strip()
+    if not value:
+        return None
+    if len(_LIST_SPLIT_RE.split(value)) > 1:
+        raise UnsupportedSVG(f'per-glyph {name} lists are not supported')
+    return _length(value, font_size)
+
+
+def _position(attrib, props, pending):
+    """Merge the x/y/dx/dy of an element into ``pending`` (inner wins)."""
+    get = attrib.get
+    if (get('x') is None and get('y') is None and get('dx') is None
+            and get('dy') is None):
+        return pending
+    fs = props['font-size']
+    values = (_single_coord(attrib, 'x', fs), _single_coord(attrib, 'y', fs),
+              _single_coord(attrib, 'dx', fs), _single_coord(attrib, 'dy', fs))
+    if pending is None:
+        return list(values)
+    for i, value in enumerate(values):
+        if value is not None:
+            pending[i] = value
+    return pending
+
+
+class _TextBuilder:
+    """Collects the runs of a <text> element with tspan children."""
+
+    __slots__ = ('compiler', 'runs', 'pending', 'prev_space')
+
+    def __init__(self, compiler, pending):
+        self.compiler = compiler
+        self.runs = []  # [text, props, position]
+        self.pending = pending  # [x, y, dx, dy] for the next character
+        self.prev_space = True  # strips leading white space
+
+    def add(self, text, props):
+        if props['xml:space']:
+            text = _NL_RE.sub(' ', text)
+            self.prev_space = text.endswith(' ')
+        else:
+            text = _WS_RE.sub(' ', text)
+            if self.prev_space and text.startswith(' '):
+                text = text[1:]
+            if not text:
+                return
+            self.prev_space = text.endswith(' ')
+        if not text:
+            return
+        self.runs.append([text, props, self.pending])
+        self.pending = None
+
+    def collect(self, elem, props):
+        if elem.text:
+            self.add(elem.text, props)
+        for child in elem:
+            tag = child.tag
+            kind = _TEXT_CHILDREN.get(tag)
+            if kind is None:
+                if isinstance(tag, str) and (
+                        tag[:1] != '{' or tag.startswith(_SVG_NS)):
+                    raise UnsupportedSVG(f'{tag!r} inside <text>')
+            elif kind == 'tspan':
+                self.compiler.count += 1
+                prepared = _prep(child, props)
+                if prepared is not None:
+                    p, opacity, matrix = prepared
+                    if opacity < 1 or matrix is not None:
+                        raise UnsupportedSVG('opacity/transform on <tspan>')
+                    self.pending = _position(child.attrib, p, self.pending)
+                    self.collect(child, p)
+            if child.tail:
+                self.add(child.tail, props)
+
+    def finish(self):
+        runs = self.runs
+        # strip the trailing white space of the text element
+        while runs and not runs[-1][1]['xml:space']:
+            last = runs[-1]
+            if last[0].endswith(' '):
+                last[0] = last[0][:-1]
+            if last[0]:
+                break
+            runs.pop()
+        return runs
+
+
+def _checked(text, p):
+    """The text as it prints: UTF-8 (composed, soft hyphens dropped), or its glyphs shaped by
+    HarfBuzz when it holds right-to-left letters or combining marks; GlyphError when the font
+    cannot print it as written."""
+    text = glyphs.printable(text)
+    style = (p['font-family'], p['font-weight'] == cairocffi.FONT_WEIGHT_BOLD,
+             p['font-style'] != cairocffi.FONT_SLANT_NORMAL)
+    covered, font = glyphs.font_coverage(*style)
+    glyphs.check(text, covered, '<text>', font, shaped=True)
+    if shaping.needs_shaping(text):
+        return shaping.shape(text, glyphs.font_file(*style))
+    return text.encode('utf-8')
+
+
+def _text_run(text, p, pos, need):
+    data = _checked(text, p)
+    face, size, fill, stroke = _run_style(p)
+    if pos is None:
+        return (data, face, size, fill, stroke, None, None, 0.0, 0.0, need)
+    x, y, dx, dy = pos
+    return (data, face, size, fill, stroke, x, y, dx or 0.0, dy or 0.0, need)
+
+
+_TEXT_CACHE = {}  # (parent props id, attribute items) -> _text_head result
+_NOT_DRAWN = ()
+
+
+def _text_head(elem, props):
+    """Memoised per-element part of a <text>: style and position."""
+    attrib = elem.attrib
+    key = (props['_id'], tuple(attrib.items()))
+    head = _TEXT_CACHE.get(key)
+    if head is None:
+        prepared = _prep(elem, props)
+        if prepared is None or prepared[1] <= 0:
+            head = _NOT_DRAWN
+        else:
+            p, opacity, matrix = prepared
+            pending = _position(attrib, p, None)
+            face, size, fill, stroke = _run_style(p)
+            if pending is None:
+                x = y = None
+                dx = dy = 0.0
+            else:
+                x, y, dx, dy = pending
+                dx = dx or 0.0
+                dy = dy or 0.0
+            head = (p, opacity, matrix,
+                    None if pending is None else tuple(pending),
+                    (face, size, fill, stroke, x, y, dx, dy),
+                    fill is not None or stroke is not None)
+        if len(_TEXT_CACHE) >= _CACHE_LIMIT:
+            _TEXT_CACHE.clear()
+        _TEXT_CACHE[key] = head
+    return head
+
+
+def _h_text(c, elem, props):
+    c.count += 1
+    head = _text_head(elem, props)
+    if head is _NOT_DRAWN:
+        return
+    p, opacity, matrix, pending, style, visible = head
+    if not len(elem):  # plain text without tspans: the common case
+        if not visible:
+            return
+        text = elem.text
+        if not text:
+            return
+        if p['xml:space']:
+            text = _NL_RE.sub(' ', text)
+        elif ('  ' in text or '\n' in text or '\t' in text
+              or '\r' in text):
+            text = _WS_RE.sub(' ', text).strip(' ')
+        else:
+            text = text.strip(' ')
+        data = _checked(text, p)
+        if not data:
+            return
+        run = (data,) + style + (False,)
+        _emit_text(c, opacity, matrix, [(p['text-anchor'], [run])],
+                   style[2] is not None, style[3] is not None)
+        return
+    builder = _TextBuilder(c, None if pending is None else list(pending))
+    builder.collect(elem, p)
+    runs = builder.finish()
+    if not runs:
+        return
+    last = len(runs) - 1
+    chunks = []
+    current = None
+    has_fill = has_stroke = False
+    for index, (text, run_props, pos) in enumerate(runs):
+        run = _text_run(text, run_props, pos, index != last)
+        has_fill = has_fill or run[3] is not None
+        has_stroke = has_stroke or run[4] is not None
+        if current is None or run[5] is not None or run[6] is not None:
+            current = []
+            chunks.append((run_props['text-anchor'], current))
+        current.append(run)
+    if has_fill or has_stroke:
+        _emit_text(c, opacity, matrix, chunks, has_fill, has_stroke)
+
+
+def _emit_text(c, opacity, matrix, chunks, has_fill, has_stroke):
+    """Append a text operation; chunks = [(anchor, [run, ...]), ...]."""
+    group = opacity < 1 and has_fill and has_stroke
+    if opacity < 1 and not group:  # fold the opacity into the colours
+        for _, runs in chunks:
+            for i, run in enumerate(runs):
+                fill, stroke = run[3], run[4]
+                if fill is not None:
+                    fill = fill[:3] + (fill[3] * opacity,)
+                if stroke is not None:
+                    stroke = (stroke[0][:3] + (stroke[0][3] * opacity,),
+                              stroke[1], stroke[2])
+                runs[i] = run[:3] + (fill, stroke) + run[5:]
+    if group:
+        c.push()
+    gs = c.gs
+    op_matrix = _new_matrix(matrix) if matrix else None
+    c.ops.append((_op_text, (
+        op_matrix,
+        tuple([(anchor, tuple(runs)) for anchor, runs in chunks]),
+        gs[1], gs[2], gs[0])))
+    if op_matrix is None:
+        # state after the operation: the last run's font, the colour of
+        # the last visible run, line width unknown if anything was stroked
+        last = chunks[-1][1][-1]
+        gs[1], gs[2] = last[1], last[2]
+        source = gs[0]
+        for _, runs in chunks:
+            for run in runs:
+                if run[4] is not None:
+                    source = run[4][0]
+                elif run[3] is not None:
+                    source = run[3]
+        gs[0] = source
+        if has_stroke:
+            gs[3] = None
+    if group:
+        c.pop(opacity)
+
+# children allowed inside <text>: tspan, or skipped
+_TEXT_CHILDREN = {}
+for _prefix in ('', _SVG_NS):
+    _TEXT_CHILDREN[_prefix + 'tspan'] = 'tspan'
+    for _tag in ('title', 'desc', 'metadata'):
+        _TEXT_CHILDREN[_prefix + _tag] = 'skip'
+del _prefix, _tag

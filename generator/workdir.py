@@ -1,0 +1,84 @@
+"""pnpgen's own working files (the fontconfig set-up, rasterized handout icons), kept where no
+other user of the machine can plant or read anything.
+
+The folder is $TMPDIR/pnpgen-<uid>/, created owner-only and checked before every use: a real
+folder (not a link), owned by this user, closed to everyone else. When someone else got there
+first (a link, another owner, open permissions), this process works in a fresh folder with an
+unpredictable name instead, removed when it ends. Files are written under random names and
+renamed into place, so a planted name is never opened for writing.
+"""
+from __future__ import annotations
+
+import atexit
+import contextlib
+import os
+import shutil
+import stat
+import tempfile
+from functools import lru_cache
+from pathlib import Path
+
+
+class UnsafeFolder(Exception):
+    pass
+
+
+def private_dir(name: str) -> Path:
+    """An owner-only folder for `name` (made if missing), checked to be this user's alone."""
+    base = _base()
+    folder = base / name
+    try:
+        _ensure_private(folder)
+    except (UnsafeFolder, OSError):
+        folder = Path(tempfile.mkdtemp(prefix=f"{name}-", dir=base))
+    return folder
+
+
+@lru_cache(maxsize=1)
+def _base() -> Path:
+    shared = Path(tempfile.gettempdir()) / f"pnpgen-{os.getuid()}"
+    try:
+        _ensure_private(shared)
+        return shared
+    except (UnsafeFolder, OSError):
+        return _process_folder()
+
+
+def _process_folder() -> Path:
+    """A folder for this process only, under a name nobody can guess; removed at exit."""
+    folder = Path(tempfile.mkdtemp(prefix="pnpgen-"))
+    atexit.register(shutil.rmtree, folder, True)
+    return folder
+
+
+def _ensure_private(folder: Path) -> None:
+    with contextlib.suppress(FileExistsError):
+        os.mkdir(folder, 0o700)
+    info = os.lstat(folder)
+    if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o077:
+        raise UnsafeFolder(str(folder))
+
+
+def trusted_file(path: Path) -> bool:
+    """path is a plain file of this user's (not a link, not a folder) that may be read back."""
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return False
+    return stat.S_ISREG(info.st_mode) and info.st_uid == os.getuid()
+
+
+def write_private(path: Path, data: bytes) -> None:
+    """Write path in its private folder: a new file under a random name, renamed over path;
+    whatever stood at path (a broken entry, a folder) is replaced."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        if os.path.isdir(path) and not os.path.islink(path):
+            shutil.rmtree(path, ignore_errors=True)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
