@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from jinja2 import meta, nodes
 
-from .render import FaceRef, FaceRenderer
+from .render import FaceRef, FaceRenderer, face_where
 
 WHOLE = None             # a template reads the item (or groups) as a whole, not field by field
 BY_FIELD = ("item", "groups")         # context names whose fields are hashed one by one
@@ -73,13 +73,15 @@ class CachedRenderer(FaceRenderer):
         key = self.face_key(face)
         hit = self.store.faces.get(key)
         if hit is None:
-            warned, noted = len(self.helpers.warnings), len(self.helpers.shrunk)
+            said, noted = len(self.helpers.said), len(self.helpers.shrunk)
             svg = super()._render(face)
-            hit = self.store.faces[key] = Rendered(svg, tuple(self.helpers.warnings[warned:]),
+            hit = self.store.faces[key] = Rendered(svg, tuple(self.helpers.said[said:]),
                                                    tuple(self.helpers.shrunk[noted:]))
             self.store.renders += 1
-        else:
-            self.helpers.warnings.extend(hit.warnings)
+        else:           # told again, naming the face where it now is (its line may have moved)
+            self.helpers.face = face_where(face)
+            for message in hit.warnings:
+                self.helpers.warn(message)
         self.notes[face.key] = hit.notes
         return hit.svg
 

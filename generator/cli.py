@@ -8,9 +8,9 @@ import time
 from pathlib import Path
 
 from . import SETUP_ERROR, __version__, interrupt
-from .build import PRINT_SHOP, BuildRequest, Progress, build, layout_problems
+from .build import PRINT_SHOP, BuildRequest, Progress, build
 from .errors import ManifestError, PnpError, UsageError, display_path
-from .manifest import PAPERS, find_pack, list_packs, load_pack
+from .manifest import PAPERS, find_pack, list_packs, load_pack, pack_id
 from .fonts import PROJECT_ROOT
 from .impose import Options
 
@@ -78,22 +78,27 @@ def cmd_list(args) -> int:
 
 
 def cmd_validate(args) -> int:
+    from .validate import validate
     failed = 0
     for pack in resolve_packs(args.games):
         try:
-            game = load_pack(pack)
+            result = validate(pack, progress=TerminalProgress(True))
         except ManifestError as exc:
             for problem in exc.problems:
                 print(problem, file=sys.stderr)
             failed += 1
             continue
-        problems = layout_problems(game, BuildRequest())
-        for problem in problems:
-            print(problem, file=sys.stderr)
-        if problems:
+        for error in result.errors:
+            print(error, file=sys.stderr)
+        for warning in result.warnings:
+            print(f"warning: {warning}", file=sys.stderr)
+        if result.errors:
             failed += 1
+            print(f"{display_path(pack)}: {len(result.errors)} problem(s); build would refuse this pack", file=sys.stderr)
             continue
-        print(f"{display_path(pack)}: ok ({game.total} components in {len(game.groups)} groups)")
+        game = result.game
+        print(f"{display_path(pack)}: ok ({game.total} components in {len(game.groups)} groups); "
+              f"{result.faces} distinct faces rendered")
     return 1 if failed else 0
 
 
@@ -180,18 +185,25 @@ def cmd_map(args) -> int:
     from .maps.output import map_files
     from .maps.rules import MapOptions
     from .publish import write_atomically
+    pack = find_pack(args.game, components_dir()) if args.game else None
+    if args.game and pack is None:
+        raise UsageError(f"'{args.game}' is not a game pack: no {args.game}/game.yaml under "
+                         f"{display_path(components_dir())}/ or at that path")
     if args.check:
-        return _check_layouts(args.check)
+        return _check_layouts(args.check, pack)
     if not args.game:
         raise UsageError("name a game (pnpgen map royal-dukes) or a layout file to check (pnpgen map --check FILE.json)")
-    pack = find_pack(args.game, components_dir())
-    game_id = pack.name if pack else args.game
+    try:
+        rules = engine.rules_for(pack)
+    except engine.MapError as exc:
+        raise UsageError(str(exc)) from None
+    game_id = rules.id
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 10**9)
     if args.seed is None:
         print(f"seed: {seed} (use --seed {seed} to make this map again)", file=sys.stderr)
     options = MapOptions(balance=args.balance == "on", relaxed=args.relaxed, mountains=args.mountains)
     try:
-        layouts = [engine.generate(game_id, seed + i, args.players, options) for i in range(args.count)]
+        layouts = [engine.generate(rules, seed + i, args.players, options) for i in range(args.count)]
     except engine.MapError as exc:
         raise UsageError(str(exc)) from None
     title = _game_title(pack, game_id)
@@ -206,7 +218,9 @@ def cmd_map(args) -> int:
     return 0
 
 
-def _check_layouts(path: str) -> int:
+def _check_layouts(path: str, pack: Path | None) -> int:
+    """Each layout against every checker of its pack: rulebook rules decide (exit 1), policies
+    are notes; checkers that disagree on legality are named."""
     from .maps import engine
     from .maps.layout import LayoutFileError, load
     try:
@@ -218,14 +232,24 @@ def _check_layouts(path: str) -> int:
     for index, layout in enumerate(layouts):
         where = path if len(layouts) == 1 else f"{path}: layout {index + 1}"
         try:
-            violations = engine.check(layout)
+            opinions = engine.check_all(layout, pack)
         except engine.MapError as exc:
             print(f"{where}: {exc}", file=sys.stderr)
             broken += 1
             continue
-        for violation in violations:
+        violations = opinions[0][1]
+        illegal = engine.broken_rules(violations)
+        for violation in illegal:
             print(f"{where}: {violation}")
-        if violations:
+        for violation in violations:
+            if violation.policy:
+                print(f"{where}: note: {violation}")
+        for name, others in opinions[1:]:
+            if bool(engine.broken_rules(others)) != bool(illegal):
+                verdict = "illegal" if engine.broken_rules(others) else "legal"
+                print(f"{where}: note: the {name} rules find this layout {verdict}: "
+                      + "; ".join(f"{v.rule}: {v.message}" for v in engine.broken_rules(others)))
+        if illegal:
             broken += 1
         else:
             print(f"{where}: legal {layout.game} layout for {layout.players} players")
@@ -243,9 +267,10 @@ def cmd_handout(args) -> int:
         for problem in exc.problems:
             print(problem, file=sys.stderr)
         return 1
-    out = Path(args.out) / folder.name
-    write_atomically(out, {f"{folder.name}-handout.pdf": pdf})
-    print(display_path(out / f"{folder.name}-handout.pdf"))
+    game_id = pack_id(folder)
+    out = Path(args.out) / game_id
+    write_atomically(out, {f"{game_id}-handout.pdf": pdf})
+    print(display_path(out / f"{game_id}-handout.pdf"))
     return 0
 
 
@@ -287,8 +312,9 @@ def parser() -> argparse.ArgumentParser:
     _build_options(pv)
     pv.set_defaults(run=cmd_preview)
     m = sub.add_parser("map", help="generate rules-legal map layouts, or check one (--check FILE.json)")
-    m.add_argument("game", nargs="?", metavar="GAME", help="royal-dukes, shires, lords-of-doomspire, dragon-towers, cones-of-dunshire")
-    m.add_argument("--check", metavar="FILE.json", help="check a layout file and print each broken rule")
+    m.add_argument("game", nargs="?", metavar="GAME", help="pack name under components/ or a pack folder with a map.yaml")
+    m.add_argument("--check", metavar="FILE.json", help="check a layout file and print each broken rule "
+                                                        "(against GAME's rules when given, else the layout's game)")
     m.add_argument("--players", type=int, help="player count (default: the game's usual count)")
     m.add_argument("--seed", type=int, help="random seed (default: a new one, printed)")
     m.add_argument("--count", type=_positive, default=1, help="how many layouts (seeds S, S+1, ...)")

@@ -6,6 +6,7 @@ UsageError: the command line is wrong (exit code 2).
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -87,3 +88,21 @@ class BuildError(PnpError):
 
 class UsageError(PnpError):
     exit_code = 2
+
+
+# Python's names for values, as a pack's author would say them (messages never show class names)
+_TYPE_WORDS = {"NoneType": "nothing", "str": "text", "int": "a whole number", "float": "a number",
+               "bool": "yes/no", "dict": "a mapping", "SrcDict": "a mapping", "DataDict": "a mapping",
+               "list": "a list", "SrcList": "a list", "tuple": "a list", "Markup": "text",
+               "Undefined": "an undefined value", "StrictUndefined": "an undefined value"}
+_QUALIFIED = re.compile(r"\b(?:[a-z_]+\.)+([A-Z][A-Za-z]+)\b")
+_QUOTED_TYPE = re.compile(r"'(" + "|".join(_TYPE_WORDS) + r")(?:' object| object')|'(" + "|".join(_TYPE_WORDS) + r")'")
+
+
+def plain_words(text: str) -> str:
+    """A Python error message with its class names put in words: "'NoneType' object is not
+    iterable" -> "nothing is not iterable"; module paths (generator.x.Y) lose their module."""
+    text = _QUALIFIED.sub(lambda m: m.group(1), text)
+    text = _QUOTED_TYPE.sub(lambda m: _TYPE_WORDS[m.group(1) or m.group(2)], text)
+    return re.sub(r"\b(" + "|".join(k for k in _TYPE_WORDS if k[0].isupper()) + r") object\b",
+                  lambda m: _TYPE_WORDS[m.group(1)], text)

@@ -26,7 +26,7 @@ from reportlab.platypus import (BaseDocTemplate, Flowable, Frame, KeepTogether, 
                                 Paragraph, Spacer, Table, TableStyle)
 
 from . import confine, glyphs, interrupt, workdir
-from .errors import ManifestError, Mark, Reporter, display_path
+from .errors import ManifestError, Mark, Reporter, display_path, plain_words
 from .fonts import FONT_DIR
 from .schema import AnyData, Bool, Choice, Color, Field, Int, ListOf, Spec, Str
 from .templating import Sandbox, read_only
@@ -148,8 +148,11 @@ class _Typesetter:
         except glyphs.GlyphError as exc:
             raise ManifestError([_problem(block.mark, f"section '{section.heading}', {kind}: {exc}", GLYPH_HINT)]) from None
         except (jinja2.TemplateError, TypeError, KeyError, ValueError) as exc:
-            raise ManifestError([_problem(block.mark, f"section '{section.heading}', {kind}: {exc}",
-                                          "check the {{ ... }} expression against the manifests")]) from None
+            hint = "check the {{ ... }} expression against the manifests"
+            if "map" not in self.source.context:
+                hint += " (map.* reads map.yaml, and this pack has none)"
+            raise ManifestError([_problem(block.mark, f"section '{section.heading}', {kind}: {plain_words(str(exc))}",
+                                          hint)]) from None
 
     def _block_text(self, value, width):
         return [Paragraph(self._markup(value), self.styles["body"])]
@@ -389,7 +392,7 @@ def source_for(folder: Path) -> HandoutSource:
     import yaml
 
     from .manifest import load_pack
-    context: dict = {"group": {}, "map": {}}
+    context: dict = {"group": {}}          # map: only where the pack has a map.yaml
     title, icons = folder.name.replace("-", " ").title(), {}
     if (folder / "game.yaml").is_file():
         game = load_pack(folder)

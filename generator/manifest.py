@@ -28,7 +28,11 @@ from .yamlsrc import SrcDict, load_yaml
 DATA_DIR = Path(__file__).parent / "data"
 PAPERS = yaml.safe_load((DATA_DIR / "papers.yaml").read_text())
 SIZES = yaml.safe_load((DATA_DIR / "sizes.yaml").read_text())
-NON_COMPONENT_FILES = {"game.yaml", "handout.yaml", "map.yaml"}   # read by their own stages
+# Files of a pack that hold no components, each read by its own stage; any other *.yaml holds groups.
+RESERVED_FILES = {"game.yaml": "the game's title, players, palette and fonts",
+                  "handout.yaml": "the rule-summary handout (docs/handouts.md)",
+                  "map.yaml": "the map rules (docs/maps.md)"}
+NON_COMPONENT_FILES = set(RESERVED_FILES)
 MAX_GROUP_TOTAL = 200_000      # faces in one group
 MAX_ICON_BYTES = 512 * 1024
 SVG_NS = "{http://www.w3.org/2000/svg}"
@@ -94,12 +98,13 @@ DEFAULTS_SPEC = Spec("defaults", {
     "map_seed": Field(Int(0, 2**31), default=1, doc="the seed of the map layout a build includes"),
 })
 GAME_SPEC = Spec("game", {
+    "id": Field(Id(), doc="the game's id, used in output names (default: the pack folder's name)"),
     "title": Field(Str(120), True, doc="the game's title"),
     "subtitle": Field(Str(200), default=""),
     "players": Field(Spec("players", {
         "min": Field(Int(1, 20), True), "max": Field(Int(1, 20), True), "default": Field(Int(1, 20)),
-    }), True, doc="min, max and default player counts"),
-    "player_colors": Field(ListOf(PLAYER_SPEC, 1, 20), True, doc="a list of {id, name, color}"),
+    }), doc="min, max and default player counts (leave out for a game without seats)"),
+    "player_colors": Field(ListOf(PLAYER_SPEC, 1, 20), doc="a list of {id, name, color}, one per seat"),
     "palette": Field(MapOf(Color()), default={}),
     "fonts": Field(MapOf(FONT_SPEC), True, doc="roles such as title and body, each {family, weight}"),
     "icons": Field(MapOf(Str(300)), default={}),
@@ -143,6 +148,17 @@ def find_pack(name_or_path: str, components_dir: Path, marker: str = "game.yaml"
     return None
 
 
+def pack_id(root: Path) -> str:
+    """The game id of a pack folder without loading it: game.yaml `id`, else the folder's name
+    (what build, map and handout name their output after)."""
+    try:
+        data = yaml.safe_load((Path(root) / "game.yaml").read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError, UnicodeDecodeError):
+        data = None
+    value = data.get("id") if isinstance(data, dict) else None
+    return value if isinstance(value, str) and re.match(r"^[a-z0-9][a-z0-9-]*$", value) else Path(root).name
+
+
 def pack_candidates(name_or_path: str, components_dir: Path) -> list[Path]:
     """Where a command-line GAME may be: the path first; a bare name also under components/."""
     path = Path(name_or_path).expanduser()
@@ -175,6 +191,7 @@ def load_pack(root: Path, reporter: Reporter | None = None) -> Game:
     groups = []
     for path in sorted(root.glob("*.yaml")):
         if path.name in NON_COMPONENT_FILES:
+            _check_reserved_file(path, root, rep)
             continue
         try:
             groups.extend(_load_component_file(path, root, players, env, rep, sources))
@@ -183,13 +200,15 @@ def load_pack(root: Path, reporter: Reporter | None = None) -> Game:
             if not rep.errors:
                 raise
     _check_unique([(g.id, g.mark) for g in groups], "group id", rep)
+    _check_output_names(groups, rep)
     rep.raise_if_errors()
     if game_rec is INVALID:
         raise ManifestError(rep.problems)
+    seats = game_rec.players
     game = Game(
-        id=root.name, title=game_rec.title, root=root,
-        players_min=game_rec.players.min, players_max=game_rec.players.max,
-        players_default=game_rec.players.default or game_rec.players.max,
+        id=game_rec.id or root.name, title=game_rec.title, root=root,
+        players_min=seats.min if seats else 0, players_max=seats.max if seats else 0,
+        players_default=(seats.default or seats.max) if seats else 0,
         players=players, palette=dict(game_rec.palette),
         fonts={role: FontRole(f.family, f.weight == "bold", f.style == "italic") for role, f in game_rec.fonts.items()},
         icons=_load_icons(root, game_rec, rep),
@@ -220,11 +239,33 @@ def _check_game(rec, rep: Reporter) -> list[Player]:
                       f"use one of {', '.join(fonts.families)}, or add the font files to fonts/")
     players = [Player(c.id, c.name, c.color) for c in rec.player_colors or []
                if c and None not in (c.id, c.name, c.color)]
-    if p and p.max and len(players) < p.max:
+    if rec.player_colors and p and p.max and len(players) < p.max:
         rep.error(rec.value_mark("player_colors"), f"{len(players)} player colours for up to {p.max} players",
                   "add a colour for every seat")
     _check_unique([(pl.id, rec.value_mark("player_colors")) for pl in players], "player colour id", rep)
     return players
+
+
+def _check_reserved_file(path: Path, root: Path, rep: Reporter) -> None:
+    """A reserved file that holds component groups would be silently skipped: say so."""
+    raw = load_pack_yaml(path, root, Reporter())
+    if isinstance(raw, SrcDict) and "groups" in raw:
+        free = "components.yaml" if path.name != "map.yaml" else "board.yaml"
+        rep.error(raw.key_mark("groups"),
+                  f"{path.name} is reserved for {RESERVED_FILES[path.name]}, so its groups would not be built",
+                  f"move the groups to another file, e.g. {free} (reserved names: {', '.join(sorted(RESERVED_FILES))})")
+
+
+# Output files a build writes besides one PDF per mat: a mat group must not take their names.
+RESERVED_OUTPUT_STEMS = ("sheets", "map", "handout")
+
+
+def _check_output_names(groups: list[Group], rep: Reporter) -> None:
+    for group in groups:
+        if group.kind == "mat" and group.id in RESERVED_OUTPUT_STEMS:
+            rep.error(group.mark, f"a board group called '{group.id}' would write over the build's own "
+                                  f"<game>-{group.id}.pdf",
+                      f"rename the group (reserved for boards: {', '.join(RESERVED_OUTPUT_STEMS)})")
 
 
 def load_pack_yaml(path: Path, root: Path, rep: Reporter):
@@ -288,6 +329,10 @@ def _build_group(g, file: str, players, env, rep: Reporter, sources: dict) -> Gr
             size = (size, size)
         width, height = size
     points = tuple((x - min(p[0] for p in g.points), y - min(p[1] for p in g.points)) for x, y in g.points) if shape == "polygon" else None
+    if g.per_player and not players:
+        rep.error(g.value_mark("per_player"), f"group '{g.id}' is per_player but game.yaml lists no player_colors",
+                  "add players and player_colors to game.yaml, or remove per_player")
+        return None
     errors_before = len(rep.errors)
     items = _expand_items(g, players, rep, sources)
     if items is None:        # the spreadsheet they come from could not be read: reported
@@ -381,18 +426,29 @@ def _expand_items(g, players, rep: Reporter, sources: dict | None = None) -> lis
             rec = item_spec.check(raw, mark, rep, f"items[{index + 1}]")
             if rec is INVALID or rec.id is None:
                 continue
-            for name in rec.vary or {}:
-                if name not in declared:
-                    rep.error(rec.value_mark("vary"), f"vary names '{name}', which is not in the group's fields",
-                              f"add '{name}: int' (or text) under fields")
+            vary = _typed_vary(rec, declared, rep, index)
             data = {k: v for k, v in rec.values.items() if k not in ("id", "copies", "vary") and v is not None}
-            vary = rec.vary or {}
             for combo in itertools.product(*vary.values()):
                 suffix = "".join(f"-{v}" for v in combo) + (f"-{owner.id}" if owner else "")
                 items.append(Item(id=rec.id + suffix, copies=rec.copies or 0, data={**data, **dict(zip(vary, combo))},
                                   player=owner, mark=mark))
     _check_unique([(item.id, item.mark) for item in items], f"item id in group '{g.id}'", rep)
     return items
+
+
+def _typed_vary(rec, declared: dict, rep: Reporter, index: int) -> dict:
+    """The item's vary values, each converted to its field's declared type (a text field varied
+    over [A, 2, 10] holds the texts 'A', '2', '10'), so templates see what fields promise."""
+    out = {}
+    for name, values in (rec.vary or {}).items():
+        if name not in declared:
+            rep.error(rec.value_mark("vary"), f"vary names '{name}', which is not in the group's fields",
+                      f"add '{name}: int' (or text) under fields")
+            continue
+        typed = [declared[name].type.check(v, rec.value_mark("vary"), rep, f"items[{index + 1}].vary.{name}")
+                 for v in values]
+        out[name] = [v for v in typed if v is not INVALID]
+    return out
 
 
 def _check_unique(pairs, what: str, rep: Reporter) -> None:

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 import jinja2
 
-from . import interrupt, templating
-from .errors import BuildError
+from . import interrupt, svgcheck, templating
+from .errors import BuildError, plain_words
 from .model import Game, Group, Item
 from .textfit import TextFitError
 
@@ -105,15 +105,25 @@ class FaceRenderer:
             "outline": lambda grow=0.0: group.outline(grow).svg_d(),
             **self.helpers.bind(),
         }
+        where = face_where(face)
+        self.helpers.face = where
         try:
             with interrupt.immediate(), time_limit(TEMPLATE_SECONDS, f"template {name} ran for more than {TEMPLATE_SECONDS} s"):
                 body = self.env.get_template(name).render(context)
         except (jinja2.TemplateError, TextFitError, TypeError, ValueError, ZeroDivisionError,
                 AttributeError, KeyError, RecursionError, TemplateTimeout) as exc:
-            raise BuildError(f"{group.file}: group '{group.id}', item '{item.id}' ({face.side}): "
-                             f"{_where(exc, name)}{_message(exc)}") from None
+            raise BuildError(f"{where}: {_where(exc, name)}{_message(exc)}") from None
+        unknown = svgcheck.problems(body)
+        if unknown:
+            raise BuildError(f"{where}: template {name}: {unknown[0]}"
+                             + (f" (and {len(unknown) - 1} more)" if len(unknown) > 1 else ""))
         head = SVG_HEAD.format(W=group.width + 2 * bleed, H=group.height + 2 * bleed, x=-bleed, y=-bleed)
         return head + body + "</svg>"
+
+
+def face_where(face: FaceRef) -> str:
+    """How errors and warnings name a face: its item's place in the manifest, group, item, side."""
+    return f"{face.item.mark}: group '{face.group.id}', item '{face.item.id}' ({face.side})"
 
 
 def _where(exc: BaseException, template: str) -> str:
@@ -128,7 +138,7 @@ def _where(exc: BaseException, template: str) -> str:
 
 
 def _message(exc: BaseException) -> str:
-    text = getattr(exc, "message", None) or str(exc)
+    text = plain_words(getattr(exc, "message", None) or str(exc))
     if isinstance(exc, jinja2.UndefinedError):
         return f"{text}; check the name, or add the field to the item"
     return text

@@ -15,6 +15,7 @@ Helpers given to every template (sizes of text in points, everything else in mm)
 """
 from __future__ import annotations
 
+import difflib
 import math
 import os
 from pathlib import Path
@@ -26,12 +27,14 @@ from markupsafe import Markup
 from . import confine
 from .glyphs import composed, snippet
 from .fonts import PROJECT_ROOT, library
+from .schema import type_name
 from .shapes import SQRT3, hex_points
-from .textfit import Style, TextFitError, fit, icon_svg, layout_lines, render_block
+from .textfit import ICON_TOKEN, Style, TextFitError, fit, icon_svg, layout_lines, render_block
 from .units import mm_to_pt, pt_to_mm
 
 TEMPLATE_DIR = PROJECT_ROOT / "templates"
 MAX_RANGE = 10_000
+READABLE_PT = 6            # text shrunk below this is a warning naming the face
 
 
 class Sandbox(SandboxedEnvironment):
@@ -43,6 +46,31 @@ class Sandbox(SandboxedEnvironment):
         super().__init__(**kw)
         self.globals["range"] = _bounded_range
 
+    # `a.b` on a mapping reads its key b first, so a palette or data key is never mistaken for a
+    # Python method (palette.clear is the colour 'clear'); on what the template is given, a name
+    # that is neither a key nor a dict method is a missing key, named with the keys there. A
+    # missing key or index is said in words, never with Python's class names.
+    def getattr(self, obj, attribute):
+        if isinstance(obj, dict) and isinstance(attribute, str):
+            if attribute in obj:
+                return obj[attribute]
+            if isinstance(obj, ReadOnlyDict) and not hasattr(dict, attribute):
+                return self.undefined(hint=_missing_key(obj, attribute))
+        value = super().getattr(obj, attribute)
+        if isinstance(value, jinja2.Undefined) and not isinstance(obj, jinja2.Undefined) \
+                and not hasattr(obj, attribute):    # (an attribute the sandbox refused keeps its message)
+            return self.undefined(hint=f"{type_name(obj)} {snippet(str(obj))} has no {attribute!r}")
+        return value
+
+    def getitem(self, obj, argument):
+        if isinstance(obj, dict):
+            if argument in obj:
+                return obj[argument]
+            return self.undefined(hint=_missing_key(obj, argument))
+        if isinstance(obj, (list, tuple)) and isinstance(argument, int) and not -len(obj) <= argument < len(obj):
+            return self.undefined(hint=f"there is no entry {argument} in a list of {len(obj)}")
+        return super().getitem(obj, argument)
+
     def is_safe_attribute(self, obj, attr, value):
         if isinstance(obj, (ReadOnlyDict, ReadOnlyList)) and modifies_known_mutable(obj, attr):
             return False
@@ -50,12 +78,22 @@ class Sandbox(SandboxedEnvironment):
 
     def unsafe_undefined(self, obj, attribute):
         if isinstance(obj, (ReadOnlyDict, ReadOnlyList)):
+            key = f"{_missing_key(obj, attribute)}; and " if isinstance(obj, ReadOnlyDict) else ""
             return self.undefined(
-                f"{attribute}() would change a {type(obj).__name__} the template is given, and every face "
+                f"{key}{attribute}() would change a {type(obj).__name__} the template is given, and every face "
                 f"drawn after it; templates read what they are given: make a copy to change, e.g. "
                 f"{{% set mine = dict(palette) %}} or {{% set mine = list(item.tags) %}}",
                 obj=obj, name=attribute, exc=jinja2.exceptions.SecurityError)
         return super().unsafe_undefined(obj, attribute)
+
+
+SHOWN_KEYS = 12
+
+
+def _missing_key(obj: dict, key) -> str:
+    keys = [str(k) for k in obj]
+    shown = ", ".join(keys[:SHOWN_KEYS]) + (f" and {len(keys) - SHOWN_KEYS} more" if len(keys) > SHOWN_KEYS else "")
+    return f"no key {key!r} here (the keys are: {shown or 'none'})"
 
 
 def _refuse(self, *args, **kwargs):
@@ -161,9 +199,24 @@ class Helpers:
 
     def __init__(self, game, lenient: bool = False):
         self.game, self.lenient = game, lenient
-        self.warnings: list[str] = []
+        self._warned: dict[str, list[str]] = {}   # message -> the faces it was given for
         self.shrunk: list[str] = []       # text set below its size to fit: shown by the preview
+        self.said: list[str] = []          # every warning in order, face by face (the face cache replays them)
         self._styles = {}
+        self.face = ""                  # the face being rendered, as warnings name it
+
+    def warn(self, message: str) -> None:
+        self._warned.setdefault(message, []).append(self.face)
+        self.said.append(message)
+
+    @property
+    def warnings(self) -> list[str]:
+        """Each warning once, on the first face it concerns, with how many more faces share it."""
+        out = []
+        for message, faces in self._warned.items():
+            more = f" (the same on {len(faces) - 1} more faces)" if len(faces) > 1 else ""
+            out.append(f"{faces[0] + ': ' if faces[0] else ''}{message}{more}")
+        return out
 
     def style(self, font: str, color: str | None) -> Style:
         key = (font, color)
@@ -180,17 +233,26 @@ class Helpers:
                  align="left", valign="top", line_height=1.2, max_lines=None):
         text = composed(str(text))
         style = self.style(font, color)
+        unknown = [name for name in ICON_TOKEN.findall(text) if name not in self.game.icons]
+        if unknown:
+            close = difflib.get_close_matches(unknown[0], list(self.game.icons), 1)
+            raise TextFitError(f"icon ':{unknown[0]}:' in {snippet(text)} is not declared in game.yaml icons"
+                               + (f"; did you mean ':{close[0]}:'?" if close else ""))
         fitted = fit(text, w, h, size, min_size, style, self.game.icons, line_height, max_lines)
         if fitted is None:
             message = (f"text {snippet(text)} does not fit its {w:g} x {h:g} mm box even at {min_size:g} pt; "
                        "shorten the text, or enlarge the box or lower min_size in the template")
             if not self.lenient:
                 raise TextFitError(message)
-            self.warnings.append(message)
+            self.warn(message)
             fitted = _truncated(text, w, h, min_size, style, self.game.icons, line_height)
         size_mm, lines = fitted
         if mm_to_pt(size_mm) < size - 0.01:
             self.shrunk.append(f"text {snippet(text)} set at {round(mm_to_pt(size_mm), 2):g} pt to fit (asked {size:g} pt)")
+        if size_mm < pt_to_mm(READABLE_PT) - 1e-9:
+            self.warn(f"text {snippet(text)} is shrunk to "
+                                 f"{size_mm / pt_to_mm(1):.2f} pt to fit, below the {READABLE_PT} pt most players "
+                                 f"can read; shorten the text or enlarge its box")
         return Markup(render_block(lines, x, y, w, h, size_mm, style, self.game.icons, align,
                                    valign, line_height))
 

@@ -163,3 +163,20 @@ def test_faces_drawn_on_both_cores_equal_those_drawn_in_turn(tmp_path):
     both_cores = list(preview._rasterized(todo, 50))
     in_turn = list(preview._rasterized(todo[:preview.MIN_FACES_TO_FORK - 1], 50))
     assert both_cores[:len(in_turn)] == in_turn and all(png.startswith(b"\x89PNG") for png in both_cores)
+
+
+def test_warnings_of_cached_faces_name_the_face_where_it_now_is(tmp_path):
+    """--lenient: a cached face tells its warning again, at the item's line after the edit."""
+    from generator.build import build
+    pack = copy_pack("mini", tmp_path)
+    edit(pack / "cards.yaml", 'body: "Fish & chips <b>"', 'body: "' + "Fish and chips, " * 150 + '"')
+    session = preview.Session(pack, BuildRequest(out_dir=tmp_path / "live", lenient=True))
+    first = session.rebuild()
+    assert not first.problems and [w for w in first.result.warnings if "does not fit" in w]
+    renders = session.cache.renders
+    edit(pack / "cards.yaml", "groups:\n", "# a comment: every item moves down a line\ngroups:\n")
+    again = session.rebuild()
+    assert session.cache.renders == renders                 # nothing to draw again
+    clean = build(pack, BuildRequest(out_dir=tmp_path / "clean", lenient=True)).warnings
+    assert again.result.warnings == clean and clean != first.result.warnings
+    assert any("cards.yaml:13:" in w and "does not fit" in w for w in clean), clean

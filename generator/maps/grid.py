@@ -120,3 +120,45 @@ def distances_from(start: Cell, cells: Iterable[Cell], grid_type: str,
                 dist[n] = dist[cell] + 1
                 queue.append(n)
     return dist
+
+
+# --- regions: named ways to cut a board into parts, for quotas and fairness ------------------
+
+def centre(cell: Cell, grid_type: str) -> tuple[float, float]:
+    """A cell's centre in cell widths (pointy hexes: odd rows sit half a cell to the right)."""
+    if grid_type == "hex":
+        q, r = cell
+        return (q + r / 2, r * 0.8660254037844386)
+    return (float(cell[0]), float(cell[1]))
+
+
+def _quadrant(u: float, v: float) -> int:
+    return (2 if v > 0 else 0) + (1 if u > 0 else 0)
+
+
+def _diagonal_half(u: float, v: float) -> int:
+    return 0 if u > v else 1
+
+
+def _wedge(u: float, v: float) -> int:
+    if abs(u) >= abs(v):
+        return 1 if u > 0 else 3
+    return 2 if v > 0 else 0
+
+
+REGION_SCHEMES = {
+    # name: (parts, part of a cell from its centre relative to the board's middle, scaled to the board)
+    "quadrants": (("nw", "ne", "sw", "se"), _quadrant),
+    "diagonal-halves": (("ne", "sw"), _diagonal_half),
+    "wedges": (("n", "e", "s", "w"), _wedge),
+}
+
+
+def region_of(cells: list[Cell], grid_type: str, scheme: str) -> list[int]:
+    """The part (an index into REGION_SCHEMES[scheme][0]) of each cell, in the cells' order."""
+    names, part = REGION_SCHEMES[scheme]
+    points = [centre(c, grid_type) for c in cells]
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    mx, my = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
+    w, h = (max(xs) - min(xs)) or 1.0, (max(ys) - min(ys)) or 1.0
+    return [part(round((x - mx) / w, 9), round((y - my) / h, 9)) for x, y in points]

@@ -21,6 +21,7 @@ class Layout:
     cells: list[dict]                            # each: q, r (hex) or x, y (square), type, ...
     placements: list[dict] = field(default_factory=list)   # each: kind, cell [a, b], ...
     metrics: dict = field(default_factory=dict)
+    root: Path | None = field(default=None, compare=False, repr=False)   # the pack it was made from (not saved)
 
     @property
     def grid_type(self) -> str:

@@ -9,7 +9,11 @@ from ..pdfwrite import PdfWriter
 from ..shapes import rect_outline
 from .layout import Layout, dumps
 from .render import layout_svg_body, png_bytes, standalone_svg
-from .rules import cached_map_data
+
+
+def _map_data(layout: Layout) -> dict:
+    from .engine import rules_of_layout
+    return rules_of_layout(layout).data
 
 FORMATS = ("json", "svg", "pdf", "png")
 
@@ -21,7 +25,7 @@ def title_of(layout: Layout, game_title: str) -> str:
 def render_layout(layout: Layout, game_title: str) -> tuple[str, float, float]:
     """The standalone SVG of a layout and its size in mm: drawn by the pack's own template when
     its map.yaml `look` names one (the game's art), else in the plain style."""
-    look = cached_map_data(layout.game).get("look", {})
+    look = _map_data(layout).get("look", {})
     if look.get("template"):
         body, width, height = _pack_art(layout, look, title_of(layout, game_title))
     else:
@@ -33,9 +37,9 @@ def _pack_art(layout: Layout, look: dict, title: str) -> tuple[str, float, float
     """Render look.template with the layout, the pack's palette, icons and helpers; look.size
     gives its size in mm and look.item the values it reads as `item` (e.g. the board grid)."""
     from .. import templating
-    from ..fonts import PROJECT_ROOT
     from ..manifest import load_pack
-    game = load_pack(PROJECT_ROOT / "components" / layout.game)
+    from .engine import rules_of_layout
+    game = load_pack(rules_of_layout(layout).root)
     width, height = float(look["size"]["width"]), float(look["size"]["height"])
     context = {
         **templating.read_only({
@@ -73,7 +77,7 @@ def map_pdf(layouts, drawings, game_title: str, paper: Options) -> bytes:
     """A board tiled across pages at full size, or, for games whose map.yaml `look` says
     `one_page: true` (their tiles are components: the map is a setup diagram), scaled to one page."""
     sheets = []
-    if layouts and cached_map_data(layouts[0].game).get("look", {}).get("one_page"):
+    if layouts and _map_data(layouts[0]).get("look", {}).get("one_page"):
         drawings = [_fit_page(svg, width, height, paper) for svg, width, height in drawings]
     for layout, (svg, width, height) in zip(layouts, drawings):
         sheets += impose_board(svg, width, height, title_of(layout, game_title), paper)

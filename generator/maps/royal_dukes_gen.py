@@ -51,6 +51,9 @@ class _Board:
         self.labels = [f"{letters[row]}{col + 1}" for col, row in self.offset]
         self.quadrant = [(2 if row >= self.rows // 2 else 0) + (1 if col >= self.cols // 2 else 0)
                          for col, row in self.offset]
+        # other cuts of the board the balance is judged by, though swaps only even the quadrants
+        self.halves = grid.region_of(self.coords, "hex", "diagonal-halves")
+        self.wedges = grid.region_of(self.coords, "hex", "wedges")
         settlements = data["settlements"]
         self.total = settlements["total"]
         self.vp = {name: t["vp"] for name, t in settlements["types"].items()}
@@ -78,7 +81,9 @@ def _place_settlements(rng: random.Random, b: _Board, edge_limit: int, adj_limit
 
     `avail` lists the cells that may take the next settlement; with no touching pairs left to
     allow, a placed settlement strikes out its neighbours at once, and any other cell that has
-    become too costly (too many touching pairs or edge cells) is struck out when drawn. When the
+    become too costly (too many touching pairs or edge cells) is struck out when drawn. Relaxed
+    placement uses its allowance only when needed: it draws among the cheapest cells (off the
+    edge and touching no settlement while there is one), so exceptions come one at a time. When the
     list runs dry before all settlements are down, a random settlement is lifted again (its cell
     waits one placement before it may be drawn again), instead of starting the board over.
     """
@@ -144,7 +149,13 @@ def _place_settlements(rng: random.Random, b: _Board, edge_limit: int, adj_limit
                 add(s)
                 pending = -1
             continue
-        c = avail[int(rand() * len(avail))]
+        if incremental:
+            c = avail[int(rand() * len(avail))]
+        else:                          # relaxed: the cheapest cells (a plain one while there is one)
+            cost = [touching[i] + edge[i] for i in avail]
+            least = min(cost)
+            cheapest = [i for i, k in zip(avail, cost) if k == least]
+            c = cheapest[int(rand() * len(cheapest))]
         if not incremental and not legal(c):
             remove(c)                  # costs only grow until the next lift: drop it for now
             continue
@@ -326,6 +337,8 @@ def metrics(layout: Layout) -> dict:
         if types[i] is None and isinstance(t, str):
             types[i] = t
     region = [0.0, 0.0, 0.0, 0.0]
+    halves, wedges = [0.0, 0.0], [0.0, 0.0, 0.0, 0.0]
+    first_pick = [0] * b.n             # VP of the settlements a counter on each empty space touches
     count = [0, 0, 0, 0]
     free_counts = []
     edge = pairs = 0
@@ -340,6 +353,9 @@ def metrics(layout: Layout) -> dict:
         free_counts.append(len(free))
         for j in free:                 # the VP is shared by the quadrants its empty ring lies in
             region[quadrant[j]] += vp / len(free)
+            halves[b.halves[j]] += vp / len(free)
+            wedges[b.wedges[j]] += vp / len(free)
+            first_pick[j] += vp
     region_vp = [round(v, 4) for v in region]
     rules = layout.metrics.get("rules", "strict") if isinstance(layout.metrics, dict) else "strict"
     return {
@@ -355,10 +371,16 @@ def metrics(layout: Layout) -> dict:
         "min_free_neighbours": min(free_counts) if free_counts else 0,
         "edge_settlements": edge,
         "adjacent_pairs": pairs,
+        "halves_vp_spread": round(max(halves) - min(halves), 4),
+        "wedges_vp_spread": round(max(wedges) - min(wedges), 4),
+        "best_first_pick": max(first_pick),
     }
 
 
 def score(m: dict) -> float:
     """Higher is fairer: even VP across quadrants first, then even settlement counts, then room
-    around the settlements (only mountains or relaxed placement take that away)."""
-    return -m["region_vp_spread"] - 0.5 * m["region_settlement_spread"] + 0.25 * m["mean_free_neighbours"]
+    around the settlements (only mountains or relaxed placement take that away); the other cuts
+    of the board (diagonal halves, wedges) and the best first counter count too, so the quadrant
+    swaps do not buy an even quadrant split with an uneven diagonal one."""
+    return (-m["region_vp_spread"] - 0.5 * m["region_settlement_spread"] + 0.25 * m["mean_free_neighbours"]
+            - 0.5 * (m["halves_vp_spread"] + m["wedges_vp_spread"]) - 0.25 * m["best_first_pick"])

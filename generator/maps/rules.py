@@ -21,9 +21,11 @@ class Violation:
     rule: str          # short id, e.g. "settlement-count"
     message: str       # what is wrong in this layout, naming cells
     quote: str         # the rulebook sentence the rule comes from
+    policy: bool = False   # the generator's preference, not something the rulebook forbids
 
     def __str__(self) -> str:
-        return f"{self.rule}: {self.message}\n    rulebook: \"{self.quote}\""
+        source = "house policy" if self.policy else "rulebook"
+        return f"{self.rule}: {self.message}\n    {source}: \"{self.quote}\""
 
 
 @dataclass

@@ -194,11 +194,13 @@ def _check_placing(data, players, cells, report) -> None:
                                             f"touches {len(touching)} placed hexes, needs {first_touch}")
         else:
             notch = any(hex_distance(a, b) == 1 for i, a in enumerate(touching) for b in touching[i + 1:])
-            if len(touching) < later_touch or (meeting and not notch):
-                where = f" ({_names(touching)})" if touching else ""
-                need = f"{later_touch} on faces that meet" if meeting else str(later_touch)
+            where = f" ({_names(touching)})" if touching else ""
+            if len(touching) < later_touch:
                 report("later-hexes-touch", f"hex {_name(coord)} (hex {k + 1}, player {who}'s hex {nth}) "
-                                            f"touches {len(touching)} placed hexes{where}, needs {need}")
+                                            f"touches {len(touching)} placed hexes{where}, needs {later_touch}")
+            elif meeting and not notch:           # the strict reading of "on adjacent faces": a policy
+                report("adjacent-faces", f"hex {_name(coord)} (hex {k + 1}, player {who}'s hex {nth}) "
+                                         f"touches {len(touching)} placed hexes{where}, none on faces that meet")
         placed.add(coord)
 
 

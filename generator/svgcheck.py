@@ -1,0 +1,63 @@
+"""A rendered face's SVG -> what in it would print differently from what was written: colours no
+renderer knows (they print black) and font families pnpgen does not ship (fontconfig would put
+another font in their place). Checked on every face by build and validate alike.
+"""
+from __future__ import annotations
+
+import re
+
+from .fonts import library
+from .svgdraw import NAMED_COLORS
+
+PAINT_PROPERTIES = ("fill", "stroke", "stop-color", "flood-color", "lighting-color", "color")
+_ATTRIBUTE = re.compile(r'\s(' + "|".join(PAINT_PROPERTIES) + r'|font-family|style)\s*=\s*(["\'])(.*?)\2', re.S)
+_HEX = re.compile(r"^#(?:[0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})$")
+_FUNCTION = re.compile(r"^(?:rgba?|hsla?)\([^()]*\)$")
+_URL = re.compile(r"^url\(\s*#[^)]+\)(\s+.+)?$")
+KEYWORDS = {"none", "transparent", "currentcolor", "inherit"}
+GENERIC_FAMILIES = {"sans-serif", "serif"}        # fontconfig maps these onto the shipped fonts
+
+
+def color_known(value: str) -> bool:
+    low = value.strip().lower()
+    if low in KEYWORDS or low in NAMED_COLORS or _HEX.match(low) or _FUNCTION.match(low):
+        return True
+    match = _URL.match(low)
+    return bool(match) and (match.group(1) is None or color_known(match.group(1)))
+
+
+def family_known(value: str) -> bool:
+    """The first family of a font-family list is one of ours (quotes and case aside)."""
+    first = value.split(",")[0].strip().strip("'\"").strip()
+    known = {f.lower() for f in library().families} | GENERIC_FAMILIES
+    return first.lower() in known
+
+
+def problems(svg: str) -> list[str]:
+    """Each unknown colour or font family in the document, named with the property it is in."""
+    found: list[str] = []
+    for name, _, value in _ATTRIBUTE.findall(svg):
+        declarations = _declarations(value) if name == "style" else [(name, value)]
+        for prop, text in declarations:
+            text = _unescape(text)
+            if prop in PAINT_PROPERTIES and not color_known(text):
+                found.append(f"{prop}={text!r} is not a colour (it would print black); write '#rrggbb', "
+                             f"a CSS colour name or a palette entry")
+            elif prop == "font-family" and not family_known(text):
+                found.append(f"font-family {text!r} is not shipped with pnpgen (another font would be "
+                             f"printed in its place); use one of {', '.join(library().families)} "
+                             f"or a font role of game.yaml")
+    return list(dict.fromkeys(found))
+
+
+def _declarations(style: str) -> list[tuple[str, str]]:
+    out = []
+    for part in style.split(";"):
+        if ":" in part:
+            prop, value = part.split(":", 1)
+            out.append((prop.strip().lower(), value.strip()))
+    return out
+
+
+def _unescape(text: str) -> str:
+    return text.replace("&quot;", '"').replace("&#39;", "'").replace("&#34;", '"').replace("&amp;", "&")

@@ -1,0 +1,78 @@
+"""A game pack -> every problem `build` would meet, found without writing a file: the manifests
+checked, every distinct face rendered through its template (and its SVG checked for unknown
+colours and fonts), the sheets planned (a face too large for the paper), the map generated and
+drawn, the handout typeset in memory.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .build import BuildRequest, Progress, layout_problems, options_for
+from .errors import BuildError, ManifestError, display_path
+from .manifest import load_pack
+from .model import Game
+from .render import FaceRef, FaceRenderer
+
+
+@dataclass
+class Validation:
+    game: Game
+    errors: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    faces: int = 0
+
+
+def validate(pack_root: Path, request: BuildRequest | None = None, progress: Progress | None = None) -> Validation:
+    """Raises ManifestError for manifest problems; the rest (faces, map, handout) are listed."""
+    request = request or BuildRequest()
+    progress = progress or Progress()
+    game = load_pack(pack_root)
+    result = Validation(game)
+    progress.start(sum(len(g.items) * g.sides for g in game.groups), f"{game.id} (validate)")
+    for group in game.groups:
+        _render_every_face(game, group, request, result, progress)
+    progress.finish()
+    result.errors += layout_problems(game, request)
+    if (game.root / "map.yaml").is_file():
+        _check_map(game, result)
+    if (game.root / "handout.yaml").is_file():
+        _check_handout(game, result)
+    return result
+
+
+def _render_every_face(game, group, request, result: Validation, progress: Progress) -> None:
+    renderer = FaceRenderer(game, options_for(game, group, request).bleed, request.lenient)
+    sides = ("front", "back") if group.back_template else ("front",)
+    printed = [item for item in group.items if item.copies]
+    for face in (FaceRef(group, item, side) for item in printed for side in sides):
+        try:
+            renderer.svg(face)
+            result.faces += 1
+        except BuildError as exc:
+            result.errors.append(str(exc))
+        progress.advance()
+    result.warnings += renderer.warnings
+
+
+def _check_map(game: Game, result: Validation) -> None:
+    from .maps import engine
+    from .maps.output import render_layout
+    try:
+        layout = engine.generate(game.root, game.defaults["map_seed"])
+        render_layout(layout, game.title)
+    except engine.RulesNotForThisCopy as exc:
+        result.warnings.append(f"no map layout: {exc}")
+    except (engine.MapError, BuildError) as exc:
+        text, where = str(exc), display_path(game.root / "map.yaml")
+        result.errors.append(text if text.startswith((where, str(game.root))) else f"{where}: map: {text}")
+
+
+def _check_handout(game: Game, result: Validation) -> None:
+    from .handout import handout_pdf, source_for
+    from .manifest import PAPERS
+    paper = PAPERS[game.defaults["paper"]]
+    try:
+        handout_pdf(source_for(game.root), (paper["width"], paper["height"]))
+    except ManifestError as exc:
+        result.errors += [str(p) for p in exc.problems]
