@@ -75,14 +75,19 @@ def write_pack(folder: Path, cards: list[dict]) -> Path:
     return pack
 
 
-def timed_child(args: list[str]) -> tuple[float, int]:
-    """Run a child process; return (wall seconds, its peak resident memory in MB)."""
+CPU: dict[str, float] = {}   # CPU seconds (user + system, workers included) of the last timed_child per label
+
+
+def timed_child(args: list[str], label: str = "") -> tuple[float, int]:
+    """Run a child process; return (wall seconds, its peak resident memory in MB). Its CPU time
+    goes to CPU[label]: on a shared machine wall time counts other people's work too."""
     start = time.perf_counter()
     proc = subprocess.Popen(args)
     _, status, usage = __import__("os").wait4(proc.pid, 0)
     wall = time.perf_counter() - start
     if status != 0:
         raise SystemExit(f"{args} failed")
+    CPU[label] = usage.ru_utime + usage.ru_stime
     return wall, usage.ru_maxrss // 1024
 
 
@@ -158,14 +163,16 @@ def main() -> None:
         out = work / "out"
         # warm the fontconfig cache and the imports once, so both runs are measured alike
         subprocess.run([sys.executable, "-c", "import generator.pdfwrite"], check=True, cwd=ROOT)
-        load_s, _ = timed_child([sys.executable, "-m", "generator", "validate", str(pack)])
-        wall, peak = timed_child([sys.executable, "-m", "generator", "build", str(pack), "--out", str(out), "--quiet"])
+        load_before = __import__("os").getloadavg()[0]
+        load_s, _ = timed_child([sys.executable, "-m", "generator", "validate", str(pack)], "validate")
+        wall, peak = timed_child([sys.executable, "-m", "generator", "build", str(pack), "--out", str(out), "--quiet"],
+                                 "build")
         pdf = out / "bench-deck" / "bench-deck-sheets.pdf"
         size = pdf.stat().st_size
         floor_pdf = work / "floor.pdf"
         code = (f"import sys; sys.path.insert(0, {str(ROOT / 'bench')!r}); import bench_cards as b; "
                 f"b.reportlab_floor(b.make_cards({args.cards}), __import__('pathlib').Path({str(floor_pdf)!r}))")
-        floor_wall, floor_peak = timed_child([sys.executable, "-c", code])
+        floor_wall, floor_peak = timed_child([sys.executable, "-c", code], "floor")
         floor_code = (f"import sys, time; sys.path.insert(0, {str(ROOT / 'bench')!r}); import bench_cards as b; "
                       f"cards = b.make_cards({args.cards}); t = time.perf_counter(); "
                       f"b.reportlab_floor(cards, __import__('pathlib').Path({str(floor_pdf)!r})); print(time.perf_counter() - t)")
@@ -185,6 +192,11 @@ def main() -> None:
               f"2 processes {two:.2f} s = {n / two:,.0f} cards/s (x{one / two:.2f})")
         print(f"reportlab drawing alone:      {floor_in:.2f} s = {n / floor_in:,.0f} cards/s; "
               f"pnpgen 2 processes / floor: {floor_in / two:.2f}")
+        print(f"CPU (user + system, workers included): validate {CPU['validate']:.2f} s; build "
+              f"{CPU['build']:.2f} s = {CPU['build'] / n * 1e3:.2f} ms/card; reportlab floor {CPU['floor']:.2f} s; "
+              f"floor / pnpgen CPU: {CPU['floor'] / CPU['build']:.2f}")
+        print(f"load average (1 min) before / after: {load_before:.1f} / {__import__('os').getloadavg()[0]:.1f} "
+              "(2 cores: above 2, wall times include other work)")
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

@@ -11,20 +11,13 @@ import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-import pikepdf
-
+from .cache import FaceCache, renderer_for
 from .errors import BuildError
 from .impose import FaceTooLarge, Options, Run, fits_on_a_sheet, impose_board, impose_runs, impose_single, parts_of
-from .manifest import PAPERS, load_pack
+from .manifest import PAPERS, PRINT_SHOP, load_pack
 from .model import Game, Group
-from .parallel import set_print_boxes, write_pdf
-from .pdfwrite import PdfWriter
-from .cache import FaceCache, renderer_for
 from .publish import check_not_locked, write_atomically
-from .render import expand_faces
-
-
-PRINT_SHOP = "face"     # --paper face: one face per page at print-shop size
+from .render import drawn_face_place, expand_faces
 
 
 @dataclass
@@ -141,6 +134,7 @@ def _paper(game: Game, request: BuildRequest) -> tuple[str, tuple[float, float]]
 
 
 def _pages(pdf: bytes) -> int:
+    import pikepdf
     return len(pikepdf.Pdf.open(io.BytesIO(pdf)).pages)
 
 
@@ -159,11 +153,13 @@ def options_for(game: Game, group: Group, request: BuildRequest) -> Options:
 
 
 def _render_groups(game, groups, request, progress, role, result):
+    from .parallel import set_print_boxes, write_pdf     # cairo and pikepdf: only when drawing,
+    from .pdfwrite import PdfWriter                      # so validate starts without them
     renderers = {g.id: renderer_for(game, options_for(game, g, request).bleed, request.lenient, request.face_cache)
                  for g in groups}
     sheets = plan_sheets(game, groups, request, role)
     writer = PdfWriter(
-        face_svg=lambda f: renderers[f.group.id].svg(f), face_name=lambda f: "/".join(f.key),
+        face_svg=lambda f: renderers[f.group.id].svg(f), face_name=drawn_face_place,
         face_outline=lambda f, grow: f.group.outline(grow),
         title=f"{game.title} - {role}", subject=f"pnpgen print-and-play {role} for {game.title}")
     for face in (p.face for sheet in sheets for p in sheet.placements):

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from jinja2 import meta, nodes
 
-from .render import FaceRef, FaceRenderer, face_where
+from .render import FaceRef, FaceRenderer, face_place
 
 WHOLE = None             # a template reads the item (or groups) as a whole, not field by field
 BY_FIELD = ("item", "groups")         # context names whose fields are hashed one by one
@@ -79,7 +79,7 @@ class CachedRenderer(FaceRenderer):
                                                    tuple(self.helpers.shrunk[noted:]))
             self.store.renders += 1
         else:           # told again, naming the face where it now is (its line may have moved)
-            self.helpers.face = face_where(face)
+            self.helpers.face = face_place(face)
             for message in hit.warnings:
                 self.helpers.warn(message)
         self.notes[face.key] = hit.notes

@@ -1,4 +1,8 @@
-"""Command line: pnpgen list | validate | build. Printing happens here and nowhere else."""
+"""Command line: pnpgen list | validate | build. Printing happens here and nowhere else.
+
+Start-up stays short: the drawing libraries (cairo, pikepdf, reportlab) are imported by the
+commands that draw, not here.
+"""
 from __future__ import annotations
 
 import argparse
@@ -8,11 +12,9 @@ import time
 from pathlib import Path
 
 from . import SETUP_ERROR, __version__, interrupt
-from .build import PRINT_SHOP, BuildRequest, Progress, build
 from .errors import ManifestError, PnpError, UsageError, display_path
-from .manifest import PAPERS, find_pack, list_packs, load_pack, pack_id
 from .fonts import PROJECT_ROOT
-from .impose import Options
+from .manifest import PAPERS, PRINT_SHOP, find_pack, list_packs, load_pack, pack_id
 
 
 def components_dir() -> Path:
@@ -39,8 +41,9 @@ def resolve_packs(names: list[str]) -> list[Path]:
     return packs
 
 
-class TerminalProgress(Progress):
-    """A one-line bar on stderr, shown only on a terminal and only once work takes a moment."""
+class TerminalProgress:
+    """A build.Progress: a one-line bar on stderr, shown only on a terminal and only once work
+    takes a moment."""
 
     def __init__(self, enabled: bool):
         self.enabled = enabled and sys.stderr.isatty()
@@ -77,6 +80,25 @@ def cmd_list(args) -> int:
     return 0
 
 
+MAX_PROBLEMS_SHOWN = 200     # a pack wrong everywhere: the first ones, then how many more
+
+
+def print_problems(problems) -> None:
+    """Every warning and the first MAX_PROBLEMS_SHOWN errors, then a count of the rest by file:
+    a file wrong 60,000 times is reported in one screen, in time linear in the errors."""
+    shown, rest = 0, {}
+    lines = []
+    for problem in problems:
+        if problem.warning or shown < MAX_PROBLEMS_SHOWN:
+            shown += not problem.warning
+            lines.append(str(problem))
+        else:
+            rest[problem.mark.file] = rest.get(problem.mark.file, 0) + 1
+    for file, count in rest.items():
+        lines.append(f"{file}: {count:,} more problem{'s' if count > 1 else ''} not shown; fix the ones above first")
+    print("\n".join(lines), file=sys.stderr)
+
+
 def cmd_validate(args) -> int:
     from .validate import validate
     failed = 0
@@ -84,8 +106,7 @@ def cmd_validate(args) -> int:
         try:
             result = validate(pack, progress=TerminalProgress(True))
         except ManifestError as exc:
-            for problem in exc.problems:
-                print(problem, file=sys.stderr)
+            print_problems(exc.problems)
             failed += 1
             continue
         for error in result.errors:
@@ -102,20 +123,21 @@ def cmd_validate(args) -> int:
     return 1 if failed else 0
 
 
-def _request(args) -> BuildRequest:
+def _request(args):
+    from .build import BuildRequest
     return BuildRequest(paper=args.paper, duplex=args.duplex, bleed=args.bleed, marks=args.marks,
                         out_dir=Path(args.out), lenient=args.lenient, cuts=args.cuts)
 
 
 def cmd_build(args) -> int:
+    from .build import build
     request = _request(args)
     failed = 0
     for pack in resolve_packs(args.games):
         try:
             result = build(pack, request, TerminalProgress(not args.quiet))
         except ManifestError as exc:
-            for problem in exc.problems:
-                print(problem, file=sys.stderr)
+            print_problems(exc.problems)
             print(f"{pack.name}: not built, earlier output left as it was", file=sys.stderr)
             failed += 1
             continue
@@ -184,6 +206,7 @@ def cmd_map(args) -> int:
     from .maps import engine
     from .maps.output import map_files
     from .maps.rules import MapOptions
+    from .impose import Options
     from .publish import write_atomically
     pack = find_pack(args.game, components_dir()) if args.game else None
     if args.game and pack is None:
@@ -230,11 +253,19 @@ def _check_layouts(path: str, pack: Path | None) -> int:
         return 1
     broken = 0
     for index, layout in enumerate(layouts):
-        where = path if len(layouts) == 1 else f"{path}: layout {index + 1}"
+        where = path if len(layouts) == 1 else f"{path}: layouts[{index}]"
         try:
             opinions = engine.check_all(layout, pack)
         except engine.MapError as exc:
             print(f"{where}: {exc}", file=sys.stderr)
+            broken += 1
+            continue
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+            # a value of the right JSON type that the game's rules cannot read (a cell type it
+            # does not have, a placement on no cell): refused with the layout it is in
+            print(f"{where}: the {layout.game} checker cannot read this layout ({type(exc).__name__}: "
+                  f"{str(exc)[:80]}); compare it with one made by pnpgen map {layout.game} --format json",
+                  file=sys.stderr)
             broken += 1
             continue
         violations = opinions[0][1]
@@ -264,8 +295,7 @@ def cmd_handout(args) -> int:
     try:
         pdf = handout_pdf(source_for(folder), (paper["width"], paper["height"]))
     except ManifestError as exc:
-        for problem in exc.problems:
-            print(problem, file=sys.stderr)
+        print_problems(exc.problems)
         return 1
     game_id = pack_id(folder)
     out = Path(args.out) / game_id
@@ -323,13 +353,13 @@ def parser() -> argparse.ArgumentParser:
     m.add_argument("--relaxed", action="store_true", help="Royal Dukes: allow settlements next to each other or the edge")
     m.add_argument("--mountains", type=int, default=0, metavar="K", help="Royal Dukes: K mountain hexes")
     m.add_argument("--paper", choices=sorted(PAPERS), default="a4", help="paper for --format pdf")
-    m.add_argument("--dpi", type=_positive, default=150, help="resolution for --format png")
-    m.add_argument("--out", default="output", metavar="DIR", help="output folder (default: output)")
+    m.add_argument("--dpi", type=_dpi, default=150, help=f"resolution for --format png ({MIN_DPI}-{MAX_DPI})")
+    m.add_argument("--out", type=_out_folder, default="output", metavar="DIR", help="output folder (default: output)")
     m.set_defaults(run=cmd_map)
     h = sub.add_parser("handout", help="typeset the game's rule summary (handout.yaml) as a two-page PDF")
     h.add_argument("game", metavar="GAME", help="pack name under components/ or a pack folder")
     h.add_argument("--paper", choices=sorted(PAPERS), default="a4")
-    h.add_argument("--out", default="output", metavar="DIR", help="output folder (default: output)")
+    h.add_argument("--out", type=_out_folder, default="output", metavar="DIR", help="output folder (default: output)")
     h.set_defaults(run=cmd_handout)
     return p
 
@@ -346,7 +376,7 @@ def _build_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--cuts", choices=["shared", "separate"],
                    help="shared: cards may abut on one cut line where that fits more; separate: every face "
                         "keeps its own bleed (default: the pack's, usually shared)")
-    p.add_argument("--out", default="output", metavar="DIR", help="output folder (default: output)")
+    p.add_argument("--out", type=_out_folder, default="output", metavar="DIR", help="output folder (default: output)")
     p.add_argument("--lenient", action="store_true", help="text that does not fit is a warning, not an error")
 
 
@@ -358,6 +388,29 @@ def _positive(text: str) -> int:
     if not 1 <= value <= 10_000:
         raise argparse.ArgumentTypeError("must be between 1 and 10000")
     return value
+
+
+MIN_DPI, MAX_DPI = 30, 600      # 600 dpi: a 400 mm board is 90 megapixels already
+
+
+def _dpi(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+    if not MIN_DPI <= value <= MAX_DPI:
+        raise argparse.ArgumentTypeError(f"{value} is outside {MIN_DPI}-{MAX_DPI}; 300 prints sharp")
+    return value
+
+
+def _out_folder(text: str) -> str:
+    """--out names a folder (made if missing); a file there is refused before any work."""
+    path = Path(text)
+    while not path.exists() and path != path.parent:    # the nearest part that exists
+        path = path.parent
+    if path.exists() and not path.is_dir():
+        raise argparse.ArgumentTypeError(f"'{path}' is a file, not a folder; give a folder for the output")
+    return text
 
 
 def _bleed(text: str) -> float:

@@ -9,11 +9,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 
-@dataclass(frozen=True)
-class Mark:
-    """A position in a source file, 1-based like editors show it."""
+class Mark(NamedTuple):
+    """A position in a source file, 1-based like editors show it. A named tuple: a manifest
+    gives one to every key and value, and a tuple is made five times faster than a frozen
+    dataclass."""
     file: str
     line: int = 0
     col: int = 0
@@ -49,10 +51,12 @@ class Reporter:
 
     def __init__(self) -> None:
         self.problems: list[Problem] = []
+        self._seen: set[Problem] = set()
 
     def error(self, mark: Mark, message: str, hint: str = "") -> None:
         problem = Problem(mark, message, hint)
-        if problem not in self.problems:      # a per-player item reports its mistake once
+        if problem not in self._seen:      # a per-player item reports its mistake once
+            self._seen.add(problem)
             self.problems.append(problem)
 
     def warn(self, mark: Mark, message: str, hint: str = "") -> None:

@@ -13,10 +13,8 @@ import ctypes.util
 import os
 from dataclasses import dataclass
 from functools import lru_cache
+from html import escape      # not xml.sax.saxutils: it imports urllib.request, slow at start-up
 from pathlib import Path
-from xml.sax.saxutils import escape
-
-from fontTools.ttLib import TTFont
 
 from . import workdir
 
@@ -31,7 +29,8 @@ def configure_fontconfig(font_dir: Path = FONT_DIR) -> Path:
     conf_dir = workdir.private_dir("fontconfig")
     conf = conf_dir / "fonts.conf"
     text = ("<?xml version='1.0'?>\n<!DOCTYPE fontconfig SYSTEM 'fonts.dtd'>\n<fontconfig>\n"
-            f"  <dir>{escape(str(font_dir))}</dir>\n  <cachedir>{escape(str(conf_dir / 'cache'))}</cachedir>\n"
+            f"  <dir>{escape(str(font_dir), quote=False)}</dir>\n"
+            f"  <cachedir>{escape(str(conf_dir / 'cache'), quote=False)}</cachedir>\n"
             "  <config><rescan><int>0</int></rescan></config>\n</fontconfig>\n").encode()
     if not (workdir.trusted_file(conf) and conf.read_bytes() == text):
         workdir.write_private(conf, text)
@@ -51,6 +50,7 @@ class FontMetrics:
     """Advance widths from the font file: the same unhinted widths cairo uses in a PDF."""
 
     def __init__(self, path: Path):
+        from fontTools.ttLib import TTFont      # only when measuring: not at start-up
         font = TTFont(str(path), lazy=True)
         upm = font["head"].unitsPerEm
         cmap = font.getBestCmap()
@@ -108,6 +108,7 @@ def library() -> FontLibrary:
 
 
 def _describe(path: Path) -> FontFace:
+    from fontTools.ttLib import TTFont
     font = TTFont(str(path), lazy=True)
     names = font["name"]
     family = (names.getDebugName(16) or names.getDebugName(1) or path.stem)

@@ -28,7 +28,8 @@ from reportlab.platypus import (BaseDocTemplate, Flowable, Frame, KeepTogether, 
 from . import confine, glyphs, interrupt, workdir
 from .errors import ManifestError, Mark, Reporter, display_path, plain_words
 from .fonts import FONT_DIR
-from .schema import AnyData, Bool, Choice, Color, Field, Int, ListOf, Spec, Str
+from .schema import INVALID, AnyData, Bool, Choice, Color, Field, Int, ListOf, Spec, Str
+from .render import TEMPLATE_SECONDS, TemplateTimeout, bounded_output, time_limit
 from .templating import Sandbox, read_only
 from .yamlsrc import load_yaml
 
@@ -78,7 +79,7 @@ def load_handout(source: HandoutSource):
     rep = Reporter()
     raw = load_yaml(source.path, rep)
     rec = HANDOUT_SPEC.check(raw, Mark(display_path(source.path), 1, 1), rep, "") if raw is not None else None
-    if rec is not None and rec.sections:
+    if rec is not None and rec is not INVALID and rec.sections:
         for section in rec.sections:
             for block in section.blocks or []:
                 present = [k for k in BLOCK_KINDS if block.values.get(k) is not None]
@@ -101,8 +102,8 @@ def _register_fonts() -> None:
 class _Typesetter:
     """Handout record -> platypus flowables, each tagged with its section for overflow reports."""
 
-    def __init__(self, rec, source: HandoutSource):
-        self.rec, self.source = rec, source
+    def __init__(self, rec, source: HandoutSource, keep_boxes: bool = True):
+        self.rec, self.source, self.keep_boxes = rec, source, keep_boxes
         accent = colors.HexColor(rec.accent)
         self.accent = accent
         self.env = Sandbox(undefined=jinja2.StrictUndefined, autoescape=False)
@@ -128,9 +129,11 @@ class _Typesetter:
             items = [self._heading(section.heading, section)]
             for block in section.blocks:
                 items += self._block(block, section, width - (8 if section.box else 0))
-            if section.box:
+            if section.box:        # a box that fits in a column is broken only when the sheet is full
                 items = self._boxed(items, width)
-            items = [KeepTogether(items[:2])] + items[2:]     # a heading never ends a column
+                items = [KeepTogether(items)] if self.keep_boxes else items
+            else:
+                items = [KeepTogether(items[:2])] + items[2:]     # a heading never ends a column
             out += [_SectionMark(section)] + items
         return out
 
@@ -139,6 +142,9 @@ class _Typesetter:
             return Paragraph(self._markup(text), self.styles["heading"])
         except glyphs.GlyphError as exc:
             raise ManifestError([_problem(section.value_mark("heading"), f"handout heading: {exc}", GLYPH_HINT)]) from None
+        except EXPRESSION_ERRORS as exc:
+            raise ManifestError([_problem(section.value_mark("heading"), f"handout heading: {exc}",
+                                          "check its **bold**, *italic* and {{ ... }} markup")]) from None
 
     def _block(self, block, section, width) -> list:
         kind = next(k for k in BLOCK_KINDS if block.values.get(k) is not None)
@@ -147,7 +153,7 @@ class _Typesetter:
             return getattr(self, f"_block_{kind}")(value, width)
         except glyphs.GlyphError as exc:
             raise ManifestError([_problem(block.mark, f"section '{section.heading}', {kind}: {exc}", GLYPH_HINT)]) from None
-        except (jinja2.TemplateError, TypeError, KeyError, ValueError) as exc:
+        except EXPRESSION_ERRORS as exc:
             hint = "check the {{ ... }} expression against the manifests"
             if "map" not in self.source.context:
                 hint += " (map.* reads map.yaml, and this pack has none)"
@@ -155,16 +161,16 @@ class _Typesetter:
                                           hint)]) from None
 
     def _block_text(self, value, width):
-        return [Paragraph(self._markup(value), self.styles["body"])]
+        return [_Sentences(self._markup(value), self.styles["body"])]
 
     def _block_note(self, value, width):
-        return [Paragraph(self._markup(value), self.styles["note"])]
+        return [_Sentences(self._markup(value), self.styles["note"])]
 
     def _block_bullets(self, value, width):
-        return [Paragraph(self._markup(v), self.styles["list"], bulletText="\u2022") for v in value]
+        return [_Sentences(self._markup(v), self.styles["list"], bulletText="\u2022") for v in value]
 
     def _block_steps(self, value, width):
-        return [Paragraph(self._markup(v), self.styles["list"], bulletText=f"{n}.") for n, v in enumerate(value, 1)]
+        return [_Sentences(self._markup(v), self.styles["list"], bulletText=f"{n}.") for n, v in enumerate(value, 1)]
 
     def _block_table(self, table, width):
         headers, rows = self._table_rows(table)
@@ -223,12 +229,17 @@ class _Typesetter:
 
     def _markup(self, text: str) -> str:
         """Manifest expressions, then escaping, then **bold**, *italic* and :icon: markup."""
-        text = self.env.from_string(str(text)).render(self.context) if "{" in str(text) else str(text)
+        if "{" in str(text):
+            with time_limit(TEMPLATE_SECONDS, f"an expression ran for more than {TEMPLATE_SECONDS} s"):
+                text = bounded_output(self.env.from_string(str(text)), self.context, MAX_TEXT_CHARS, "one handout text")
+        else:
+            text = str(text)
         text = glyphs.composed(text)
         glyphs.check(re.sub(r":([a-z0-9][a-z0-9_-]*):", "", text), handout_coverage("Sans"), "handout", "Liberation Sans")
         text = escape(text)
         text = re.sub(r"\*\*(.+?)\*\*", r"<b>\1</b>", text)
         text = re.sub(r"(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])", r"<i>\1</i>", text)
+        _check_nesting(text)
         return re.sub(r":([a-z0-9][a-z0-9_-]*):", self._icon, text)
 
     def _icon(self, match):
@@ -238,6 +249,41 @@ class _Typesetter:
             return match.group(0)
         path = icon_png(icon, self.rec.accent)
         return f'<img src="{path}" width="{BODY_PT + 1}" height="{BODY_PT + 1}" valign="-2"/>'
+
+
+SENTENCE_END = re.compile(r"[.!?:;)\]]['\u2019\u201d\"]?$")
+
+
+class _Sentences(Paragraph):
+    """A paragraph that breaks across columns and pages only between sentences: a reader never
+    turns the sheet in the middle of one. With no sentence end that fits, it moves whole."""
+
+    strict = True                 # also between columns; the page turn is always kept
+    at_page_end = False           # set by the document: the frame being filled is the page's last
+
+    def split(self, available_width, available_height):
+        if not (_Sentences.strict or _Sentences.at_page_end):
+            return super().split(available_width, available_height)
+        height, leading = available_height, self.style.leading
+        while height >= leading:
+            parts = super().split(available_width, height)
+            if len(parts) != 2:
+                return parts
+            if SENTENCE_END.search(parts[0].getPlainText().rstrip()):
+                return parts
+            height -= leading
+        return []
+
+
+def _check_nesting(markup: str) -> None:
+    """**bold** and *italic* must nest, not cross: reportlab would stop the whole handout."""
+    open_tags = []
+    for match in re.finditer(r"<(/?)([bi])>", markup):
+        closing, tag = match.groups()
+        if not closing:
+            open_tags.append(tag)
+        elif not open_tags or open_tags.pop() != tag:
+            raise ValueError("**bold** and *italic* markup cross each other; close the inner one before the outer")
 
 
 def _problem(mark, message, hint):
@@ -322,6 +368,10 @@ class _Doc(BaseDocTemplate):
         if self.page > MAX_PAGES and self.overflow is None:
             self.overflow = self.current       # the section being set when the sheet ran out
 
+    def handle_frameBegin(self, *args, **kwargs):
+        super().handle_frameBegin(*args, **kwargs)
+        _Sentences.at_page_end = self.frame.id == f"c{self.rec.columns - 1}"
+
     def afterFlowable(self, flowable):
         if isinstance(flowable, _SectionMark):
             self.current = flowable.section
@@ -353,9 +403,15 @@ def handout_pdf(source: HandoutSource, page_size_mm: tuple[float, float]) -> byt
     rec = load_handout(source)
     _check_band(rec, source)
     _register_fonts()
-    buffer = io.BytesIO()
-    doc = _Doc(buffer, source, rec, (page_size_mm[0] * mm, page_size_mm[1] * mm))
-    doc.build(_Typesetter(rec, source).flowables(doc.col_w))
+    # Best first: boxes whole and sentences whole in every column; if the sheet is too small,
+    # boxes may break, then sentences may break between columns (never at the page turn).
+    for keep_boxes, strict in ((True, True), (False, True), (False, False)):
+        buffer = io.BytesIO()
+        _Sentences.strict = strict
+        doc = _Doc(buffer, source, rec, (page_size_mm[0] * mm, page_size_mm[1] * mm))
+        doc.build(_Typesetter(rec, source, keep_boxes).flowables(doc.col_w))
+        if doc.page <= MAX_PAGES:
+            break
     if doc.page > MAX_PAGES:
         section = doc.overflow or rec.sections[-1]
         raise ManifestError([_problem(
@@ -365,6 +421,9 @@ def handout_pdf(source: HandoutSource, page_size_mm: tuple[float, float]) -> byt
     return buffer.getvalue()
 
 
+MAX_TEXT_CHARS = 100_000     # one text of a two-page handout; its expressions may not build more
+EXPRESSION_ERRORS = (jinja2.TemplateError, TypeError, KeyError, ValueError, ArithmeticError, RecursionError, NameError,
+                     MemoryError, TemplateTimeout)
 GLYPH_HINT = "change the text; the handout is set in the Liberation fonts of fonts/"
 
 

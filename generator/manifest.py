@@ -5,10 +5,14 @@ pack that has errors.
 """
 from __future__ import annotations
 
+import gzip
+import io
 import itertools
+import math
 import os
 import re
 import xml.etree.ElementTree as ET
+import zlib
 from functools import lru_cache
 from pathlib import Path
 
@@ -23,10 +27,11 @@ from .schema import (INVALID, AnyData, Bool, Choice, Color, Field, Id, Int, Leng
                      Num, Spec, Str, Type)
 from .shapes import SHAPES
 from .sheets_source import ItemsType, items_from
-from .yamlsrc import SrcDict, load_yaml
+from .yamlsrc import SrcDict, load_yaml, paused_gc
 
 DATA_DIR = Path(__file__).parent / "data"
 PAPERS = yaml.safe_load((DATA_DIR / "papers.yaml").read_text())
+PRINT_SHOP = "face"     # --paper face: one face per page at print-shop size
 SIZES = yaml.safe_load((DATA_DIR / "sizes.yaml").read_text())
 # Files of a pack that hold no components, each read by its own stage; any other *.yaml holds groups.
 RESERVED_FILES = {"game.yaml": "the game's title, players, palette and fonts",
@@ -170,6 +175,7 @@ def list_packs(components_dir: Path) -> list[Path]:
     return sorted(p.parent for p in components_dir.glob("*/game.yaml"))
 
 
+@paused_gc()
 def load_pack(root: Path, reporter: Reporter | None = None) -> Game:
     """Load and check a whole pack; raise ManifestError listing every problem."""
     rep = reporter or Reporter()
@@ -188,6 +194,10 @@ def load_pack(root: Path, reporter: Reporter | None = None) -> Game:
     for link in confine.links_leaving(root / "templates", root):
         rep.error(Mark(display_path(link), 1, 1), f"'{link.name}' is a link to {os.path.realpath(link)}, outside the "
                   "game pack; templates may only read the pack's files", "copy what it needs into the pack")
+    for path in sorted(root.iterdir()):
+        if path.suffix.lower() in (".yml", ".yaml") and path.suffix != ".yaml":
+            rep.error(Mark(display_path(path), 1, 1), f"'{path.name}' would be ignored: pnpgen reads only files "
+                      "ending in .yaml", f"rename it to '{path.stem}.yaml'")
     groups = []
     for path in sorted(root.glob("*.yaml")):
         if path.name in NON_COMPONENT_FILES:
@@ -300,7 +310,8 @@ def _build_group(g, file: str, players, env, rep: Reporter, sources: dict) -> Gr
         if name:
             problem = templating.check_template(env, name)
             if problem:
-                rep.error(g.value_mark(key), problem, "create the template or fix its name; templates are looked up in the pack's templates/ folder, then in templates/")
+                rep.error(g.value_mark(key), problem, "create the template or fix its name; templates are looked up in "
+                          "the pack's templates/ folder, then in templates/" if problem.endswith("not found") else "")
     kind = KINDS.get(g.kind)
     shape = g.shape or kind.default_shape if kind else None
     if kind is not None and g.size is None and shape != "polygon" and "size" not in g.source:
@@ -428,6 +439,13 @@ def _expand_items(g, players, rep: Reporter, sources: dict | None = None) -> lis
                 continue
             vary = _typed_vary(rec, declared, rep, index)
             data = {k: v for k, v in rec.values.items() if k not in ("id", "copies", "vary") and v is not None}
+            combos = math.prod(len(values) for values in vary.values())
+            if len(items) + combos * (rec.copies or 1) > MAX_GROUP_TOTAL:   # before making them
+                rep.error(rec.value_mark("vary") if vary else mark,
+                          f"group '{g.id}' would have more than {MAX_GROUP_TOTAL:,} faces "
+                          f"({len(items) + combos:,} items after vary{', per player' if owner else ''})",
+                          "split the group, or vary over fewer values")
+                return items
             for combo in itertools.product(*vary.values()):
                 suffix = "".join(f"-{v}" for v in combo) + (f"-{owner.id}" if owner else "")
                 items.append(Item(id=rec.id + suffix, copies=rec.copies or 0, data={**data, **dict(zip(vary, combo))},
@@ -493,22 +511,54 @@ def resolve_inside(root: Path, rel: str) -> tuple[Path | None, str]:
     return path, ""
 
 
+IMAGE_MAGIC = {b"\x89PNG": "PNG", b"\xff\xd8\xff": "JPEG", b"GIF8": "GIF", b"RIFF": "WebP",
+               b"II*\x00": "TIFF", b"MM\x00*": "TIFF", b"BM": "BMP", b"%PDF": "PDF"}
+
+
+def _icon_bytes(path: Path) -> bytes:
+    """The icon's SVG bytes, at most MAX_ICON_BYTES, an .svgz unpacked within the same bound
+    (a gzip bomb stops at the limit, not at the end of its output)."""
+    with open(path, "rb") as handle:
+        raw = handle.read(MAX_ICON_BYTES + 1)
+    if len(raw) > MAX_ICON_BYTES:
+        raise ValueError(f"over the {MAX_ICON_BYTES // 1024} KB limit for an icon")
+    if raw[:2] == b"\x1f\x8b":
+        try:
+            with gzip.GzipFile(fileobj=io.BytesIO(raw)) as packed:
+                raw = packed.read(MAX_ICON_BYTES + 1)
+        except (OSError, EOFError, zlib.error) as exc:
+            raise ValueError(f"a broken gzip (.svgz) file ({exc})") from None
+        if len(raw) > MAX_ICON_BYTES:
+            raise ValueError(f"unpacks to over the {MAX_ICON_BYTES // 1024} KB limit for an icon")
+    return raw
+
+
 @lru_cache(maxsize=None)
 def _read_icon(name: str, path: Path) -> Icon:
-    raw = path.read_bytes()
-    if len(raw) > MAX_ICON_BYTES:
-        raise ValueError(f"{len(raw) // 1024} KB, over the {MAX_ICON_BYTES // 1024} KB limit for an icon")
-    text = raw.decode("utf-8-sig")
+    raw = _icon_bytes(path)
+    kind = next((k for magic, k in IMAGE_MAGIC.items() if raw.startswith(magic)), None)
+    if kind:
+        raise ValueError(f"the file is a {kind} image, not an SVG drawing; icons are SVG (redraw or trace it)")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise ValueError("the file is not SVG text (not UTF-8)") from None
     if "<!DOCTYPE" in text or "<!ENTITY" in text:
         raise ValueError("SVG must not contain a DOCTYPE or entities")
     try:
         root = ET.fromstring(text)
     except ET.ParseError as exc:
         raise ValueError(f"not well-formed XML ({exc})") from None
-    box = [float(v) for v in re.split(r"[\s,]+", root.get("viewBox", "").strip()) if v]
-    if len(box) != 4 or box[2] <= 0 or box[3] <= 0:
+    try:
+        box = [float(v) for v in re.split(r"[\s,]+", root.get("viewBox", "").strip()) if v]
+    except ValueError:
+        box = []
+    if len(box) != 4 or not all(math.isfinite(v) and abs(v) <= 1e6 for v in box) or box[2] <= 0 or box[3] <= 0:
         raise ValueError("the <svg> element needs a viewBox such as '0 0 24 24'")
     ET.register_namespace("", SVG_NS[1:-1])
-    markup = "".join(ET.tostring(child, encoding="unicode") for child in root)
+    try:
+        markup = "".join(ET.tostring(child, encoding="unicode") for child in root)
+    except RecursionError:
+        raise ValueError("elements nested thousands deep; simplify the drawing") from None
     markup = markup.replace(' xmlns="http://www.w3.org/2000/svg"', "")
     return Icon(name, tuple(box), markup)

@@ -1,5 +1,5 @@
-"""Sheets -> PDF on both cores (and the page boxes cairo cannot write): large jobs are cut into page-aligned chunks, each drawn by a
-forked worker, and the chunk PDFs merged with pikepdf.
+"""Sheets -> PDF on both cores (and the page boxes cairo cannot write): large jobs are cut into page-aligned chunks; the
+parent draws the first while a forked worker draws each other one, and the chunk PDFs are merged with pikepdf.
 
 The number of chunks depends only on the page count, never on the machine, so the same input
 gives the same bytes everywhere; a machine with one core just draws the chunks in turn.
@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import io
 import multiprocessing
+import multiprocessing.connection
 import os
+import tempfile
 
 import pikepdf
 
@@ -41,41 +43,81 @@ def write_pdf(writer, sheets: list, progress=None) -> bytes:
 
 
 def _forked(writer, chunks, progress) -> list[bytes]:
+    """The first chunk is drawn here while forked workers draw the others: the parent does its
+    share instead of waiting, and its part needs no pipe."""
     global _job
     ctx = multiprocessing.get_context("fork")
     counter = ctx.Value("q", 0)
     _job = (writer, chunks, counter)
     pipes, workers = [], []
     try:
-        for index in range(len(chunks)):
+        for index in range(1, len(chunks)):
             receive, send = ctx.Pipe(duplex=False)
             worker = ctx.Process(target=_work, args=(index, send), daemon=True)
             worker.start()
             send.close()
             pipes.append(receive)
             workers.append(worker)
-        results, shown = [None] * len(chunks), 0
-        while any(r is None for r in results):
-            interrupt.check()
-            for index, pipe in enumerate(pipes):
-                if results[index] is None and pipe.poll(0.05):
-                    try:
-                        results[index] = pipe.recv()
-                    except EOFError:
-                        raise BuildError("a drawing worker stopped unexpectedly (out of memory?)") from None
-            if progress and counter.value > shown:
-                progress(counter.value - shown)
-                shown = counter.value
-        for status, payload in results:
-            if status == "error":
-                raise payload
-        return [payload for _, payload in results]
+        report = _Progress(progress, counter)
+        first = writer.write(chunks[0], report.own)
+        return [first] + _collect(pipes, report)
     finally:
         _job = None
-        for worker in workers:
-            if worker.is_alive():
-                worker.terminate()
+        _stop(workers, pipes)
+
+
+def _stop(workers, pipes) -> None:
+    """Workers ended, whatever state they are in. Closing our pipe ends first matters: a worker
+    that finished while we were interrupted is blocked sending its PDF, and only a broken pipe
+    wakes it; one still drawing stops at its next page on the terminate signal."""
+    for pipe in pipes:
+        pipe.close()
+    for worker in workers:
+        if worker.is_alive():
+            worker.terminate()
+    for worker in workers:
+        worker.join(10)
+        if worker.is_alive():          # stuck inside cairo: no clean stop possible
+            worker.kill()
             worker.join()
+
+
+class _Progress:
+    """Forwards the parent's pages and the workers' shared page counter to one callback."""
+
+    def __init__(self, progress, counter):
+        self.progress, self.counter, self.shown = progress, counter, 0
+
+    def own(self, n: int) -> None:
+        if self.progress:
+            self.progress(n)
+        self.workers()
+
+    def workers(self) -> None:
+        done = self.counter.value
+        if self.progress and done > self.shown:
+            self.progress(done - self.shown)
+            self.shown = done
+
+
+def _collect(pipes, report: _Progress) -> list[bytes]:
+    """Each worker's PDF, in chunk order; woken as soon as one arrives (no polling delay)."""
+    results = [None] * len(pipes)
+    waiting = dict(enumerate(pipes))
+    while waiting:
+        interrupt.check()
+        for pipe in multiprocessing.connection.wait(list(waiting.values()), timeout=0.1):
+            index = next(i for i, p in waiting.items() if p is pipe)
+            try:
+                results[index] = pipe.recv()
+            except EOFError:
+                raise BuildError("a drawing worker stopped unexpectedly (out of memory?)") from None
+            del waiting[index]
+        report.workers()
+    for status, payload in results:
+        if status == "error":
+            raise payload
+    return [payload for _, payload in results]
 
 
 def _work(index: int, send) -> None:
@@ -85,24 +127,36 @@ def _work(index: int, send) -> None:
         with counter.get_lock():
             counter.value += n
     try:
-        send.send(("ok", writer.write(chunks[index], advance)))
+        result = ("ok", writer.write(chunks[index], advance))
     except (BuildError, interrupt.Interrupted) as exc:
-        send.send(("error", exc))
+        result = ("error", exc)
     except Exception as exc:          # report, don't hang the parent
-        send.send(("error", BuildError(f"drawing failed: {type(exc).__name__}: {exc}")))
+        result = ("error", BuildError(f"drawing failed: {type(exc).__name__}: {exc}"))
+    try:
+        send.send(result)
+    except (OSError, interrupt.Interrupted):   # the parent stopped listening or stopped us
+        pass
     finally:
         send.close()
 
 
 def merge(parts: list[bytes], title: str) -> bytes:
-    """Concatenate chunk PDFs into one; deterministic output (no random /ID, fixed dates)."""
-    merged = pikepdf.Pdf.open(io.BytesIO(parts[0]))
-    for part in parts[1:]:
-        merged.pages.extend(pikepdf.Pdf.open(io.BytesIO(part)).pages)
-    out = io.BytesIO()
-    merged.save(out, deterministic_id=True, compress_streams=True,
-                object_stream_mode=pikepdf.ObjectStreamMode.preserve)
-    return out.getvalue()
+    """Concatenate chunk PDFs into one; deterministic output (no random /ID, fixed dates).
+
+    One qpdf job over files copies the pages in C++: twice as fast as appending them one by
+    one through pikepdf's page list (0.16 s against 0.33 s for 2,224 pages, one run)."""
+    with tempfile.TemporaryDirectory(prefix="pnpgen-merge-") as folder:
+        names = []
+        for index, part in enumerate(parts):
+            names.append(os.path.join(folder, f"part{index}.pdf"))
+            with open(names[-1], "wb") as handle:
+                handle.write(part)
+        out = os.path.join(folder, "merged.pdf")
+        pages = [arg for name in names[1:] for arg in (name, "1-z")]
+        pikepdf.Job(["pnpgen", names[0], "--pages", ".", "1-z", *pages, "--", "--deterministic-id",
+                     "--compress-streams=y", "--object-streams=preserve", out]).run()
+        with open(out, "rb") as handle:
+            return handle.read()
 
 
 def set_print_boxes(pdf: bytes, sheets: list) -> bytes:

@@ -57,6 +57,15 @@ def _text_options():
 TEXT_OPTIONS = _text_options()
 
 
+class _Sink(io.BytesIO):
+    """The PDF's bytes. When a build stops with an error, the abandoned cairo surface writes its
+    last bytes as it is collected, after the buffer is gone: those go nowhere, quietly, instead
+    of printing a stray traceback under the real message."""
+
+    def write(self, data):
+        return 0 if self.closed else super().write(data)
+
+
 def new_context(surface) -> cairo.Context:
     ctx = cairo.Context(surface)
     ctx.set_font_options(TEXT_OPTIONS)
@@ -85,7 +94,7 @@ class PdfWriter:
             return self._write(sheets, progress)
 
     def _write(self, sheets: list[Sheet], progress: Callable[[int], None] | None) -> bytes:
-        buffer = io.BytesIO()
+        buffer = _Sink()
         first = sheets[0]
         surface = cairo.PDFSurface(buffer, first.width * PT_PER_MM, first.height * PT_PER_MM)
         surface.set_metadata(cairo.PDF_METADATA_TITLE, self.title)
@@ -169,8 +178,14 @@ class PdfWriter:
                 ctx.paint()
             else:
                 draw_svg(ctx, key)
-        except ValueError as exc:      # e.g. an <image> pointing at a file or URL
+        except ValueError as exc:      # e.g. an <image> pointing at a file or URL, a NaN
             raise BuildError(f"{self.face_name(p.face)}: {exc}") from None
+        except (OSError, MemoryError) as exc:   # cairo reading an embedded image PIL could half-read
+            raise BuildError(f"{self.face_name(p.face)}: an embedded image cannot be read ({exc}); embed a "
+                             "whole PNG or JPEG file") from None
+        except cairo.CairoError as exc:   # e.g. scale(0): a transform nothing can be drawn through
+            raise BuildError(f"{self.face_name(p.face)}: cairo cannot draw it ({exc}); look for a "
+                             "transform that scales by 0 or a huge factor") from None
         ctx.restore()
 
     def _record(self, p):

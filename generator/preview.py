@@ -30,7 +30,7 @@ from . import interrupt
 from .build import BuildRequest, BuildResult, build, options_for
 from .cache import FaceCache
 from .errors import BuildError, ManifestError
-from .manifest import load_pack
+from .manifest import load_pack, pack_id
 from .model import Game, Group
 from .raster import face_png
 from .render import FaceRef
@@ -45,7 +45,7 @@ POLL_SECONDS = 0.1        # how often watch() looks at the files (a page polls i
 def preview_folder(pack_root: Path, request: BuildRequest) -> Path:
     """output/<game>-preview/, beside the build's output/<game>/: a build replaces its folder
     whole, so the preview, written far more often, keeps its own."""
-    return Path(request.out_dir) / (Path(pack_root).resolve().name + PREVIEW_SUFFIX)
+    return Path(request.out_dir) / (pack_id(Path(pack_root).resolve()) + PREVIEW_SUFFIX)
 
 
 # --- the page's content ----------------------------------------------------------------------
@@ -400,5 +400,5 @@ def serve(folder: Path, port: int) -> ThreadingHTTPServer:
 
 
 def page_url(server: ThreadingHTTPServer, pack_root: Path) -> str:
-    folder = quote(Path(pack_root).resolve().name + PREVIEW_SUFFIX)
+    folder = quote(pack_id(Path(pack_root).resolve()) + PREVIEW_SUFFIX)
     return f"http://127.0.0.1:{server.server_address[1]}/{folder}/index.html"

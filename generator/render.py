@@ -9,6 +9,7 @@ import contextlib
 import signal
 import threading
 import traceback
+import xml.parsers.expat
 from dataclasses import dataclass
 
 import jinja2
@@ -23,6 +24,7 @@ SVG_HEAD = ('<svg xmlns="http://www.w3.org/2000/svg" width="{W:.3f}mm" height="{
 
 
 TEMPLATE_SECONDS = 10      # one face; a template looping for longer is a bug or an attack
+MAX_FACE_CHARS = 16_000_000   # one face's SVG; the largest built-in board is far below
 
 
 class TemplateTimeout(Exception):
@@ -102,28 +104,94 @@ class FaceRenderer:
                 "width": group.width, "height": group.height, "bleed": bleed, "side": face.side,
                 "kind": group.kind, "shape": group.shape, "orientation": group.orientation,
                 "group": group.id, "corner_radius": group.corner_radius}),
-            "outline": lambda grow=0.0: group.outline(grow).svg_d(),
+            "outline": lambda grow=0.0: group.outline(_grow(grow, group)).svg_d(),
             **self.helpers.bind(),
         }
-        where = face_where(face)
+        where = face_place(face)
         self.helpers.face = where
         try:
             with interrupt.immediate(), time_limit(TEMPLATE_SECONDS, f"template {name} ran for more than {TEMPLATE_SECONDS} s"):
-                body = self.env.get_template(name).render(context)
-        except (jinja2.TemplateError, TextFitError, TypeError, ValueError, ZeroDivisionError,
+                body = bounded_output(self.env.get_template(name), context)
+        except (jinja2.TemplateError, TextFitError, TypeError, ValueError, ArithmeticError, MemoryError, NameError, SyntaxError,
                 AttributeError, KeyError, RecursionError, TemplateTimeout) as exc:
             raise BuildError(f"{where}: {_where(exc, name)}{_message(exc)}") from None
+        head = SVG_HEAD.format(W=group.width + 2 * bleed, H=group.height + 2 * bleed, x=-bleed, y=-bleed)
+        svg = head + body + "</svg>"
+        problem = well_formed_problem(svg, self.env, name, len(head))
+        if problem:
+            raise BuildError(f"{where}: {problem}")
         unknown = svgcheck.problems(body)
         if unknown:
             raise BuildError(f"{where}: template {name}: {unknown[0]}"
                              + (f" (and {len(unknown) - 1} more)" if len(unknown) > 1 else ""))
-        head = SVG_HEAD.format(W=group.width + 2 * bleed, H=group.height + 2 * bleed, x=-bleed, y=-bleed)
-        return head + body + "</svg>"
+        return svg
 
 
-def face_where(face: FaceRef) -> str:
-    """How errors and warnings name a face: its item's place in the manifest, group, item, side."""
+def face_place(face: FaceRef) -> str:
+    """Where a face comes from, for messages: its item's file:line:col, group, item and side."""
     return f"{face.item.mark}: group '{face.group.id}', item '{face.item.id}' ({face.side})"
+
+
+def drawn_face_place(face: FaceRef) -> str:
+    """face_place with the template that drew it: for problems found while drawing its SVG."""
+    name = face.group.template if face.side == "front" else face.group.back_template
+    return f"{face_place(face)}: template {name}"
+
+
+def _grow(grow, group) -> float:
+    """outline(grow): a finite margin no larger than the face itself."""
+    limit = max(group.width, group.height)
+    if not isinstance(grow, (int, float)) or isinstance(grow, bool) or not abs(grow) <= limit:
+        raise ValueError(f"outline({grow!r}): grow by a finite number of mm within ±{limit:g} (the face's size)")
+    return grow
+
+
+class OutputTooLarge(ValueError):
+    pass
+
+
+def bounded_output(template, context, limit: int = MAX_FACE_CHARS, what: str = "one face") -> str:
+    """The template's output, stopped as soon as it passes `limit` characters (not after)."""
+    parts, size = [], 0
+    for chunk in template.generate(context):
+        size += len(chunk)
+        if size > limit:
+            raise OutputTooLarge(f"output is over {limit:,} characters for {what}; draw less, or use fewer repeats")
+        parts.append(chunk)
+    return "".join(parts)
+
+
+def well_formed_problem(svg: str, env, name: str, head_chars: int) -> str:
+    """'' when the face's SVG is well-formed XML, else the template, its line where it can be
+    found, and what is wrong, quoting the output there. Expat alone: fast, and no drawing
+    library is needed, so validate finds it too."""
+    parser = xml.parsers.expat.ParserCreate()
+    try:
+        parser.Parse(svg, True)
+        return ""
+    except xml.parsers.expat.ExpatError as exc:
+        line_text = svg.split("\n")[exc.lineno - 1]
+        start = (head_chars if exc.lineno == 1 else 0)
+        col = max(exc.offset, start)
+        near = line_text[max(start, col - 30): col + 30].strip()
+        where = _template_line(env, name, line_text[max(start, col - 12): col + 1].strip())
+        return (f"template {name}{where}: its output is not well-formed SVG "
+                f"({xml.parsers.expat.ErrorString(exc.code)}) near {near!r}; close every tag, quote every "
+                "attribute, and write & as &amp; (values given to the template are escaped for you)")
+
+
+def _template_line(env, name: str, fragment: str) -> str:
+    """' line N' when the output's text at the error is written in exactly one template line."""
+    try:
+        source = env.loader.get_source(env, name)[0]
+    except jinja2.TemplateError:
+        return ""
+    for probe in (fragment, fragment[-8:], fragment[:8]):
+        if len(probe) >= 3:
+            hits = [n for n, line in enumerate(source.splitlines(), 1) if probe in line]
+            if len(hits) == 1:
+                return f" line {hits[0]}"
+    return ""
 
 
 def _where(exc: BaseException, template: str) -> str:

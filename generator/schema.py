@@ -6,6 +6,7 @@ after reporting a located problem. Records (Spec) report unknown keys with the c
 from __future__ import annotations
 
 import difflib
+import math
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -15,6 +16,7 @@ from .units import parse_length
 from .yamlsrc import SrcDict, SrcList
 
 INVALID = object()
+MAX_NUMBER = 1e15          # beyond any count, score or size a game prints; larger is a typo or an attack
 _COLOR = re.compile(r"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$")
 
 
@@ -53,8 +55,8 @@ class Str(Type):
             rep.error(mark, f"{where} is {len(value)} characters long, over the limit of {self.max_len}",
                       "shorten it")
             return INVALID
-        if self.pattern and not self.pattern.match(value):
-            rep.error(mark, f"{where} '{value}' is not allowed here", f"use {self.example}")
+        if self.pattern and not self.pattern.fullmatch(value):   # fullmatch: no trailing newline
+            rep.error(mark, f"{where} {value!r} is not allowed here", f"use {self.example}")
             return INVALID
         return value
 
@@ -75,6 +77,10 @@ class Num(Type):
         ok = isinstance(value, int) if self.integer else isinstance(value, (int, float))
         if isinstance(value, bool) or not ok:
             return self.wrong(value, mark, rep, where)
+        if not math.isfinite(value) or abs(value) > MAX_NUMBER:
+            rep.error(mark, f"{where} is {_short(value)}, not a finite number within ±{MAX_NUMBER:.0e}",
+                      "write an ordinary number (.nan and .inf are not numbers a game can print)")
+            return INVALID
         return _bounded(value, self.minimum, self.maximum, mark, rep, where, "")
 
 
@@ -109,7 +115,7 @@ class Color(Type):
     description = "a colour such as '#c0392b'"
 
     def check(self, value, mark, rep, where):
-        if not isinstance(value, str) or not _COLOR.match(value):
+        if not isinstance(value, str) or not _COLOR.fullmatch(value):
             rep.error(mark, f"{where} must be a colour written '#rrggbb', not {value!r}",
                       "quote it in YAML, e.g. color: '#c0392b'")
             return INVALID
@@ -246,6 +252,13 @@ class Spec(Type):
         close = difflib.get_close_matches(str(key), list(self.fields), 1, 0.6)
         hint = f"did you mean '{close[0]}'?" if close else f"known keys: {', '.join(self.fields)}"
         rep.error(mark, f"unknown key '{key}'{' in ' + where if where else ''}", hint)
+
+
+def _short(value) -> str:
+    """A number as a message shows it: huge integers by their digit count, not in full."""
+    if isinstance(value, int) and abs(value) > MAX_NUMBER:
+        return f"a number of about {int(value.bit_length() * math.log10(2)) + 1} digits"
+    return f"{value:g}"
 
 
 def _bounded(value, minimum, maximum, mark, rep, where, unit):

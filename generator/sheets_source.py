@@ -43,11 +43,14 @@ class ItemsType(Type):
         return self._list.check(value, mark, rep, where)
 
 
-@dataclass(frozen=True)
 class CellMark(Mark):
-    """A place in a spreadsheet, said the way a spreadsheet program shows it."""
-    sheet: str = ""
-    column: str = ""
+    """A place in a spreadsheet, said the way a spreadsheet program shows it (line: the row,
+    col: the column's number; sheet and column name for the message)."""
+
+    def __new__(cls, file: str, line: int, col: int, sheet: str = "", column: str = ""):
+        mark = super().__new__(cls, file, line, col)
+        mark.sheet, mark.column = sheet, column
+        return mark
 
     def __str__(self) -> str:
         parts = [self.file] + ([f"sheet {self.sheet}"] if self.sheet else [])

@@ -12,25 +12,30 @@ Helpers given to every template (sizes of text in points, everything else in mm)
   hex_corners(cx, cy, flat, orientation='pointy')   'x,y x,y ...' for <polygon points>
   hex_grid(cols, rows, flat, x=0, y=0, orientation='pointy')  centres of an offset hex grid
   arrow(x1, y1, x2, y2, shorten=0, head=1.5)  SVG path data of an arrow with its head
+  on(color, dark=None, light='#ffffff')      the colour to draw on `color`: `light` on dark
+           colours, `dark` (default: the palette's ink) on light ones (a white player's pieces)
 """
 from __future__ import annotations
 
 import difflib
+import hashlib
 import math
 import os
+from functools import lru_cache
 from pathlib import Path
 
 import jinja2
+import jinja2.bccache
 from jinja2.sandbox import SandboxedEnvironment, modifies_known_mutable
 from markupsafe import Markup
 
-from . import confine
+from . import confine, workdir
 from .glyphs import composed, snippet
 from .fonts import PROJECT_ROOT, library
 from .schema import type_name
 from .shapes import SQRT3, hex_points
 from .textfit import ICON_TOKEN, Style, TextFitError, fit, icon_svg, layout_lines, render_block
-from .units import mm_to_pt, pt_to_mm
+from .units import MAX_MM, mm_to_pt, pt_to_mm
 
 TEMPLATE_DIR = PROJECT_ROOT / "templates"
 MAX_RANGE = 10_000
@@ -42,9 +47,16 @@ class Sandbox(SandboxedEnvironment):
     given read-only: a template may build its own lists and dicts, but calling palette.update()
     or item.tags.append() would change every face drawn after it."""
 
+    intercepted_binops = frozenset(["*", "**", "+"])
+
     def __init__(self, **kw):
         super().__init__(**kw)
         self.globals["range"] = _bounded_range
+
+    def call_binop(self, context, operator, left, right):
+        """'x' * 10**20, [1] * 10**9 and 9 ** 10**9 refused before Python tries them."""
+        _check_growth(operator, left, right)
+        return super().call_binop(context, operator, left, right)
 
     # `a.b` on a mapping reads its key b first, so a palette or data key is never mistaken for a
     # Python method (palette.clear is the colour 'clear'); on what the template is given, a name
@@ -129,6 +141,46 @@ def read_only(value):
     return value
 
 
+MAX_TEMPLATE_CHARS = 1_000_000   # a template's own source; the largest shipped one is a few KB
+MAX_BUILT = 1_000_000       # characters of a string or items of a list one operation may build
+MAX_POWER_BITS = 4_096      # an integer power larger than this is no number a face prints
+
+
+def _check_growth(operator: str, left, right) -> None:
+    sized = (str, list, tuple)
+    if operator == "*":
+        seq, times = (left, right) if isinstance(left, sized) else (right, left)
+        if isinstance(seq, sized) and isinstance(times, int) and len(seq) * times > MAX_BUILT:
+            raise jinja2.exceptions.SecurityError(
+                f"repeating {len(seq):,} {'characters' if isinstance(seq, str) else 'items'} {times:,} times "
+                f"is over the limit of {MAX_BUILT:,}")
+    elif operator == "+":
+        if isinstance(left, sized) and isinstance(right, sized) and len(left) + len(right) > MAX_BUILT:
+            raise jinja2.exceptions.SecurityError(f"joining to more than {MAX_BUILT:,} characters or items is over the limit")
+    elif operator == "**" and isinstance(left, int) and isinstance(right, int) and right > 0 and abs(left) > 1:
+        if right * math.log2(abs(left)) > MAX_POWER_BITS:
+            raise jinja2.exceptions.SecurityError(f"{left} ** {right} is too large a number")
+
+
+def physical(*names):
+    """A helper whose named numeric arguments must be finite and within MAX_MM: a NaN or a
+    1e308 reaches no drawing, and the message names the argument."""
+    def wrap(function):
+        code = function.__code__
+        params = code.co_varnames[1:code.co_argcount]
+
+        def checked(self, *args, **kwargs):
+            for name, value in list(zip(params, args)) + list(kwargs.items()):
+                if name in names and value is not None and not (isinstance(value, (int, float)) and not isinstance(value, bool)
+                                          and math.isfinite(value) and abs(value) <= MAX_MM):
+                    raise ValueError(f"{function.__name__}(): {name}={value!r} is not a length within "
+                                     f"±{MAX_MM:g} mm; pass a finite number")
+            return function(self, *args, **kwargs)
+        checked.__name__, checked.__doc__ = function.__name__, function.__doc__
+        return checked
+    return wrap
+
+
 def _bounded_range(*args):
     r = range(*args)
     if len(r) > MAX_RANGE:
@@ -151,34 +203,42 @@ class ConfinedLoader(jinja2.FileSystemLoader):
             raise jinja2.exceptions.SecurityError(
                 f"template '{template}' leads outside the game pack (to {os.path.realpath(filename)}); "
                 "templates may only read the pack's own files and pnpgen's templates/")
+        if len(source) > MAX_TEMPLATE_CHARS:      # compiling 12 MB of template takes seconds per face
+            raise jinja2.exceptions.TemplateError(
+                f"template '{template}' is {len(source):,} characters long, over the limit of "
+                f"{MAX_TEMPLATE_CHARS:,}; draw repeated parts with a loop or an icon")
         return source, filename, uptodate
-
-
-class _CompiledTemplates(jinja2.BytecodeCache):
-    """Compiled templates kept for the whole process, checked against their source text: every
-    environment (each load and build makes its own) compiles a template once, and again only
-    after it is edited (pnpgen preview --watch rebuilds many times in one process)."""
-
-    def __init__(self):
-        self.code: dict[str, bytes] = {}
-
-    def load_bytecode(self, bucket):
-        if bucket.key in self.code:
-            bucket.bytecode_from_string(self.code[bucket.key])     # dropped if the source changed
-
-    def dump_bytecode(self, bucket):
-        self.code[bucket.key] = bucket.bytecode_to_string()
-
-
-COMPILED = _CompiledTemplates()
 
 
 def environment(pack_root: Path) -> jinja2.Environment:
     """Templates are looked up in the pack's own templates/ first, then in the shared templates/."""
     loader = ConfinedLoader([(Path(pack_root) / "templates", Path(pack_root)), (TEMPLATE_DIR, TEMPLATE_DIR)])
     return Sandbox(loader=loader, autoescape=True, undefined=jinja2.StrictUndefined,
-                    trim_blocks=True, lstrip_blocks=True, auto_reload=False, cache_size=400,
-                  bytecode_cache=COMPILED)
+                   trim_blocks=True, lstrip_blocks=True, auto_reload=False, cache_size=400,
+                   bytecode_cache=_bytecode_cache())
+
+
+class _SourceKeyedCache(jinja2.FileSystemBytecodeCache):
+    """Jinja's per-user cache folder, with each entry found by the template's name and source
+    instead of its path: copies of a pack (a designer's variants, the test suite's temporary
+    ones) share one entry per distinct template, so the folder does not grow with every copy."""
+
+    def get_bucket(self, environment, name, filename, source):
+        key = hashlib.sha1(f"{name}\0{source}".encode("utf-8")).hexdigest()
+        bucket = jinja2.bccache.Bucket(environment, key, self.get_source_checksum(source))
+        self.load_bytecode(bucket)
+        return bucket
+
+
+@lru_cache(maxsize=1)
+def _bytecode_cache() -> jinja2.BytecodeCache | None:
+    """Compiled templates kept between runs, so validate, list and build do not recompile
+    unchanged templates: compiling is most of what loading a pack costs. They are code, so
+    they live in pnpgen's owner-only working folder (workdir), where nobody else can plant one."""
+    try:
+        return _SourceKeyedCache(str(workdir.private_dir("templates-compiled")))
+    except OSError:                       # no private folder: compile every time
+        return None
 
 
 def check_template(env: jinja2.Environment, name: str) -> str:
@@ -191,6 +251,10 @@ def check_template(env: jinja2.Environment, name: str) -> str:
         return f"template '{name}' line {exc.lineno}: {exc.message}"
     except jinja2.TemplateError as exc:
         return str(exc)
+    except (SyntaxError, ValueError, OverflowError, RecursionError, MemoryError) as exc:
+        # Jinja turned the template into Python that Python refuses (a keyword given twice, a
+        # literal too large): the line numbers are the generated code's, so only the reason is told
+        return f"template '{name}' cannot be compiled: {getattr(exc, 'msg', None) or exc}"
     return ""
 
 
@@ -229,6 +293,7 @@ class Helpers:
                                       color or self.game.palette.get("ink", "#000000"))
         return self._styles[key]
 
+    @physical("x", "y", "w", "h", "size", "min_size", "line_height", "max_lines")
     def text_box(self, text, x, y, w, h, size=9, min_size=6, font="body", color=None,
                  align="left", valign="top", line_height=1.2, max_lines=None):
         text = composed(str(text))
@@ -256,6 +321,7 @@ class Helpers:
         return Markup(render_block(lines, x, y, w, h, size_mm, style, self.game.icons, align,
                                    valign, line_height))
 
+    @physical("x", "y", "w", "size", "min_size")
     def text_line(self, text, x, y, w, size=9, min_size=5, font="body", color=None, align="center"):
         style = self.style(font, color)
         ascent = style.metrics.ascent * pt_to_mm(size)
@@ -263,15 +329,28 @@ class Helpers:
         return self.text_box(str(text).replace("\n", " "), x, y - ascent, w, 10 * pt_to_mm(size),
                              size, min_size, font, color, align, "top", 1.2, max_lines=1)
 
+    @physical("x", "y", "size")
     def icon(self, name, x, y, size, color=None):
         icon = self.game.icons.get(name)
         if icon is None:
             raise TextFitError(f"icon '{name}' is not declared in game.yaml icons")
         return Markup(icon_svg(icon, x, y, size, color))
 
+    def on(self, color, dark=None, light="#ffffff"):
+        return light if luminance(color) < 0.6 else (dark or self.game.palette.get("ink", "#000000"))
+
     def bind(self) -> dict:
         return {"text_box": self.text_box, "text_line": self.text_line, "icon": self.icon,
-                "hex_corners": hex_corners, "hex_grid": hex_grid, "arrow": arrow}
+                "hex_corners": hex_corners, "hex_grid": hex_grid, "arrow": arrow, "on": self.on}
+
+
+def luminance(color) -> float:
+    """Relative lightness 0..1 of a #rrggbb colour (0.5 for anything else)."""
+    text = str(color)
+    if not (text.startswith("#") and len(text) == 7):
+        return 0.5
+    r, g, b = (int(text[i:i + 2], 16) / 255 for i in (1, 3, 5))
+    return 0.299 * r + 0.587 * g + 0.114 * b
 
 
 def hex_corners(cx, cy, flat, orientation="pointy") -> str:
@@ -282,6 +361,8 @@ def hex_corners(cx, cy, flat, orientation="pointy") -> str:
 def hex_grid(cols, rows, flat, x=0.0, y=0.0, orientation="pointy"):
     """Centres of a cols x rows hex grid whose bounding box starts at (x, y); odd rows shifted
     right (pointy) or odd columns shifted down (flat). Each: {col, row, cx, cy}."""
+    if cols * rows > MAX_RANGE:
+        raise jinja2.exceptions.SecurityError(f"hex_grid() of {cols:,} x {rows:,} cells is over the limit of {MAX_RANGE:,}")
     radius = flat / SQRT3
     cells = []
     for row in range(rows):

@@ -6,6 +6,9 @@ every value keeps its file:line:col for error messages.
 """
 from __future__ import annotations
 
+import contextlib
+import gc
+import re
 from pathlib import Path
 
 import yaml
@@ -14,6 +17,14 @@ from .errors import Mark, Reporter, display_path
 
 MAX_FILE_BYTES = 20 * 1024 * 1024   # a manifest larger than this is surely a mistake
 MAX_NODES = 2_000_000                # bounds alias expansion ("billion laughs")
+MAX_DEPTH = 64                       # lists and mappings inside each other; packs use under 10
+MAX_MERGES = 10_000                  # '<<' merge keys in one file; each copies a whole mapping
+# libyaml's composer recurses in C and crashes on 100,000 levels, so a file that may nest that
+# deep (brackets opened past MAX_DEPTH, or a line of many '- ') is walked event by event first.
+# Nesting by indentation alone is bounded by the file size (a few thousand levels) and is
+# caught while the nodes become data.
+_BRACKETS = re.compile(r"[\[\]{}]")
+_COMPACT_NESTING = re.compile(r"(?:[-?:][ \t]+){%d}" % MAX_DEPTH)
 
 
 # libyaml's parser when PyYAML was built with it (about 10x faster), the pure-Python one else;
@@ -22,6 +33,8 @@ SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 PLAIN_TAGS = {f"tag:yaml.org,2002:{name}" for name in
               ("map", "seq", "str", "int", "float", "bool", "null", "merge", "timestamp")}
+FLATTEN_TAGS = {"tag:yaml.org,2002:merge", "tag:yaml.org,2002:value"}
+STR_TAG = "tag:yaml.org,2002:str"
 
 
 class SrcDict(dict):
@@ -56,12 +69,14 @@ class _Builder:
 
     def __init__(self, file: str, loader, reporter: Reporter):
         self.file, self.loader, self.reporter = file, loader, reporter
-        self.count = 0
+        self.count = self.depth = self.merges = 0
         self.built: dict[int, tuple[object, int]] = {}
 
     def build(self, node):
+        if type(node) is yaml.ScalarNode:
+            return self._scalar(node)
         key = id(node)
-        if key in self.built:
+        if key in self.built:            # a container reached again through an alias
             value, size = self.built[key]
             self._add(size, node)
             return value
@@ -70,40 +85,70 @@ class _Builder:
         if node.tag not in PLAIN_TAGS:
             raise yaml.constructor.ConstructorError(
                 None, None, f"tag {node.tag} is not allowed", node.start_mark)
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise _TooDeep(node)
         if isinstance(node, yaml.MappingNode):
             value = self._mapping(node)
-        elif isinstance(node, yaml.SequenceNode):
-            value = SrcList()
-            value.mark = node_mark(self.file, node)
-            value.item_marks = [node_mark(self.file, n) for n in node.value]
-            value.extend(self.build(n) for n in node.value)
         else:
-            value = self.loader.construct_object(node, deep=True)
+            value = self._sequence(node)
+        self.depth -= 1
         self.built[key] = (value, self.count - before)
         return value
+
+    def _scalar(self, node):
+        """A scalar costs one node however often it is reached, so it needs no memo."""
+        self._add(1, node)
+        tag = node.tag
+        if tag == STR_TAG:
+            return node.value           # what the constructor would return, without its overhead
+        if tag not in PLAIN_TAGS:
+            raise yaml.constructor.ConstructorError(
+                None, None, f"tag {tag} is not allowed", node.start_mark)
+        try:
+            return self.loader.construct_object(node, deep=True)
+        except ValueError:               # e.g. an integer of more than 4,300 digits
+            raise yaml.constructor.ConstructorError(
+                None, None, f"'{node.value[:20]}...' ({len(node.value):,} characters) cannot be read as a value", node.start_mark) from None
 
     def _add(self, size: int, node) -> None:
         self.count += size
         if self.count > MAX_NODES:
             raise _TooLarge(node)
 
+    def _sequence(self, node):
+        value = SrcList()
+        value.mark = node_mark(self.file, node)
+        value.item_marks = [node_mark(self.file, n) for n in node.value]
+        value.extend(self.build(n) for n in node.value)
+        return value
+
     def _mapping(self, node):
         out = SrcDict()
-        out.mark, out.key_marks, out.value_marks = node_mark(self.file, node), {}, {}
-        self.loader.flatten_mapping(node)   # resolves YAML merge keys (<<)
+        file = self.file
+        out.mark, out.key_marks, out.value_marks = node_mark(file, node), {}, {}
+        key_marks, value_marks = out.key_marks, out.value_marks
+        merges = sum(1 for k, _ in node.value if k.tag in FLATTEN_TAGS)
+        if merges:
+            self.merges += merges
+            if self.merges > MAX_MERGES:
+                raise _TooManyMerges(node)
+            self._add(sum(len(v.value) for k, v in node.value if k.tag in FLATTEN_TAGS
+                          and isinstance(v, yaml.MappingNode)), node)   # what the merge copies
+            self.loader.flatten_mapping(node)   # resolves YAML merge keys (<<) and '=' keys
         for key_node, value_node in node.value:
             key = self.build(key_node)
-            mark = node_mark(self.file, key_node)
+            mark = node_mark(file, key_node)
             if not isinstance(key, (str, int, float, bool)) or key is None:
                 self.reporter.error(mark, "a key must be a plain word", "write the key as text")
                 continue
             if key in out:
-                first = out.key_marks[key]
+                first = key_marks[key]
                 self.reporter.error(mark, f"duplicate key '{key}' (first at line {first.line})",
                                     "remove one of the two, YAML keeps only the last")
                 continue
-            out.key_marks[key] = mark
-            out.value_marks[key] = node_mark(self.file, value_node)
+            key_marks[key] = mark
+            value_marks[key] = node_mark(file, value_node)
             out[key] = self.build(value_node)
         return out
 
@@ -113,6 +158,69 @@ class _TooLarge(Exception):
         self.node = node
 
 
+def first_bracket_past(text: str, limit: int) -> int | None:
+    """Offset of the first [ or { that opens past `limit` levels of brackets, else None; linear,
+    one step per bracket (YAML flow collections and JSON alike; brackets in quotes count too)."""
+    depth = 0
+    for match in _BRACKETS.finditer(text):
+        depth += 1 if match.group() in "[{" else -1
+        if depth > limit:
+            return match.start()
+    return None
+
+
+def _may_nest_deep(text: str) -> bool:
+    """A quick over-estimate of whether the text nests past MAX_DEPTH."""
+    return bool(_COMPACT_NESTING.search(text)) or first_bracket_past(text, MAX_DEPTH) is not None
+
+
+class _TooDeep(_TooLarge):
+    pass
+
+
+class _TooManyMerges(_TooLarge):
+    pass
+
+
+def _too_deep(text: str, loader_class):
+    """The start mark of the first collection nested deeper than MAX_DEPTH, found by walking
+    parser events (iterative, no recursion); None when the nesting is within bounds. Run only
+    on files with enough openers to nest that deep."""
+    if not _may_nest_deep(text):
+        return None
+    loader, depth = loader_class(text), 0
+    try:
+        while loader.check_event():
+            event = loader.get_event()
+            if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    return event.start_mark
+            elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                depth -= 1
+    except yaml.YAMLError:
+        return None               # the composer reports the syntax error with its place
+    finally:
+        loader.dispose()
+    return None
+
+
+@contextlib.contextmanager
+def paused_gc():
+    """Python's cycle collector paused while a manifest becomes data (usable as a decorator).
+
+    Loading allocates hundreds of thousands of small objects and no cycles; left on, the
+    collector walks the growing heap again and again and takes two thirds of the time."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+@paused_gc()
 def load_yaml(path: Path, reporter: Reporter):
     """Load one YAML file; return its data (SrcDict/SrcList/scalars) or None after reporting."""
     file = display_path(path)
@@ -136,6 +244,10 @@ def load_yaml(path: Path, reporter: Reporter):
     if not text.strip():
         reporter.error(top, "file is empty", "add the manifest's keys, see docs/manifests.md")
         return None
+    deep = _too_deep(text, SAFE_LOADER)
+    if deep is not None:
+        reporter.error(Mark(file, deep.line + 1, deep.column + 1), _DEEP_MESSAGE, _DEEP_HINT)
+        return None
     loader = SAFE_LOADER(text)
     try:
         node = loader.get_single_node()
@@ -143,6 +255,11 @@ def load_yaml(path: Path, reporter: Reporter):
             reporter.error(top, "file holds no data (only comments)", "add the manifest's keys, see docs/manifests.md")
             return None
         return _Builder(file, loader, reporter).build(node)
+    except _TooDeep as exc:
+        reporter.error(node_mark(file, exc.node), _DEEP_MESSAGE, _DEEP_HINT)
+    except _TooManyMerges as exc:
+        reporter.error(node_mark(file, exc.node), f"more than {MAX_MERGES:,} merge keys (<<) in one file",
+                       "write the shared values out, or use fewer merges")
     except _TooLarge as exc:
         reporter.error(node_mark(file, exc.node), f"file expands to more than {MAX_NODES:,} values (aliases?)",
                        "do not nest YAML aliases; write the data out")
@@ -162,7 +279,13 @@ def load_yaml(path: Path, reporter: Reporter):
     return None
 
 
+_DEEP_MESSAGE = f"lists and mappings nested more than {MAX_DEPTH} deep"
+_DEEP_HINT = "flatten the data; no manifest needs such nesting"
+
+
 def _syntax_hint(problem: str) -> str:
+    if "cannot be read as a value" in problem:
+        return "write a shorter number, or quote it to make it text"
     if "\\t" in problem or "tab" in problem:
         return "indent with spaces, not tabs"
     if "tag" in problem:

@@ -1,10 +1,16 @@
 """Shared helpers: build packs into temporary folders, run the CLI as a user would."""
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import select
 import shutil
+import signal
 import subprocess
 import sys
+import tempfile
+import traceback
 from pathlib import Path
 
 import pytest
@@ -15,10 +21,62 @@ MM = 72 / 25.4          # PDF points per millimetre
 
 
 def run_cli(*args, cwd=None, timeout=300):
-    """Run `python -m generator ...` in a subprocess; return (exit code, stdout, stderr)."""
-    proc = subprocess.run([sys.executable, "-m", "generator", *map(str, args)], cwd=cwd or ROOT,
-                          capture_output=True, text=True, timeout=timeout)
-    return proc.returncode, proc.stdout, proc.stderr
+    """Run `python -m generator ...` as its own process; return (exit code, stdout, stderr).
+
+    The process is a fork of this one, which has the libraries imported already: a fresh
+    interpreter spends longer importing cairo, pikepdf and reportlab than most commands take.
+    The child runs the CLI's main() as __main__ would, writing to its own stdout/stderr files,
+    with its own working folder, signal handlers and exit code; a traceback lands in its stderr."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out_path, err_path = Path(tmp) / "stdout", Path(tmp) / "stderr"
+        pid = os.fork()
+        if pid == 0:
+            _cli_child([str(a) for a in args], cwd or ROOT, out_path, err_path)
+        code = _wait(pid, timeout)
+        return code, out_path.read_text(), err_path.read_text()
+
+
+def _cli_child(argv: list[str], cwd: Path, out_path: Path, err_path: Path) -> None:
+    """In the forked child: become `python -m generator ARGV` and exit with its code."""
+    code = 1
+    try:
+        os.chdir(cwd)
+        for fd, path in ((1, out_path), (2, err_path)):
+            target = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+            os.dup2(target, fd)
+            os.close(target)
+        stdin = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(stdin, 0)
+        sys.stdin = open(0, closefd=False)
+        sys.stdout = open(1, "w", closefd=False, encoding="utf-8")
+        sys.stderr = open(2, "w", closefd=False, encoding="utf-8")
+        for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGALRM):
+            signal.signal(signum, signal.SIG_DFL)
+        from generator.cli import main
+        code = main(argv)
+    except SystemExit as exc:              # argparse's usage errors
+        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    except BaseException:                  # what the interpreter would print
+        traceback.print_exc()
+    finally:
+        with contextlib.suppress(Exception):
+            sys.stdout.flush()
+            sys.stderr.flush()
+        os._exit(code if isinstance(code, int) else 1)
+
+
+def _wait(pid: int, timeout: float) -> int:
+    """The child's exit code (like subprocess: -N when killed by signal N), woken by its exit."""
+    handle = os.pidfd_open(pid)
+    try:
+        ready, _, _ = select.select([handle], [], [], timeout)
+    finally:
+        os.close(handle)
+    if not ready:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        raise subprocess.TimeoutExpired(["pnpgen", "(forked)"], timeout)
+    return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
 
 
 def copy_pack(name: str, dest: Path) -> Path:
@@ -111,6 +169,27 @@ def word_centres(page, text: str) -> list[tuple[float, float]]:
     return [((w[0] + w[2]) / 2 / MM, (w[1] + w[3]) / 2 / MM) for w in page.get_text("words") if w[4] == text]
 
 
+def _char_lines(page) -> list[list[tuple[str, tuple]]]:
+    """The page's text lines as (character, bbox) lists, read once: PyMuPDF's get_textbox walks
+    every character of the page in Python for each box asked, which made a sheet of chits take
+    seconds."""
+    raw = page.get_text("rawdict")
+    return [[(ch["c"], ch["bbox"]) for span in line["spans"] for ch in span["chars"]]
+            for block in raw["blocks"] if block["type"] == 0 for line in block["lines"]]
+
+
+def _text_in(lines, rect) -> str:
+    """What page.get_textbox(rect) returns: the characters overlapping rect, a line break
+    between lines that have any."""
+    x0, y0, x1, y1 = rect
+    parts = []
+    for line in lines:
+        chars = [c for c, (a, b, c2, d) in line if not (x0 >= c2 or y0 >= d or x1 <= a or y1 <= b)]
+        if chars:
+            parts.append("".join(chars))
+    return "\n".join(parts)
+
+
 def face_texts(pack: Path, pdf: Path, **request) -> list[tuple[str, str, str, str]]:
     """(group, item, side, the text inside its trim) for every face of a sheets PDF, placed by the
     same layout the build used (build with the same options as `request`)."""
@@ -123,7 +202,8 @@ def face_texts(pack: Path, pdf: Path, **request) -> list[tuple[str, str, str, st
     assert len(doc) == len(sheets)
     out = []
     for page, sheet in zip(doc, sheets):
+        lines = _char_lines(page)
         for p in sheet.placements:
-            rect = pymupdf.Rect(p.x * MM, p.y * MM, (p.x + p.w) * MM, (p.y + p.h) * MM)
-            out.append((p.face.group.id, p.face.item.id, p.face.side, page.get_textbox(rect)))
+            rect = (p.x * MM, p.y * MM, (p.x + p.w) * MM, (p.y + p.h) * MM)
+            out.append((p.face.group.id, p.face.item.id, p.face.side, _text_in(lines, rect)))
     return out

@@ -33,6 +33,7 @@ def handouts(tmp_path_factory):
     return built
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", HANDOUTS)
 def test_handout_fits_on_letter_too(game, tmp_path):
     code, stdout, err = run_cli("handout", game, "--paper", "letter", "--out", tmp_path)
@@ -45,6 +46,7 @@ def test_the_five_games_have_handouts():
     assert set(HANDOUTS) >= {"royal-dukes", "shires", "lords-of-doomspire", "dragon-towers", "cones-of-dunshire"}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", HANDOUTS)
 def test_handout_fits_one_sheet_with_readable_type(handouts, game):
     doc = pymupdf.open(handouts[game])
@@ -75,6 +77,7 @@ def test_royal_dukes_handout_shows_the_manifest_values(handouts):
         assert re.search(rf"{item['name']} {item['copies']} {item['vp']}\b", text), item["name"]
 
 
+@pytest.mark.slow
 def test_a_changed_manifest_value_changes_the_handout(tmp_path):
     """The handout reads the manifest: edit a VP in the manifest and the handout follows."""
     import shutil
@@ -113,7 +116,37 @@ def test_handout_text_is_escaped_and_marked_up(tmp_path):
     assert bold and "Bold" in bold[0]["font"]
 
 
+@pytest.mark.slow
 def test_handout_rebuild_is_byte_identical(handouts, tmp_path):
     code, out, err = run_cli("handout", "royal-dukes", "--out", tmp_path)
     assert code == 0
     assert (tmp_path / "royal-dukes" / "royal-dukes-handout.pdf").read_bytes() == handouts["royal-dukes"].read_bytes()
+
+
+TOOL_WORDS = re.compile(r"pnpgen|\.yaml\b|\.json\b|--[a-z]|\bmap\.\w")
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("game", HANDOUTS)
+def test_handout_speaks_to_players_and_never_turns_the_page_mid_sentence(game, paper, tmp_path):
+    """No tool names or file names; page 2 starts a sentence (a line that opens with a
+    lower-case word continues one from the page before)."""
+    code, stdout, err = run_cli("handout", game, "--paper", paper, "--out", tmp_path)
+    assert code == 0, err
+    doc = pymupdf.open(tmp_path / game / f"{game}-handout.pdf")
+    for number, page in enumerate(doc, 1):
+        text = page.get_text()
+        assert not TOOL_WORDS.search(text), (number, TOOL_WORDS.search(text).group(0))
+        width = page.rect.width
+        lines = [line for block in page.get_text("dict")["blocks"] for line in block.get("lines", [])
+                 if "".join(s["text"] for s in line["spans"]).strip()]
+        columns = {}
+        for line in lines:
+            column = int(line["bbox"][0] // (width / 4))
+            columns.setdefault(column, []).append(line)
+        for column, members in columns.items():
+            if number == 1 or column != min(columns):
+                continue
+            top = min(members, key=lambda line: line["bbox"][1])
+            first = "".join(s["text"] for s in top["spans"]).strip()
+            assert not re.match(r"(?!d\d)[a-z(]", first), (number, column, first)     # d8: a die

@@ -3,6 +3,7 @@ read, earlier output never destroyed."""
 import fcntl
 import os
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -42,6 +43,7 @@ def test_a_50_mb_manifest_is_refused_quickly(tmp_path):
     assert time.monotonic() - start < 30
 
 
+@pytest.mark.slow
 def test_100000_cards_are_checked_in_one_pass(tmp_path):
     pack = copy_pack("mini", tmp_path)
     items = "".join(f"      - {{id: c{i}, title: Card {i}, body: Text {i}.}}\n" for i in range(100_000))
@@ -74,6 +76,7 @@ def test_templates_run_sandboxed(tmp_path, capsys, template, message):
     assert "group 'cards', item 'plain-1' (front): template card.svg.j2" in err and message in err, err
 
 
+@pytest.mark.slow
 def test_a_template_that_loops_for_ever_is_stopped(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(render, "TEMPLATE_SECONDS", 1)
     pack = copy_pack("mini", tmp_path)
@@ -95,6 +98,7 @@ def test_symlinked_icon_pointing_out_of_the_pack_is_refused(tmp_path):
     assert code == 1 and "icon 'star': 'icons/star.svg' points outside the game pack" in err
 
 
+@pytest.mark.slow
 def test_a_second_build_into_a_locked_folder_is_refused(tmp_path):
     pack = copy_pack("mini", tmp_path)
     out = tmp_path / "out"
@@ -117,6 +121,7 @@ def big_deck(tmp_path: Path, cards: int) -> Path:
     return bench_cards.write_pack(tmp_path, bench_cards.make_cards(cards))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
 def test_a_build_killed_midway_leaves_the_previous_output(tmp_path, sig):
     pack = big_deck(tmp_path, 60)
@@ -169,6 +174,15 @@ def read_until(fd, proc, text: str, limit: float = 120) -> str:
 MUTATIONS = ("drop", "duplicate", "retype", "truncate")
 
 
+def built_mini(tmp_path_factory):
+    """A fresh copy of the test pack, built: (pack, output folder, snapshot of its output)."""
+    tmp = tmp_path_factory.mktemp("mut")
+    pack = copy_pack("mini", tmp)
+    out = tmp / "out"
+    assert cli.main(["build", str(pack), "--out", str(out), "--quiet"]) == 0
+    return pack, out, snapshot(out / "mini")
+
+
 def _mutate(data, rng: random.Random, kind: str):
     """Apply one mutation at a random place of the parsed manifest."""
     paths = []
@@ -198,14 +212,11 @@ def _mutate(data, rng: random.Random, kind: str):
     return data
 
 
+@pytest.mark.slow
 @settings(max_examples=int(os.environ.get("PNPGEN_MUTATIONS", "40")), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 10 ** 9), kind=st.sampled_from(MUTATIONS), file=st.sampled_from(["game.yaml", "cards.yaml"]))
 def test_mutated_manifests_never_crash_nor_touch_output(tmp_path_factory, capsys, seed, kind, file):
-    tmp = tmp_path_factory.mktemp("mut")
-    pack = copy_pack("mini", tmp)
-    out = tmp / "out"
-    assert cli.main(["build", str(pack), "--out", str(out), "--quiet"]) == 0
-    before = snapshot(out / "mini")
+    pack, out, before = built_mini(tmp_path_factory)
     rng = random.Random(seed)
     path = pack / file
     if kind == "truncate":
@@ -225,4 +236,99 @@ def test_a_template_cannot_load_files_or_urls(tmp_path, capsys):
     pack = copy_pack("mini", tmp_path)
     (pack / "templates" / "card.svg.j2").write_text('<image x="0" y="0" width="10" height="10" href="file:///etc/passwd"/>')
     code, out, err = run_in_process(["build", pack, "--out", tmp_path / "out", "--quiet"], capsys)
-    assert code == 1 and "cards/plain-1/front: SVG refers to an external resource (file:///etc/passwd)" in err, err
+    assert code == 1 and re.search(r"cards\.yaml:11:9: group 'cards', item 'plain-1' \(front\): template card\.svg\.j2: SVG refers to an external resource \(file:///etc/passwd\)", err), err
+
+
+HOSTILE_TOKENS = ("<", ">", "&", '"', "'", "</g>", "<g>", "{{", "}}", "{%", "%}", "{{ 1 / 0 }}", "{{ item.nope }}",
+                  "nan", "1e308", "-1e309", "inf", "<!DOCTYPE x>", "{{ 'x' * 10 ** 9 }}", "{{ text_line('a', 0, 0, 1e308) }}",
+                  '<image href="/etc/passwd"/>', "scale(0)", "\x00", "\ufeff")
+TEMPLATE_MUTATIONS = ("insert", "delete", "duplicate", "truncate")
+IMAGE_MUTATIONS = ("truncate", "flip", "png-magic", "gzip", "nest", "noise")
+
+
+def _mutated_text(text: str, rng: random.Random, kind: str) -> str:
+    at = rng.randrange(len(text) + 1)
+    span = rng.randrange(1, 40)
+    if kind == "insert":
+        return text[:at] + rng.choice(HOSTILE_TOKENS) + text[at:]
+    if kind == "delete":
+        return text[:at] + text[at + span:]
+    if kind == "duplicate":
+        return text[:at] + text[at:at + span] * rng.randrange(2, 50) + text[at:]
+    return text[:at]
+
+
+def _mutated_image(data: bytes, rng: random.Random, kind: str) -> bytes:
+    import gzip
+    if kind == "truncate":
+        return data[: rng.randrange(len(data))]
+    if kind == "flip":
+        raw = bytearray(data)
+        for _ in range(rng.randrange(1, 8)):
+            raw[rng.randrange(len(raw))] = rng.randrange(256)
+        return bytes(raw)
+    if kind == "png-magic":
+        return b"\x89PNG\r\n\x1a\n" + data[rng.randrange(len(data)):]
+    if kind == "gzip":
+        return gzip.compress(data)[: rng.randrange(10, 10 + len(data))]
+    if kind == "nest":
+        depth = rng.choice([10, 1000, 60_000])
+        return data.replace(b"</svg>", b"<g>" * depth + b"</g>" * depth + b"</svg>")
+    return bytes(rng.randrange(256) for _ in range(rng.randrange(1, 2000)))
+
+
+def _build_after(pack, out, capsys):
+    capsys.readouterr()
+    code = cli.main(["build", str(pack), "--out", str(out), "--quiet"])
+    return code, capsys.readouterr().err
+
+
+@pytest.mark.slow
+@settings(max_examples=int(os.environ.get("PNPGEN_MUTATIONS", "40")), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 10 ** 9), kind=st.sampled_from(TEMPLATE_MUTATIONS),
+       file=st.sampled_from(["card.svg.j2", "card-back.svg.j2", "board.svg.j2"]))
+def test_mutated_templates_never_crash_nor_touch_output(tmp_path_factory, capsys, seed, kind, file):
+    pack, out, before = built_mini(tmp_path_factory)
+    path = pack / "templates" / file
+    path.write_text(_mutated_text(path.read_text(), random.Random(seed), kind))
+    code, err = _build_after(pack, out, capsys)
+    assert code in (0, 1) and "Traceback" not in err and "Exception ignored" not in err, err
+    if code == 1:
+        assert "template " in err or ".yaml" in err, err       # every refusal names its place
+        assert snapshot(out / "mini") == before
+
+
+@pytest.mark.slow
+@settings(max_examples=int(os.environ.get("PNPGEN_MUTATIONS", "40")), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 10 ** 9), kind=st.sampled_from(IMAGE_MUTATIONS), where=st.sampled_from(["icon", "embedded"]))
+def test_mutated_images_never_crash_nor_touch_output(tmp_path_factory, capsys, seed, kind, where):
+    """Icons (SVG files of the pack) and images embedded in a template (data: URLs), broken
+    every way a file breaks."""
+    import base64
+    import io
+    from PIL import Image
+    tmp = tmp_path_factory.mktemp("mut")
+    pack = copy_pack("mini", tmp)
+    out = tmp / "out"
+    rng = random.Random(seed)
+    if where == "embedded":
+        buffer = io.BytesIO()
+        Image.new("RGB", (30, 20), "blue").save(buffer, rng.choice(["PNG", "GIF", "JPEG"]))
+        card = pack / "templates" / "card.svg.j2"
+        card.write_text(card.read_text() + '<image href="data:image/png;base64,@@" x="1" y="1" width="9" height="6"/>')
+        card.write_text(card.read_text().replace("@@", base64.b64encode(buffer.getvalue()).decode()))
+    assert cli.main(["build", str(pack), "--out", str(out), "--quiet"]) == 0
+    before = snapshot(out / "mini")
+    if where == "icon":
+        icon = pack / "icons" / "star.svg"
+        icon.write_bytes(_mutated_image(icon.read_bytes(), rng, kind))
+    else:
+        text = card.read_text()
+        encoded = text.split("base64,")[1].split('"')[0]
+        broken = _mutated_image(base64.b64decode(encoded), rng, kind)
+        card.write_text(text.replace(encoded, base64.b64encode(broken).decode()))
+    code, err = _build_after(pack, out, capsys)
+    assert code in (0, 1) and "Traceback" not in err and "Exception ignored" not in err, err
+    if code == 1:
+        assert ("game.yaml:" in err and "icon 'star'" in err) or "template card.svg.j2" in err, err
+        assert snapshot(out / "mini") == before

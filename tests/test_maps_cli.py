@@ -9,6 +9,7 @@ import pymupdf
 import pytest
 
 from conftest import MM, ROOT, run_cli
+from generator.manifest import load_pack
 from generator.maps import engine
 from generator.maps.rules import map_data
 
@@ -20,6 +21,7 @@ def map_json(tmp_path, *args):
     return json.loads(open(path).read()), path
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", engine.GAMES)
 def test_every_game_makes_a_layout_its_checker_passes(tmp_path, game):
     data, path = map_json(tmp_path, game, "--seed", "11")
@@ -30,6 +32,7 @@ def test_every_game_makes_a_layout_its_checker_passes(tmp_path, game):
     assert f"legal {game} layout" in out
 
 
+@pytest.mark.slow
 def test_same_seed_same_bytes_in_another_process(tmp_path):
     _, first = map_json(tmp_path / "a", "royal-dukes", "--seed", "42")
     env = {**os.environ, "PYTHONHASHSEED": "123"}
@@ -78,15 +81,17 @@ def test_wrong_player_count_is_a_usage_error(tmp_path):
     assert code == 2 and "royal-dukes is for 2-4 players, not 9" in err
 
 
-def test_plain_style_png_shows_the_cell_colours(tmp_path):
+def test_png_shows_the_cells_in_the_pack_palette(tmp_path):
     code, out, err = run_cli("map", "lords-of-doomspire", "--seed", "2", "--format", "png", "--dpi", "40", "--out", tmp_path)
     assert code == 0, err
     png = tmp_path / "lords-of-doomspire" / "lords-of-doomspire-map-2.png"
     pix = pymupdf.Pixmap(str(png))
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and pix.width > 300
     colors = {pix.pixel(x, y) for y in range(0, pix.height, 3) for x in range(0, pix.width, 3)}
-    for kind in ("home", "doomspire", "ocean"):
-        hex_color = map_data("lords-of-doomspire")["look"]["cell_colors"][kind]
+    palette = load_pack(ROOT / "components" / "lords-of-doomspire").palette
+    for kind in ("home", "resource", "ocean"):
+        fill = map_data("lords-of-doomspire")["look"]["cells"][kind]["fill"]
+        hex_color = palette.get(fill, fill)
         rgb = tuple(int(hex_color[i:i + 2], 16) for i in (1, 3, 5))
         assert any(all(abs(a - b) < 6 for a, b in zip(c, rgb)) for c in colors), kind
 
@@ -108,13 +113,14 @@ def test_pdf_map(tmp_path):
     assert "Royal Dukes - map for 4 players, seed 2" in doc[0].get_text()
 
 
-def test_setup_diagram_games_fit_their_map_on_one_page(tmp_path):
-    """Shires and Doomspire tiles are components: their map PDF is a one-page setup diagram."""
-    for game in ("lords-of-doomspire", "shires"):
-        assert map_data(game)["look"]["one_page"] is True
-        code, out, err = run_cli("map", game, "--seed", "3", "--format", "pdf", "--out", tmp_path)
-        assert code == 0, err
-        doc = pymupdf.open(tmp_path / game / f"{game}-map-3.pdf")
-        assert len(doc) == 1 and "seed 3" in doc[0].get_text()
-    code, out, err = run_cli("map", "royal-dukes", "--seed", "3", "--format", "pdf", "--out", tmp_path)
-    assert len(pymupdf.open(tmp_path / "royal-dukes" / "royal-dukes-map-3.pdf")) == 2     # a board: tiled at full size
+@pytest.mark.slow
+@pytest.mark.parametrize("game", engine.GAMES)
+def test_every_map_is_a_one_page_setup_diagram_with_its_title_once(tmp_path, game):
+    """Tiles are components and boards have their own PDF: the map is a setup diagram, on one
+    page, nothing cut at a seam, the title printed once."""
+    code, out, err = run_cli("map", game, "--seed", "3", "--format", "pdf", "--out", tmp_path)
+    assert code == 0, err
+    doc = pymupdf.open(tmp_path / game / f"{game}-map-3.pdf")
+    assert len(doc) == 1
+    text = " ".join(doc[0].get_text().split())
+    assert text.count("seed 3") == 1 and "map for" in text

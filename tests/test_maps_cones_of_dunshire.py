@@ -117,6 +117,7 @@ def assert_counts(layout: Layout) -> None:
         assert not any(is_mountain(land[c]) for c in [s, *nbrs])
 
 
+@pytest.mark.slow
 @settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(min_value=0, max_value=2**63 - 1))
 def test_plain_layouts_are_legal(seed):
@@ -127,6 +128,7 @@ def test_plain_layouts_are_legal(seed):
         assert_counts(layout)
 
 
+@pytest.mark.slow
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(min_value=0, max_value=2**31))
 def test_balanced_layouts_are_legal(seed):
@@ -149,8 +151,8 @@ def test_layout_shape():
     assert layout.game == GAME and layout.seed == 11 and layout.players == 8
     assert layout.grid == {"type": "hex", "orientation": "pointy"}
     look = DATA["look"]
-    assert {c["type"] for c in layout.cells} <= set(look["cell_colors"])
-    assert {p["kind"] for p in layout.placements} <= set(look["placement_colors"])
+    assert {c["type"] for c in layout.cells} <= set(look["cells"])
+    assert {p["kind"] for p in layout.placements} <= set(look["markers"])
     for cell in layout.cells:
         if cell["type"] in COLOURS:
             assert cell["color"] == cell["type"]
@@ -480,6 +482,7 @@ def test_same_seed_same_bytes_and_seeds_differ():
     assert len({dumps([plain(s)]) for s in range(40)}) == 40
 
 
+@pytest.mark.slow
 def test_balancing_improves_the_metrics():
     seeds = range(20)
     balanced = [engine.generate(GAME, s, 8, BALANCED).metrics for s in seeds]

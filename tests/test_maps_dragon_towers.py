@@ -59,6 +59,7 @@ def assert_counts(layout: Layout, players: int) -> None:
 
 # ---------------------------------------------------------------- property tests
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", range(LOW, HIGH + 1))
 @settings(max_examples=750, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(min_value=0, max_value=2**64))
@@ -379,6 +380,7 @@ def test_checker_passes_json_round_trip(tmp_path):
 
 # ---------------------------------------------------------------- balance
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 4])
 def test_balancing_improves_the_metrics(players):
     gen = engine.generator_of(GAME)

@@ -139,6 +139,7 @@ def assert_counts(layout: Layout, mountains: int = 0) -> None:
 # generated layouts are legal
 
 
+@pytest.mark.slow
 @settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(min_value=0, max_value=2**63 - 1), players=st.sampled_from(PLAYER_COUNTS))
 def test_strict_layouts_are_legal(seed, players):
@@ -154,6 +155,7 @@ def test_strict_layouts_are_legal(seed, players):
 @settings(max_examples=1200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(min_value=0, max_value=2**63 - 1), players=st.sampled_from(PLAYER_COUNTS),
        relaxed=st.booleans(), mountains=st.integers(min_value=0, max_value=DATA["mountains"]["max"]))
+@pytest.mark.slow
 def test_layouts_with_options_are_legal(seed, players, relaxed, mountains):
     layout = engine.generate(GAME, seed, players, MapOptions(balance=False, relaxed=relaxed, mountains=mountains))
     assert royal_dukes_check.check(layout) == []
@@ -396,6 +398,7 @@ def test_checker_survives_garbage():
         assert violations and all(v.rule in DATA["rules"] for v in violations)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(data=st.data())
 def test_checker_survives_random_damage(data):
@@ -464,6 +467,7 @@ def test_metrics_are_json_numbers_rounded():
         assert round(value, 4) == value
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("options", [dict(), dict(mountains=10)], ids=["plain-board", "mountains"])
 def test_balancing_evens_out_the_quadrants(options):
     seeds = range(20)

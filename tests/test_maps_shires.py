@@ -103,6 +103,7 @@ def assert_legal_setup(layout: Layout, players: int) -> None:
     assert len(set(tiles)) == len(tiles)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", PLAYER_COUNTS)
 @settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(min_value=0, max_value=2**63))
@@ -435,6 +436,7 @@ _JUNK = st.one_of(st.none(), st.booleans(), st.integers(-3, 40), st.text(max_siz
                   st.lists(st.integers(-2, 2), max_size=3), st.dictionaries(st.text(max_size=2), st.integers(), max_size=2))
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(data=st.data())
 def test_checker_never_raises_on_mangled_layouts(data):
@@ -494,6 +496,7 @@ def test_json_round_trip(tmp_path):
     assert engine.check(one) == []
 
 
+@pytest.mark.slow
 def test_balance_improves_fairness():
     plain_m = [engine.generate("shires", seed, 4, PLAIN).metrics for seed in range(20)]
     fair_m = [engine.generate("shires", seed, 4, MapOptions()).metrics for seed in range(20)]

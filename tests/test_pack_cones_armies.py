@@ -85,6 +85,7 @@ def test_sizes_in_mm(output):
     assert h == pytest.approx(max(y for _, y in points) - min(y for _, y in points), abs=0.05)
 
 
+@pytest.mark.slow
 def test_the_ledger_sheet_is_one_page_on_a4_and_letter(output, tmp_path):
     assert pymupdf.open(output / "cones-of-dunshire-ledger-sheet.pdf").page_count == 1
     letter = build(my_pack(tmp_path), tmp_path / "letter", "--paper", "letter")
@@ -111,6 +112,7 @@ def sheet_text(folder: Path) -> str:
     return " ".join(" ".join(p.get_text().split()) for p in doc)
 
 
+@pytest.mark.slow
 def test_numbers_on_the_faces_come_from_game_data(tmp_path):
     """Change data in a copy: the Ledgerman's sheet, the Avatar card and the troop count follow."""
     pack = my_pack(tmp_path)
@@ -145,3 +147,19 @@ def test_type_is_at_least_6_pt(output):
                     for span in line["spans"]:
                         if span["text"].strip() and "Cones of Dunshire:" not in span["text"]:
                             assert span["size"] >= 6 - 0.01, (name, span["text"], span["size"])
+
+
+def test_buildings_carry_the_role_tag_the_map_prints():
+    """Buildings are told apart by the role's tag, not only its colour: the same tag as the map."""
+    data = yaml.safe_load((PACK / "game.yaml").read_text())["data"]["roles"]
+    board = yaml.safe_load((PACK / "map.yaml").read_text())["roles"]
+    assert [(r["id"], r["label"]) for r in data] == [(r["id"], r["label"]) for r in board]
+    assert len({r["label"] for r in data}) == len(data)
+    from generator.manifest import load_pack
+    from generator.render import FaceRenderer, expand_faces
+    game = load_pack(PACK)
+    renderer = FaceRenderer(game, 0.0)
+    fronts, _ = expand_faces(next(g for g in game.groups if g.id == "buildings"))
+    for role in data:
+        face = next(f for f in fronts if f.item.player.id == role["id"])
+        assert f">{role['label']}<" in renderer.svg(face), role["id"]

@@ -182,6 +182,7 @@ def test_faces_show_their_items(faces):
 
 # -- change a number in the manifests, and the faces follow --------------------------------------------
 
+@pytest.mark.slow
 def test_a_changed_manifest_number_changes_the_faces(faces, tmp_path):
     pack = my_pack(tmp_path)
     cards = pack / "cards.yaml"

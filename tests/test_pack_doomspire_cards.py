@@ -158,12 +158,13 @@ def test_faces_show_their_numbers(built):
     assert "Price: 3 gold" in text(sword)
 
 
+@pytest.mark.slow
 def test_a_changed_number_changes_the_faces_and_the_handout(tmp_path):
     pack = my_pack(tmp_path)
     cards = (pack / "cards.yaml").read_text()
     cards = cards.replace("might: 2, fame: 1, loot: {food: 1}, text: \"A lone wolf",
                           "might: 7, fame: 1, loot: {food: 1}, text: \"A lone wolf")
-    cards = cards.replace("title: Sword, cost: 3", "title: Sword, cost: 4")
+    cards = cards.replace("title: Sword, art: sword, cost: 3", "title: Sword, art: sword, cost: 4")
     (pack / "cards.yaml").write_text(cards)
     g = yaml.safe_load((pack / "game.yaml").read_text())
     g["data"]["bear"]["might"] = 6
@@ -182,6 +183,7 @@ def test_a_changed_number_changes_the_faces_and_the_handout(tmp_path):
     assert "2 × 3 = 9" in handout
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_handout_is_two_pages_and_reads_the_pack(tmp_path, paper):
     pack = my_pack(tmp_path)
@@ -193,3 +195,19 @@ def test_handout_is_two_pages_and_reads_the_pack(tmp_path, paper):
     assert f"{groups()['adventure']['rulebook_count']} adventure cards" in handout
     assert f"Might {data['dragon']['might']}" in handout
     assert "{{" not in handout and "built-in" not in handout
+
+
+def test_monsters_and_items_have_their_own_art():
+    """Every monster and item card (adventure deck and trader) names its picture, a declared
+    icon; monsters and items are not one shared blob or box."""
+    import yaml as _yaml
+    pack = ROOT / "components" / "lords-of-doomspire"
+    icons = _yaml.safe_load((pack / "game.yaml").read_text())["icons"]
+    groups = {g["id"]: g for g in _yaml.safe_load((pack / "cards.yaml").read_text())["groups"]}
+    monsters = [i for i in groups["adventure"]["items"] if i["type"] == "monster"]
+    items = [i for i in groups["adventure"]["items"] if i["type"] == "treasure"] + groups["trader"]["items"]
+    for card in monsters + items:
+        assert card.get("art") in icons, card["id"]
+        assert card["art"] not in ("monster", "item"), card["id"]
+    assert len({c["art"] for c in monsters}) >= 12
+    assert len({c["art"] for c in items}) >= 12

@@ -136,6 +136,7 @@ def _page_words(pdf, marker):
     return pages
 
 
+@pytest.mark.slow
 def test_faces_read_their_numbers_from_the_manifests(out, tmp_path):
     before = _page_words(out / "lords-of-doomspire-castle-boards.pdf", "Recruit")
     assert sum(w.count("Recruit") for w in before) == 4      # four boards, two to a page

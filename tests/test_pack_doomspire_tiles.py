@@ -165,6 +165,7 @@ def test_fame_track_reaches_15_and_marks_the_threshold(out):
     assert "impresses" in text and "dragon" in text and "bear" in text
 
 
+@pytest.mark.slow
 def test_numbers_on_faces_come_from_the_manifests(out, tmp_path):
     sheets = _text(out / "lords-of-doomspire-sheets.pdf")
     assert "Might 5" in sheets and "Might 8" in sheets and "Pay 3" in sheets

@@ -187,6 +187,7 @@ def food_pixels(page) -> int:
                if all(abs(samples[i + k] - food[k]) <= 3 for k in range(3)))
 
 
+@pytest.mark.slow
 def test_a_changed_manifest_number_changes_the_faces(faces, tmp_path):
     pack = my_pack(tmp_path)
     troops = pack / "troops.yaml"
@@ -223,6 +224,7 @@ def test_a_changed_manifest_number_changes_the_faces(faces, tmp_path):
     assert "3 of one resource" in handout
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_handout_shows_the_pack_numbers_on_two_pages(tmp_path, paper):
     code, out, err = run_cli("handout", "dragon-towers", "--paper", paper, "--out", tmp_path)

@@ -151,6 +151,7 @@ def _paragon_tokens(pdf):
     return tokens
 
 
+@pytest.mark.slow
 def test_troop_tokens_read_move_and_health_from_the_troop_items(out, tmp_path):
     troops = _yaml("troops.yaml")["groups"][0]["items"]
     paragon = next(t for t in troops if t["id"] == "paragon")

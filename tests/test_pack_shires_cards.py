@@ -79,6 +79,7 @@ def lines(page) -> list[str]:
 
 # --- counts and sizes ------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_whole_pack_build_json_counts_and_sizes(built):
     data = load_build_json(built("shires"))
     groups = {g["id"]: g for g in data["groups"]}
@@ -222,6 +223,7 @@ def test_text_is_legible_and_inside_the_safe_zone(faces):
 
 # --- one number, one place -------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_changing_a_cost_in_game_yaml_changes_every_face(tmp_path):
     pack = cards_pack(tmp_path)
     game_file = pack / "game.yaml"
@@ -253,3 +255,21 @@ def test_changing_a_cost_in_game_yaml_changes_every_face(tmp_path):
             assert cost == ["1", "3"]
             soldiers += 1
     assert (knights, soldiers) == (6, 15)
+
+
+def test_proclamation_art_stripes_stay_in_their_panel():
+    """The hatching of the art panel (3.5 mm in, 44 mm card) never leaks out of its box."""
+    import re
+
+    from generator.manifest import load_pack
+    from generator.render import FaceRenderer, expand_faces
+    game = load_pack(ROOT / "components" / "shires")
+    group = next(g for g in game.groups if g.id == "proclamations")
+    renderer = FaceRenderer(game, 0.0)
+    fronts, _ = expand_faces(group)
+    svg = renderer.svg(fronts[0])
+    stripes = re.findall(r'<line x1="([\d.]+)" y1="[\d.]+" x2="([\d.]+)"[^>]*stroke-opacity="0.12" stroke-width="1.2"', svg)
+    assert len(stripes) >= 3
+    for x1, x2 in stripes:
+        for x in (float(x1), float(x2)):
+            assert 3.5 + 0.6 - 1e-6 <= x <= group.width - 3.5 - 0.6 + 1e-6

@@ -20,7 +20,7 @@ TOTAL = 206       # "206 Sm. Building, Field, Control and Favor Chits"
 GROUPS = {        # id: (shape, size mm, sides)
     "buildings": ("square", 20, 2), "small-fields": ("square", 20, 2),
     "large-fields": ("circle", 20, 2), "exploration": ("circle", 20, 2),
-    "control": ("circle", 20, 1), "favor": ("circle", 20, 1), "events": ("circle", 20, 1),
+    "control": ("circle", 20, 1), "favor": ("rect", 20, 1), "events": ("circle", 20, 1),
     "markers": ("circle", 20, 1),
 }
 

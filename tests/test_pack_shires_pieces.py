@@ -43,7 +43,7 @@ def test_counts_and_sizes(shires):
         for face in range(1, 7):
             assert by_id[("die-stickers", f"{die}-{face}")]["copies"] == n
     # per player colour: 3 numbered Envoys and one token of each of the six resources
-    colours = ["red", "blue", "teal", "magenta", "black"]
+    colours = ["red", "white", "teal", "magenta", "grey"]
     for c in colours:
         for k in (1, 2, 3):
             assert by_id[("envoys", f"envoy-{k}-{c}")]["copies"] == 1
@@ -53,6 +53,7 @@ def test_counts_and_sizes(shires):
         {"player-1", "player-2", "player-3", "player-4", "player-5", "spare"}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_boards_fit_whole_sheets(built, paper):
     """Each player mat is one sheet of A4 and of Letter (no gluing); the tracker two."""
@@ -129,6 +130,7 @@ def _tracker_knights_cost(tracker):
     return _numbers(below)
 
 
+@pytest.mark.slow
 def test_a_number_changed_once_changes_on_every_face(shires, tmp_path):
     """Change costs, votes, upkeep, the starting supply and the round count once, in game.yaml
     data of a copy of the pack: the player mat, the Turn Tracker and the handout all follow."""

@@ -39,6 +39,7 @@ def word_centre(page, text):
     return ((r.x0 + r.x1) / 2 / MM, (r.y0 + r.y1) / 2 / MM)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_every_page_is_exactly_the_paper(built, paper):
     out = built("royal-dukes", "--paper", paper)
@@ -51,6 +52,7 @@ def test_every_page_is_exactly_the_paper(built, paper):
     assert {(f["page_width_mm"], f["page_height_mm"]) for f in files if f["pages"]} == {(width, height)}
 
 
+@pytest.mark.slow
 def test_every_font_is_ours_and_embedded(built):
     ours = our_font_names()
     for pack in ("royal-dukes", "mini"):
@@ -143,6 +145,7 @@ def test_board_pieces_cover_the_board_with_overlap(built):
     assert coverage[0][1] + coverage[2][1] == pytest.approx(406 + 10, abs=4)
 
 
+@pytest.mark.slow
 def test_rebuild_is_byte_identical(built, tmp_path):
     from conftest import run_cli
     first = built("royal-dukes")
@@ -208,6 +211,7 @@ def test_print_shop_pages_have_trim_and_bleed_boxes(built):
     assert "front plain-1" in doc[0].get_text() and "back plain-1" in doc[1].get_text()
 
 
+@pytest.mark.slow
 def test_bleed_option_changes_the_output(built):
     """--bleed 0 puts abutting cards with no art past the trim: the red bleed colour is gone."""
     def red_pixels(folder):
@@ -233,6 +237,7 @@ def test_text_line_shrinks_instead_of_wrapping(tmp_path):
     assert all(h.height / MM < 5 and h.width / MM <= 53 + TOL for h in hits)
 
 
+@pytest.mark.slow
 def test_every_page_of_a_two_worker_build_keeps_its_faces(tmp_path):
     """A build of many pages is drawn in two chunks and merged; each page, shared backs included,
     must still show its faces (cairo's repeated resource entries once made qpdf drop them)."""

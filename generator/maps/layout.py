@@ -6,9 +6,11 @@ into the same structure the generators produce, and the checkers read nothing el
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..yamlsrc import first_bracket_past
 from .grid import Cell
 
 
@@ -60,45 +62,142 @@ class LayoutFileError(Exception):
     pass
 
 
+MAX_LAYOUT_BYTES = 20 * 1024 * 1024    # far above any layout file; /dev/zero stops here
+MAX_JSON_DEPTH = 32                    # a layout nests 4 deep
+MAX_LAYOUTS = 10_000
+MAX_JSON_NUMBER = 10 ** 15
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+
+
+class _Odd:
+    """A JSON number no layout can hold (NaN, Infinity, or thousands of digits), kept as its
+    text so the check can name it and its JSON path."""
+
+    def __init__(self, text: str):
+        self.text = text
+
+
+def _number(text: str):
+    if len(text.lstrip("-")) > 16:
+        return _Odd(text)
+    value = float(text) if any(c in text for c in ".eE") else int(text)
+    return value if abs(value) <= MAX_JSON_NUMBER else _Odd(text)
+
+
+def read_bounded(path: Path, limit: int, what: str) -> str:
+    """A regular file's text, at most `limit` bytes: a FIFO, a device (/dev/zero) or a folder is
+    refused before anything is read."""
+    import os
+    import stat
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError as exc:
+        raise LayoutFileError(f"{path}: cannot read: {exc.strerror}") from None
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise LayoutFileError(f"{path}: not a regular file; give the path of a {what}")
+        raw = handle.read(limit + 1)
+    if len(raw) > limit:
+        raise LayoutFileError(f"{path}: over the {limit // (1024 * 1024)} MB limit for a {what}")
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise LayoutFileError(f"{path}: not UTF-8 text; give the path of a {what}") from None
+
+
+def _too_deep(text: str) -> int | None:
+    """Offset of the first bracket nested past MAX_JSON_DEPTH (strings blanked first), or None."""
+    blanked = _STRING.sub(lambda m: '"' + " " * (len(m.group()) - 2) + '"', text)
+    return first_bracket_past(blanked, MAX_JSON_DEPTH)
+
+
 def load(path: Path) -> list[Layout]:
-    """Read a layout file; structural problems raise LayoutFileError with a located message."""
+    """Read a layout file; every problem raises LayoutFileError naming the file and the JSON
+    path of the bad value (layouts[2].cells[5].q)."""
+    text = read_bounded(Path(path), MAX_LAYOUT_BYTES, "layout file (.json)")
+    deep = _too_deep(text)
+    if deep is not None:
+        line = text.count("\n", 0, deep) + 1
+        col = deep - text.rfind("\n", 0, deep)
+        raise LayoutFileError(f"{path}:{line}:{col}: JSON nested more than {MAX_JSON_DEPTH} deep; a layout "
+                              "nests four levels (see docs/maps.md)")
     try:
-        text = Path(path).read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise LayoutFileError(f"{path}: cannot read: {exc}") from None
-    try:
-        data = json.loads(text)
+        data = json.loads(text, parse_int=_number, parse_float=_number, parse_constant=_Odd)
     except json.JSONDecodeError as exc:
         raise LayoutFileError(f"{path}:{exc.lineno}:{exc.colno}: not valid JSON: {exc.msg}") from None
-    items = data.get("layouts") if isinstance(data, dict) and "layouts" in data else [data]
+    if isinstance(data, dict) and "layouts" in data:
+        items, base = data["layouts"], "layouts"
+        if not isinstance(items, list) or not items:
+            raise LayoutFileError(f"{path}: layouts: must be a non-empty list of layouts, not {_shown(items)}")
+        if len(items) > MAX_LAYOUTS:
+            raise LayoutFileError(f"{path}: layouts: {len(items):,} layouts, over the limit of {MAX_LAYOUTS:,}")
+        if len(data) > 1:
+            raise LayoutFileError(f"{path}: {sorted(set(data) - {'layouts'})[0]}: unknown key beside 'layouts'")
+    else:
+        items, base = [data], ""
     layouts = []
-    for index, item in enumerate(items if isinstance(items, list) else [items]):
-        where = f"{path}: layout {index + 1}" if len(items) > 1 else str(path)
-        problem = _structure_problem(item)
+    for index, item in enumerate(items):
+        where = f"{base}[{index}]" if base else ""
+        problem = _structure_problem(item, where)
         if problem:
-            raise LayoutFileError(f"{where}: {problem}")
+            raise LayoutFileError(f"{path}: {problem}")
         layouts.append(Layout.from_dict(item))
     return layouts
 
 
-def _structure_problem(item) -> str:
+def _shown(value) -> str:
+    if isinstance(value, _Odd):
+        return f"the number {value.text[:20]}{'...' if len(value.text) > 20 else ''}"
+    if isinstance(value, (dict, list)):
+        return ("an empty " if not value else "a ") + ("object" if isinstance(value, dict) else "list")
+    return json.dumps(value)[:40]
+
+
+def _odd_number(value, where: str) -> str:
+    """A located problem for the first NaN, infinity or oversized number anywhere in value."""
+    stack = [(value, where)]
+    while stack:
+        node, at = stack.pop()
+        if isinstance(node, _Odd):
+            return f"{at or '(top)'}: {_shown(node)} is not a finite number within ±{MAX_JSON_NUMBER:.0e}"
+        if isinstance(node, dict):
+            stack.extend((v, f"{at}.{k}" if at else str(k)) for k, v in node.items())
+        elif isinstance(node, list):
+            stack.extend((v, f"{at}[{n}]") for n, v in enumerate(node))
+    return ""
+
+
+def _structure_problem(item, where: str = "") -> str:
+    """'' when item has a layout's shape, else 'json.path: what is wrong'."""
+    at = (lambda key: f"{where}.{key}" if where else key)
     if not isinstance(item, dict):
-        return "a layout must be a JSON object"
+        return f"{where or '(top)'}: a layout must be a JSON object, not {_shown(item)}"
+    odd = _odd_number(item, where)
+    if odd:
+        return odd
     for key in ("game", "players", "grid", "cells"):
         if key not in item:
-            return f"missing key '{key}'"
+            return f"{where or '(top)'}: missing key '{key}'"
     grid = item["grid"]
     if not isinstance(grid, dict) or grid.get("type") not in ("hex", "square"):
-        return "grid must be {\"type\": \"hex\", \"orientation\": ...} or {\"type\": \"square\"}"
+        return f"{at('grid')}: must be {{\"type\": \"hex\", \"orientation\": \"pointy\" or \"flat\"}} or {{\"type\": \"square\"}}"
+    if grid["type"] == "hex" and grid.get("orientation") not in ("pointy", "flat"):
+        return f"{at('grid.orientation')}: a hex grid needs \"orientation\": \"pointy\" or \"flat\", not {_shown(grid.get('orientation'))}"
     keys = ("q", "r") if grid["type"] == "hex" else ("x", "y")
-    if not isinstance(item["cells"], list):
-        return "cells must be a list"
+    if not isinstance(item["cells"], list) or not item["cells"]:
+        return f"{at('cells')}: must be a non-empty list of cells"
     for n, cell in enumerate(item["cells"]):
-        if not isinstance(cell, dict) or not all(isinstance(cell.get(k), int) for k in keys) or not isinstance(cell.get("type"), str):
-            return f"cell {n + 1} must be an object with integer {keys[0]}, {keys[1]} and a type"
-    for n, placement in enumerate(item.get("placements", [])):
+        if not isinstance(cell, dict) or not all(isinstance(cell.get(k), int) and not isinstance(cell.get(k), bool)
+                                                 for k in keys) or not isinstance(cell.get("type"), str):
+            return f"{at('cells')}[{n}]: must be an object with integer {keys[0]}, {keys[1]} and a type"
+    placements = item.get("placements", [])
+    if not isinstance(placements, list):
+        return f"{at('placements')}: must be a list"
+    for n, placement in enumerate(placements):
         if not isinstance(placement, dict) or "kind" not in placement:
-            return f"placement {n + 1} must be an object with a kind"
-    if not isinstance(item["players"], int):
-        return "players must be a whole number"
+            return f"{at('placements')}[{n}]: must be an object with a kind"
+    if not isinstance(item["players"], int) or isinstance(item["players"], bool):
+        return f"{at('players')}: must be a whole number, not {_shown(item['players'])}"
+    if not isinstance(item["game"], str):
+        return f"{at('game')}: must be a game's name, not {_shown(item['game'])}"
     return ""

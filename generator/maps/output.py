@@ -1,6 +1,8 @@
 """Layouts -> files: JSON, SVG, PNG, or a PDF tiled across the paper like any board."""
 from __future__ import annotations
 
+import functools
+
 from ..errors import BuildError
 from ..glyphs import GlyphError
 from ..impose import Options, impose_board
@@ -8,7 +10,7 @@ from ..parallel import write_pdf
 from ..pdfwrite import PdfWriter
 from ..shapes import rect_outline
 from .layout import Layout, dumps
-from .render import layout_svg_body, png_bytes, standalone_svg
+from .render import draw_layout, png_bytes, standalone_svg
 
 
 def _map_data(layout: Layout) -> dict:
@@ -22,24 +24,42 @@ def title_of(layout: Layout, game_title: str) -> str:
     return f"{game_title} - map for {layout.players} players, seed {layout.seed}"
 
 
-def render_layout(layout: Layout, game_title: str) -> tuple[str, float, float]:
+REVEAL_TITLE = "REVEAL SHEET (not for players: the face-down tiles' faces) - "
+
+
+def render_layout(layout: Layout, game_title: str, reveal: bool = False) -> tuple[str, float, float]:
     """The standalone SVG of a layout and its size in mm: drawn by the pack's own template when
-    its map.yaml `look` names one (the game's art), else in the plain style."""
+    its map.yaml `look` names one, else from its `look` data in the pack's palette and icons.
+    `reveal`: the reveal sheet, face-down tiles shown face up."""
     look = _map_data(layout).get("look", {})
+    game = _pack(layout)
+    title = (REVEAL_TITLE if reveal else "") + title_of(layout, game_title)
     if look.get("template"):
-        body, width, height = _pack_art(layout, look, title_of(layout, game_title))
-    else:
-        body, width, height = layout_svg_body(layout, look, title_of(layout, game_title))
-    return standalone_svg(body, width, height), width, height
+        body, width, height = _pack_art(layout, look, title, game)
+        return standalone_svg(body, width, height), width, height
+    return draw_layout(layout, look, title, game, reveal)
 
 
-def _pack_art(layout: Layout, look: dict, title: str) -> tuple[str, float, float]:
+def has_hidden_tiles(layouts: list[Layout]) -> bool:
+    return any(cell.get("face_down") for layout in layouts for cell in layout.cells)
+
+
+def _pack(layout: Layout):
+    """The layout's own pack (palette, icons, players), wherever it lives: the map is drawn in its art."""
+    from .engine import rules_of_layout
+    return _load_pack(rules_of_layout(layout).root)
+
+
+@functools.lru_cache(maxsize=8)
+def _load_pack(root):
+    from ..manifest import load_pack
+    return load_pack(root)
+
+
+def _pack_art(layout: Layout, look: dict, title: str, game) -> tuple[str, float, float]:
     """Render look.template with the layout, the pack's palette, icons and helpers; look.size
     gives its size in mm and look.item the values it reads as `item` (e.g. the board grid)."""
     from .. import templating
-    from ..manifest import load_pack
-    from .engine import rules_of_layout
-    game = load_pack(rules_of_layout(layout).root)
     width, height = float(look["size"]["width"]), float(look["size"]["height"])
     context = {
         **templating.read_only({
@@ -70,17 +90,26 @@ def map_files(layouts: list[Layout], fmt: str, stem: str, game_title: str, paper
                     for layout, (svg, w, h) in zip(layouts, drawings)}
         except GlyphError as exc:
             raise BuildError(f"the map: {exc}") from None
-    return {f"{stem}.pdf": map_pdf(layouts, drawings, game_title, paper)}
+    files = {f"{stem}.pdf": map_pdf(layouts, drawings, game_title, paper)}
+    if has_hidden_tiles(layouts):        # a separate sheet for checking a layout; players get the map
+        revealed = [render_layout(layout, game_title, reveal=True) for layout in layouts]
+        files[f"{stem}-reveal.pdf"] = map_pdf(layouts, revealed, game_title, paper)
+    return files
+
+
+SETUP_LABEL = "Setup diagram: lay out the pieces as drawn (not to scale)"
 
 
 def map_pdf(layouts, drawings, game_title: str, paper: Options) -> bytes:
-    """A board tiled across pages at full size, or, for games whose map.yaml `look` says
-    `one_page: true` (their tiles are components: the map is a setup diagram), scaled to one page."""
+    """Each layout on one page, scaled to fit (turned a quarter when that draws it larger): the
+    pieces are components or the board is its own PDF, so the map is a setup diagram. A map.yaml
+    `look` with `one_page: false` tiles it across pages at full size instead."""
     sheets = []
-    if layouts and _map_data(layouts[0]).get("look", {}).get("one_page"):
+    one_page = not layouts or _map_data(layouts[0]).get("look", {}).get("one_page", True)
+    if one_page:
         drawings = [_fit_page(svg, width, height, paper) for svg, width, height in drawings]
     for layout, (svg, width, height) in zip(layouts, drawings):
-        sheets += impose_board(svg, width, height, title_of(layout, game_title), paper)
+        sheets += impose_board(svg, width, height, SETUP_LABEL if one_page else title_of(layout, game_title), paper)
     sizes = {svg: (w, h) for svg, w, h in drawings}
     writer = PdfWriter(face_svg=lambda svg: svg, face_name=lambda svg: "the map",
                        face_outline=lambda svg, grow: rect_outline(*sizes[svg], grow),
@@ -94,10 +123,15 @@ def _fit_page(svg: str, width: float, height: float, paper: Options) -> tuple[st
     area_w = paper.page_width - 2 * paper.margin
     area_h = paper.page_height - 2 * paper.margin - TILE_LABEL_STRIP
     scale = min(1.0, area_w / width, area_h / height)
+    turned = min(1.0, area_w / height, area_h / width)
     if scale >= 1.0:
         return svg, width, height
-    head_end = svg.index(">") + 1
+    head_end = svg.index(">", svg.index("<svg")) + 1
     body = svg[head_end:svg.rindex("</svg>")]
+    if turned > scale * 1.1:          # a wide map on an upright page: turn it a quarter
+        w, h = height * turned, width * turned
+        return (standalone_svg(f'<g transform="translate(0,{h:.4f}) rotate(-90) scale({turned:.6f})">{body}</g>',
+                               w, h), w, h)
     w, h = width * scale, height * scale
     return (standalone_svg(f'<g transform="scale({scale:.6f})">{body}</g>', w, h), w, h)
 

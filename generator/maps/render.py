@@ -1,23 +1,138 @@
-"""Layout -> a plain, legible board picture: SVG (mm units) for the PDF writer, PNG, or file.
+"""Layout -> a setup diagram in the pack's own art: SVG (mm units) built with svgwrite.
 
-Cells are coloured by type from the game's map.yaml `look`, labelled with their type and the
-keys it lists; placements are round markers. Used until a game's pack gives its map real art.
+What a cell or a marker looks like is game knowledge, so it lives in map.yaml `look` (see
+docs/maps.md): per cell type a player-facing name, a fill (a palette key or a colour) and an icon
+of the pack; face-down cells drawn as their back (what is hidden stays hidden); per marker kind a
+name and a shape, its owner shown by the player's colour and seat number or role letters. Each
+cell keeps three rows: icon, name and labels above, markers in their own band below, so a marker
+never covers a label. The legend lists exactly what was drawn.
 """
 from __future__ import annotations
 
 import math
-from html import escape
+import xml.etree.ElementTree as ET
 
+import svgwrite
+from svgwrite.container import Group
+
+from ..fonts import library
 from .layout import Layout
 
 HEX_FLAT = 24.0          # mm across flats of a drawn hex
 SQUARE = 26.0            # mm side of a drawn square
-FRAME = 10.0             # mm around the cells
+FRAME = 8.0              # mm around the cells
 TITLE = 12.0             # mm strip for the title
-LEGEND_ROW = 6.0
+LEGEND_ROW = 6.5
+LEGEND_COL = 62.0
+LEGEND_TEXT = 3.2
+MARKER = 5.2             # mm: a marker's size
+MARKER_GAP = 0.6
+MARKER_Y = 7.9            # mm below a cell centre: the marker band, under every label
 INK = "#222222"
 FONT = "Liberation Sans"
 
+
+LOOK_MAPPINGS = ("cells", "labels", "badges", "markers", "face_down")
+
+
+def _check_look(look) -> None:
+    """map.yaml `look` in the shape docs/maps.md gives, or a message saying which key is wrong
+    (never a traceback while drawing)."""
+    from .engine import MapError
+    if not isinstance(look, dict):
+        raise MapError("look: must be a mapping of drawing settings (see docs/maps.md, 'Drawing maps')")
+    for key in LOOK_MAPPINGS:
+        if key in look and not isinstance(look[key], dict):
+            example = {"labels": 'labels: {number: "{number}"}', "cells": "cells: {forest: {name: Forest, fill: '#5c8a4a'}}"}
+            raise MapError(f"look.{key}: must be a mapping (key: value), not a {type(look[key]).__name__}"
+                           f"{'; e.g. ' + example[key] if key in example else ''} (see docs/maps.md)")
+    for key in ("cells", "markers"):
+        for name, style in look.get(key, {}).items():
+            if not isinstance(style, dict):
+                raise MapError(f"look.{key}.{name}: must be a mapping such as {{name: ..., fill: ...}} (see docs/maps.md)")
+
+
+class Art:
+    """The look of one game's map: map.yaml `look` resolved against the pack (palette, icons,
+    players)."""
+
+    def __init__(self, look: dict, game, reveal: bool = False):
+        _check_look(look)
+        self.look, self.game, self.reveal = look, game, reveal
+        self.palette = game.palette if game else {}
+        self.icons = game.icons if game else {}
+        self.players = list(game.players) if game else []
+        self.ink = self.palette.get("ink", INK)
+        self.paper = self.palette.get("paper", "#ffffff")
+
+    def color(self, value, default="#dddddd") -> str:
+        if value is None:
+            return default
+        return self.palette.get(value, value)
+
+    def cell_style(self, cell: dict) -> dict:
+        """{key, name, fill, icon}: the cell's face, or its back when it lies face down."""
+        if cell.get("face_down") and "face_down" in self.look and not self.reveal:
+            backs = self.look["face_down"]
+            style = backs.get(str(cell.get(backs.get("by", ""), "")), backs.get("default", {}))
+            return {"key": "back:" + style.get("name", "face down"), **style, "face_down": True}
+        style = _variant(self.look.get("cells", {}).get(cell["type"], {}), cell)
+        return {"key": cell["type"] + ":" + style.get("name", ""), "name": cell["type"].replace("-", " ").capitalize(),
+                **style}
+
+    def cell_labels(self, cell: dict, style: dict) -> list[str]:
+        """The player words printed under a face-up cell's name: its type's own `labels`
+        formats, then look.labels (key: format, printed when the cell has that key)."""
+        out = [_format(fmt, cell) for fmt in style.get("labels", [])]
+        for key, fmt in self.look.get("labels", {}).items():
+            if cell.get(key) not in (None, False):
+                out.append(_format(fmt, cell))
+        return out
+
+    def badges(self, cell: dict) -> list[dict]:
+        """Cell facts drawn as a marker (e.g. a Doom Point), from look.badges."""
+        return [dict(style, kind=key) for key, style in self.look.get("badges", {}).items()
+                if cell.get(key) not in (None, False) and not (cell.get("face_down") and style.get("hidden"))]
+
+    def marker_style(self, placement: dict) -> dict:
+        kinds = self.look.get("markers", {})
+        style = _variant(kinds.get(placement["kind"], {}), placement)
+        return {"name": placement["kind"].replace("-", " ").capitalize(), "shape": "circle", **style}
+
+    def owner(self, placement: dict):
+        """(colour, text, player name) of a placement's owner, or None. Owners are seat numbers
+        (1 = first player colour) or player ids (look.owner_key names the key)."""
+        key = self.look.get("owner_key", "owner")
+        value = placement.get(key)
+        if value is None or isinstance(value, bool):
+            return None
+        for seat, player in enumerate(self.players, 1):
+            if value == seat or value == player.id:
+                text = str(placement.get("label", seat)) if key != "owner" else str(seat)
+                return player.color, text, player.name
+        return None
+
+
+def _variant(style: dict, thing: dict) -> dict:
+    """A style with `by: key` takes the look of its variant for thing[key] (e.g. a god's space)."""
+    key = style.get("by")
+    if key and thing.get(key) in style.get("variants", {}):
+        return {**style, **style["variants"][thing[key]]}
+    return style
+
+
+def _format(fmt: str, cell: dict) -> str:
+    try:
+        return str(fmt).format(**{k: (v if not isinstance(v, dict) else _amounts(v)) for k, v in cell.items()})
+    except (KeyError, IndexError, ValueError):
+        return str(fmt)
+
+
+def _amounts(value: dict) -> str:
+    return " + ".join(f"{n} {name}" for name, n in value.items())
+
+
+# --- geometry --------------------------------------------------------------------------------
 
 def _centre(layout: Layout, coord) -> tuple[float, float]:
     a, b = coord
@@ -39,107 +154,258 @@ def _corners(layout: Layout, cx: float, cy: float) -> list[tuple[float, float]]:
              cy + radius * math.sin(math.radians(start + 60 * i))) for i in range(6)]
 
 
-def _coord_of(layout: Layout, placement: dict):
+def _coord_of(placement: dict):
     cell = placement.get("cell")
     return tuple(cell) if isinstance(cell, (list, tuple)) and len(cell) == 2 else None
 
 
-def board_size(layout: Layout) -> tuple[float, float, float, float, int]:
-    """(width, height, dx, dy, legend rows): the drawing's size in mm and the shift of cell centres."""
-    points = [p for cell in layout.cells for p in _corners(layout, *_centre(layout, layout.coord(cell)))]
-    if not points:
-        points = [(0.0, 0.0)]
-    xs, ys = [p[0] for p in points], [p[1] for p in points]
-    width = max(xs) - min(xs) + 2 * FRAME
-    legend_rows = math.ceil(len(_legend_types(layout)) / max(1, int((width - 2 * FRAME) // 45))) + 1
-    height = max(ys) - min(ys) + 2 * FRAME + TITLE + legend_rows * LEGEND_ROW
-    return max(width, 120.0), height, FRAME - min(xs), FRAME + TITLE - min(ys), legend_rows
+def _cell_box(layout: Layout) -> tuple[float, float]:
+    """(width, height) of the part of a cell that holds rows of text and markers."""
+    return (SQUARE - 3, SQUARE - 3) if layout.grid_type == "square" else (HEX_FLAT - 4, HEX_FLAT)
 
 
-def _legend_types(layout: Layout) -> list[str]:
-    return sorted({c["type"] for c in layout.cells})
+# --- text ------------------------------------------------------------------------------------
+
+def _text_width(text: str, size: float, bold: bool) -> float:
+    return library().metrics(FONT, bold, False).width(text, size)
 
 
-def layout_svg_body(layout: Layout, look: dict, title: str) -> tuple[str, float, float]:
-    """The SVG elements (no root) of the board, and its width and height in mm."""
-    colors = look.get("cell_colors", {})
-    labels = look.get("labels", [])
-    marks = look.get("placement_colors", {})
-    width, height, dx, dy, legend_rows = board_size(layout)
-    out = [f'<rect x="-20" y="-20" width="{width + 40:.2f}" height="{height + 40:.2f}" fill="#ffffff"/>',
-           _text(FRAME, FRAME + 5, title, 5.0, bold=True)]
-    for cell in layout.cells:
-        cx, cy = _centre(layout, layout.coord(cell))
-        cx, cy = cx + dx, cy + dy
-        points = " ".join(f"{x + dx:.2f},{y + dy:.2f}" for x, y in _corners(layout, cx - dx, cy - dy))
-        fill = colors.get(cell["type"], "#dddddd")
-        dash = ' stroke-dasharray="1.2 0.8"' if cell.get("face_down") else ""
-        out.append(f'<polygon points="{points}" fill="{fill}" stroke="{INK}" stroke-width="0.3"{dash}/>')
-        text_color = "#ffffff" if _dark(fill) else INK
-        out.append(_text(cx, cy - 1.0, cell["type"].replace("-", " "), 2.6, anchor="middle", color=text_color))
-        extra = [(str(cell[key]) if key == "label" else f"{key} {cell[key]}")
-                 if not isinstance(cell[key], bool) else key.replace("_", " ")
-                 for key in labels if key in cell and cell[key] not in (None, False)]
-        for n, line in enumerate(extra[:3]):
-            out.append(_text(cx, cy + 2.6 + n * 2.8, str(line), 2.2, anchor="middle", color=text_color))
-    on_cell: dict = {}
-    for placement in layout.placements:
-        coord = _coord_of(layout, placement)
-        if coord is None:
-            continue
-        slot = on_cell[coord] = on_cell.get(coord, -1) + 1     # several markers share a cell
-        ox, oy = MARKER_SLOTS[slot % len(MARKER_SLOTS)]
-        cx, cy = _centre(layout, coord)
-        cx, cy = cx + dx + ox, cy + dy + oy
-        fill = _marker_color(placement, marks, layout)
-        tag = str(placement.get("owner", placement.get("label", placement["kind"][:1].upper())))
-        out.append(f'<circle cx="{cx:.2f}" cy="{cy:.2f}" r="2.6" fill="{fill}" stroke="#ffffff" stroke-width="0.4"/>')
-        out.append(_text(cx, cy + 0.9, tag[:3], 2.2, anchor="middle",
-                         color="#ffffff" if _dark(fill) else INK, bold=True))
-    out += _legend(layout, colors, marks, width, height - legend_rows * LEGEND_ROW - FRAME / 2)
-    return "".join(out), width, height
+def _fitted_size(text: str, size: float, width: float, bold: bool, smallest: float) -> float:
+    wide = _text_width(text, size, bold)
+    return size if wide <= width else max(smallest, size * width / wide)
 
 
-MARKER_SLOTS = ((5.0, -5.0), (-5.0, -5.0), (5.0, 5.5), (-5.0, 5.5))
-OWNER_COLORS = ("#c0392b", "#2471a3", "#1e8449", "#b7950b", "#7d3c98", "#ca6f1e", "#17a589", "#566573")
-
-
-def _marker_color(placement: dict, marks: dict, layout: Layout) -> str:
-    """A player's marker takes that player's colour; other markers their kind's colour."""
-    owner = placement.get("owner")
-    if owner is not None and not isinstance(owner, bool):
-        owners = sorted({str(p.get("owner")) for p in layout.placements if p.get("owner") is not None})
-        return OWNER_COLORS[owners.index(str(owner)) % len(OWNER_COLORS)]
-    return marks.get(placement["kind"], "#555555")
-
-
-def _legend(layout, colors, marks, width, top) -> list[str]:
-    out, x, y = [], FRAME, top + 3
-    entries = [(t, colors.get(t, "#dddddd"), "rect") for t in _legend_types(layout)]
-    entries += [(k, marks.get(k, "#555555"), "circle") for k in sorted({p["kind"] for p in layout.placements})]
-    for name, fill, shape in entries:
-        if x + 45 > width - FRAME + 1e-6:
-            x, y = FRAME, y + LEGEND_ROW
-        if shape == "rect":
-            out.append(f'<rect x="{x:.2f}" y="{y - 3:.2f}" width="4" height="4" fill="{fill}" stroke="{INK}" stroke-width="0.2"/>')
-        else:
-            out.append(f'<circle cx="{x + 2:.2f}" cy="{y - 1:.2f}" r="2" fill="{fill}"/>')
-        out.append(_text(x + 6, y, name.replace("-", " "), 3.0))
-        x += 45
-    return out
-
-
-def _text(x, y, text, size, anchor="start", color=INK, bold=False) -> str:
-    weight = ' font-weight="bold"' if bold else ""
-    return (f'<text x="{x:.2f}" y="{y:.2f}" font-family="{FONT}" font-size="{size}"{weight} '
-            f'text-anchor="{anchor}" fill="{color}">{escape(text)}</text>')
+def _text(dwg, x, y, text, size, anchor="middle", color=INK, bold=False, width=None):
+    if width:
+        size = _fitted_size(text, size, width, bold, size * 0.55)
+    extra = {"font_weight": "bold"} if bold else {}
+    return dwg.text(text, insert=(round(x, 3), round(y, 3)), font_family=FONT, font_size=round(size, 3),
+                    text_anchor=anchor, fill=color, **extra)
 
 
 def _dark(color: str) -> bool:
     if not (isinstance(color, str) and color.startswith("#") and len(color) == 7):
         return False
     r, g, b = (int(color[i:i + 2], 16) for i in (1, 3, 5))
-    return 0.299 * r + 0.587 * g + 0.114 * b < 110
+    return 0.299 * r + 0.587 * g + 0.114 * b < 120
+
+
+def _on(fill: str, art: Art) -> str:
+    return "#ffffff" if _dark(fill) else art.ink
+
+
+class _Raw(Group):
+    """A group whose children are ready SVG markup (a pack icon, already checked at load)."""
+
+    def __init__(self, markup: str, **extra):
+        super().__init__(**extra)
+        self.markup = markup
+
+    def get_xml(self):
+        xml = super().get_xml()
+        for child in ET.fromstring(f"<g>{self.markup}</g>"):
+            xml.append(child)
+        return xml
+
+
+def _icon(art: Art, name: str, x: float, y: float, size: float, color: str):
+    """A pack icon in a size x size square at (x, y); None when the pack has no such icon."""
+    icon = art.icons.get(name) if name else None
+    if icon is None:
+        return None
+    minx, miny, vw, vh = icon.view_box
+    scale = size / max(vw, vh)
+    dx, dy = x + (size - vw * scale) / 2, y + (size - vh * scale) / 2
+    return _Raw(icon.markup, transform=f"translate({dx:.3f},{dy:.3f}) scale({scale:.5f}) "
+                                       f"translate({-minx:g},{-miny:g})", fill=color)
+
+
+# --- markers ---------------------------------------------------------------------------------
+
+def _shape_points(shape: str, cx: float, cy: float, r: float):
+    """Corner points of a marker shape, or None for a circle."""
+    sides = {"triangle": (3, -90), "square": (4, 45), "diamond": (4, 0), "pentagon": (5, -90),
+             "hexagon": (6, -90)}
+    if shape == "house":
+        return [(cx - r, cy + r), (cx - r, cy - r * 0.2), (cx, cy - r * 1.05), (cx + r, cy - r * 0.2), (cx + r, cy + r)]
+    if shape == "card":
+        return [(cx - r * 0.75, cy - r * 1.05), (cx + r * 0.75, cy - r * 1.05), (cx + r * 0.75, cy + r * 1.05),
+                (cx - r * 0.75, cy + r * 1.05)]
+    if shape == "shield":
+        return [(cx - r, cy - r), (cx + r, cy - r), (cx + r, cy + r * 0.1), (cx, cy + r * 1.1), (cx - r, cy + r * 0.1)]
+    if shape in sides:
+        n, start = sides[shape]
+        grow = 1.0 / math.cos(math.pi / n) if shape in ("square",) else 1.15 if n == 3 else 1.05
+        return [(cx + r * grow * math.cos(math.radians(start + 360 * i / n)),
+                 cy + r * grow * math.sin(math.radians(start + 360 * i / n))) for i in range(n)]
+    return None
+
+
+def _marker(dwg, art: Art, style: dict, owner, cx: float, cy: float, size: float):
+    """One marker: its kind's shape, filled with the owner's colour carrying the seat number (or
+    role letters), else the kind's colour carrying its icon or letters."""
+    g = dwg.g()
+    r = size / 2
+    fill = owner[0] if owner else art.color(style.get("fill"), "#555555")
+    ring = art.ink if not _dark(fill) else "#ffffff"
+    points = _shape_points(style.get("shape", "circle"), cx, cy, r)
+    outline = {"fill": fill, "stroke": ring, "stroke_width": 0.35}
+    g.add(dwg.polygon([(round(x, 3), round(y, 3)) for x, y in points], **outline) if points
+          else dwg.circle(center=(round(cx, 3), round(cy, 3)), r=round(r, 3), **outline))
+    text = owner[1] if owner else style.get("text", "")     # formatted with the placement by the caller
+    if text:
+        g.add(_text(dwg, cx, cy + size * 0.16, text, size * (0.5 if len(text) < 3 else 0.38),
+                    color=_on(fill, art), bold=True, width=size * 0.95))
+    else:
+        icon = _icon(art, style.get("icon"), cx - r * 0.62, cy - r * 0.62, r * 1.24, _on(fill, art))
+        if icon is not None:
+            g.add(icon)
+    return g
+
+
+# --- the drawing -----------------------------------------------------------------------------
+
+def board_size(layout: Layout, legend_rows: int) -> tuple[float, float, float, float]:
+    """(width, height, dx, dy): the drawing's size in mm and the shift of cell centres."""
+    points = [p for cell in layout.cells for p in _corners(layout, *_centre(layout, layout.coord(cell)))]
+    points = points or [(0.0, 0.0)]
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    width = max(max(xs) - min(xs) + 2 * FRAME, 2 * LEGEND_COL + 2 * FRAME)
+    height = max(ys) - min(ys) + 2 * FRAME + TITLE + legend_rows * LEGEND_ROW + 4
+    dx = (width - (max(xs) - min(xs))) / 2 - min(xs)
+    return width, height, dx, FRAME + TITLE - min(ys)
+
+
+def draw_layout(layout: Layout, look: dict, title: str, game=None, reveal: bool = False) -> tuple[str, float, float]:
+    """The standalone SVG of a layout and its width and height in mm. `reveal`: face-down cells
+    drawn face up (dashed outline), for the reveal sheet that nobody at the table reads."""
+    art = Art(look, game, reveal)
+    cells = [(cell, art.cell_style(cell)) for cell in layout.cells]
+    markers = _markers_by_cell(layout, art)
+    legend = _legend_entries(cells, markers, art)
+    probe_width = board_size(layout, 0)[0]
+    columns = max(1, int((probe_width - 2 * FRAME) // LEGEND_COL))
+    rows = _legend_height(legend, columns)
+    width, height, dx, dy = board_size(layout, rows)
+    dwg = svgwrite.Drawing(size=(f"{width:.2f}mm", f"{height:.2f}mm"), viewBox=f"0 0 {width:.2f} {height:.2f}",
+                           profile="full", debug=False)
+    dwg.add(dwg.rect(insert=(0, 0), size=(round(width, 2), round(height, 2)), fill=art.paper))
+    dwg.add(_text(dwg, FRAME, FRAME + 5, title, 5.0, anchor="start", color=art.ink, bold=True,
+                  width=width - 2 * FRAME))
+    for cell, style in cells:
+        cx, cy = _centre(layout, layout.coord(cell))
+        _draw_cell(dwg, art, layout, cell, style, cx + dx, cy + dy, markers.get(layout.coord(cell), []))
+    top = height - rows * LEGEND_ROW - 2
+    for heading, entries in legend:
+        top = _draw_legend(dwg, art, heading, entries, top, columns)
+    return dwg.tostring(), width, height
+
+
+def _markers_by_cell(layout: Layout, art: Art) -> dict:
+    """Per cell: [(style, owner)] of the markers on it; markers a face-down cell would give away
+    (look.markers.<kind>.hidden_on_face_down) are left off."""
+    cells = layout.by_coord()
+    out: dict = {}
+    for cell in layout.cells:
+        for badge in art.badges(cell):
+            out.setdefault(layout.coord(cell), []).append((badge, None))
+    for placement in layout.placements:
+        coord = _coord_of(placement)
+        if coord is None or placement.get("face_down_hidden"):
+            continue
+        style = art.marker_style(placement)
+        if "text" in style:
+            style = {**style, "text": _format(style["text"], placement)}
+        if style.get("hidden_on_face_down") and cells.get(coord, {}).get("face_down") and not art.reveal:
+            continue
+        out.setdefault(coord, []).append((style, art.owner(placement)))
+    return out
+
+
+def _draw_cell(dwg, art: Art, layout: Layout, cell: dict, style: dict, cx: float, cy: float, markers):
+    fill = art.color(style.get("fill"))
+    dash = {"stroke_dasharray": "1.2,0.8"} if cell.get("face_down") else {}
+    dwg.add(dwg.polygon([(round(x, 3), round(y, 3)) for x, y in _corners(layout, cx, cy)], fill=fill,
+                        stroke=art.ink, stroke_width=0.3, **dash))
+    text_color = _on(fill, art)
+    box_w, _ = _cell_box(layout)
+    icon = _icon(art, style.get("icon"), cx - 3.4, cy - 10.2, 6.8, text_color)
+    if icon is not None:
+        dwg.add(icon)
+    dwg.add(_text(dwg, cx, cy + 0.4, style["name"], 3.0, color=text_color, bold=True, width=box_w))
+    labels = [] if style.get("face_down") else art.cell_labels(cell, style)
+    if art.reveal and cell.get("face_down"):
+        labels = ["face down"] + labels
+    if labels:
+        dwg.add(_text(dwg, cx, cy + 3.9, " · ".join(labels), 2.7, color=text_color, width=box_w))
+    if markers:
+        size = min(MARKER, (box_w - 2) / len(markers) - MARKER_GAP)
+        step = size + MARKER_GAP
+        x0 = cx - step * (len(markers) - 1) / 2
+        for n, (mstyle, owner) in enumerate(markers):
+            dwg.add(_marker(dwg, art, mstyle, owner, x0 + n * step, cy + MARKER_Y, size))
+
+
+def _legend_entries(cells, markers, art: Art):
+    """[(heading, [(kind, style, text)])] for what the map shows: tiles, markers, players."""
+    tiles, seen = [], set()
+    for _, style in sorted(cells, key=lambda cs: cs[1]["key"]):
+        if style["key"] not in seen:
+            seen.add(style["key"])
+            tiles.append(("tile", style, style.get("legend", style["name"])))
+    kinds, owners = {}, {}
+    for entries in markers.values():
+        for style, owner in entries:
+            kinds.setdefault(style["name"], style)
+            if owner:
+                owners.setdefault(owner[2], owner)
+    marks = [("marker", style, style.get("legend", name)) for name, style in sorted(kinds.items())]
+    players = [("player", owner, f"{owner[1]} = {name}" if owner[1] != name else name)
+               for name, owner in sorted(owners.items(), key=lambda kv: kv[1][1])]
+    return [("Tiles", tiles), ("Markers", marks), ("Players (marker colour and number)", players)]
+
+
+def _legend_rows(entries, columns: int) -> list[list[tuple[int, tuple]]]:
+    """Entries placed in rows of `columns` slots: a long entry takes as many slots as it needs."""
+    rows, row, used = [], [], 0
+    for entry in entries:
+        span = min(columns, math.ceil((9 + _text_width(entry[2], LEGEND_TEXT, False)) / LEGEND_COL))
+        if used + span > columns and row:
+            rows.append(row)
+            row, used = [], 0
+        row.append((used, entry))
+        used += span
+    return rows + ([row] if row else [])
+
+
+def _legend_height(legend, columns: int) -> int:
+    return sum(len(_legend_rows(entries, columns)) + 1 for _, entries in legend if entries)
+
+
+def _draw_legend(dwg, art: Art, heading: str, entries, top: float, columns: int) -> float:
+    if not entries:
+        return top
+    dwg.add(_text(dwg, FRAME, top + 4, heading, 3.2, anchor="start", color=art.ink, bold=True))
+    top += LEGEND_ROW
+    for row in _legend_rows(entries, columns):
+        for slot, (kind, style, text) in row:
+            _legend_entry(dwg, art, kind, style, text, FRAME + slot * LEGEND_COL, top)
+        top += LEGEND_ROW
+    return top
+
+
+def _legend_entry(dwg, art: Art, kind: str, style, text: str, x: float, y: float) -> None:
+    if kind == "tile":
+        fill = art.color(style.get("fill"))
+        dwg.add(dwg.rect(insert=(x, y), size=(5, 5), fill=fill, stroke=art.ink, stroke_width=0.25))
+        icon = _icon(art, style.get("icon"), x + 0.6, y + 0.6, 3.8, _on(fill, art))
+        if icon is not None:
+            dwg.add(icon)
+    elif kind == "marker":         # the kind's shape; owned kinds drawn blank (colour = owner)
+        dwg.add(_marker(dwg, art, style, None if style.get("fill") else ("#ffffff", "", ""), x + 2.5, y + 2.5, 5))
+    else:
+        dwg.add(_marker(dwg, art, {"shape": "circle"}, style, x + 2.5, y + 2.5, 5))
+    dwg.add(_text(dwg, x + 7, y + 3.9, text, LEGEND_TEXT, anchor="start", color=art.ink))
 
 
 def standalone_svg(body: str, width: float, height: float) -> str:

@@ -17,9 +17,7 @@ from .cascade import _CACHE_LIMIT, _paints, _prep
 from .ops import (
     _new_matrix, _op_pop, _op_push, _op_restore, _op_save_transform, _op_shape)
 from .properties import _ROOT_PROPS
-from .shapes import (
-    _SHAPE_HANDLERS, _h_circle, _h_ellipse, _h_line, _h_path, _h_polygon, _h_polyline,
-    _h_rect)
+from .shapes import _SHAPE_HANDLERS, SHAPE_HANDLERS
 from .text import _h_text
 from .transforms import _IDENTITY, _compose
 from .units import _attr_len
@@ -262,15 +260,9 @@ for _prefix in ('', _SVG_NS):
         _prefix + 'desc': _h_skip,
         _prefix + 'metadata': _h_skip,
         _prefix + 'use': _h_use,
-        _prefix + 'rect': _h_rect,
-        _prefix + 'circle': _h_circle,
-        _prefix + 'ellipse': _h_ellipse,
-        _prefix + 'line': _h_line,
-        _prefix + 'polyline': _h_polyline,
-        _prefix + 'polygon': _h_polygon,
-        _prefix + 'path': _h_path,
         _prefix + 'text': _h_text,
     })
+    _HANDLERS.update({_prefix + tag: handler for tag, handler in SHAPE_HANDLERS.items()})
 del _prefix
 
 

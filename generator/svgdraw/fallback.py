@@ -8,6 +8,9 @@ entities are never parsed.  cairosvg is imported on first use only.
 
 from __future__ import annotations
 
+import re
+
+from .units import _finite
 
 _FALLBACK_CLASS = None
 
@@ -100,16 +103,54 @@ def _refuse_fetch(url, resource_type):
     if len(data) > MAX_IMAGE_BYTES:
         raise ExternalResourceRefused(f"an embedded image of {len(data) // 1024} KB is over the "
                                       f"{MAX_IMAGE_BYTES // (1024 * 1024)} MB limit")
-    if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24:
-        width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
-        if width * height > MAX_IMAGE_PIXELS:
-            raise ExternalResourceRefused(f"an embedded image of {width} x {height} pixels is over the "
-                                          f"{MAX_IMAGE_PIXELS // 1_000_000} megapixel limit")
+    if data and b"<svg" not in data[:1024]:      # raster, not a nested SVG
+        _check_raster(data)
     return result
+
+
+def _check_raster(data):
+    """An embedded raster image is read whole here, within the pixel bound, before cairosvg
+    sees it: a decompression bomb, garbage or a truncated file is refused with a reason
+    (PIL's own errors would otherwise end the build with a traceback)."""
+    import io
+    from PIL import Image
+    Image.MAX_IMAGE_PIXELS = None      # the bound below, with the size in its message
+    try:
+        with Image.open(io.BytesIO(data)) as image:
+            width, height = image.size
+            if width * height > MAX_IMAGE_PIXELS:
+                raise ExternalResourceRefused(f"an embedded image of {width} x {height} pixels is over the "
+                                              f"{MAX_IMAGE_PIXELS // 1_000_000} megapixel limit")
+            image.load()
+    except ExternalResourceRefused:
+        raise
+    except Image.UnidentifiedImageError:
+        raise ExternalResourceRefused("an embedded image is in no format pnpgen reads; embed a PNG or "
+                                      "JPEG file") from None
+    except (OSError, SyntaxError, ValueError, EOFError, MemoryError) as exc:
+        raise ExternalResourceRefused(f"an embedded image is broken ({str(exc)[:80] or type(exc).__name__}); "
+                                      "embed a whole PNG or JPEG file") from None
+
+
+_ATTRIBUTE = re.compile(r'([\w:.-]+)\s*=\s*(?:"([^"]*)"|\'([^\']*)\')')
+_NUMBER_OR_WORD = re.compile(r'[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|\b(?:nan|inf(?:inity)?)\b', re.IGNORECASE)
+_NOT_NUMERIC = {'id', 'class', 'font-family', 'lang', 'xml:lang'}
+
+
+def _check_numbers(text):
+    """Every number in the attributes cairosvg will read is finite and within
+    MAX_COORDINATE: cairosvg draws NaN and hangs on 1e308 (the fast path checks its own)."""
+    for match in _ATTRIBUTE.finditer(text):
+        name, value = match.group(1), match.group(2) if match.group(2) is not None else match.group(3)
+        if name in _NOT_NUMERIC or name.endswith('href'):
+            continue
+        for token in _NUMBER_OR_WORD.findall(value):
+            _finite(float(token))
 
 
 def _fallback(ctx, svg_text):
     from cairosvg.parser import Tree
+    _check_numbers(svg_text if isinstance(svg_text, str) else svg_text.decode('utf-8', 'replace'))
     data = svg_text.encode('utf-8') if isinstance(svg_text, str) else svg_text
     # unsafe=False: no entities; and a fetcher that refuses every URL, so an <image> or
     # xlink to a file or the network loads nothing (cairosvg's default fetcher would)

@@ -23,12 +23,21 @@ _UNITS = {None: 1.0, 'px': 1.0, 'mm': 1.0, 'cm': 10.0, 'in': 25.4,
           'pt': _PT, 'pc': 12 * _PT}
 
 
+MAX_COORDINATE = 100_000.0   # mm (100 m): any number past this in a face is a mistake
+
+
+class SVGNumberError(ValueError):
+    """A number no drawing can use (NaN, infinite, or past MAX_COORDINATE): refused, never
+    handed to cairosvg (which would draw it, or hang on it)."""
+
+
 def _finite(number):
-    """``number`` if it is finite, else UnsupportedSVG (NaN/inf would put
-    the caller's cairo context in a permanent error state)."""
-    if number - number == 0.0:
+    """``number`` if it is finite and within MAX_COORDINATE, else SVGNumberError (NaN/inf
+    would put the caller's cairo context in a permanent error state, 1e308 hangs cairo)."""
+    if -MAX_COORDINATE <= number <= MAX_COORDINATE:
         return number
-    raise UnsupportedSVG('non-finite number')
+    raise SVGNumberError(f'the number {number!r} in the SVG is not finite or not within '
+                         f'±{MAX_COORDINATE:g} mm; check the values the template computes')
 
 
 def _length(value, font_size=None):

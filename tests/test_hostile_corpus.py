@@ -1,0 +1,364 @@
+"""The hostile-input corpus, by the classes of issue 17: inputs that once gave a traceback, hung,
+blew up memory, gave silently wrong output, or were refused without saying where.
+
+Every case runs the real command in a child process under an address-space limit and asserts:
+the exit status; the message and its place (file:line:col, template and line, JSON path, or the
+option); no traceback; the child's peak memory (its own ru_maxrss from wait4) under a bound; that
+it ended within a generous time bound (a hang shows as a kill, not as a slow pass); and that the
+earlier output is byte for byte what it was.
+"""
+from __future__ import annotations
+
+import base64
+import gzip
+import io
+import json
+import os
+import re
+import resource
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import pytest
+
+from conftest import FIXTURES, ROOT, copy_pack
+
+ADDRESS_SPACE = 2 << 30        # the child may map 2 GB; a blow-up fails with MemoryError, not the machine
+PEAK_MEMORY_MB = 600           # resident peak allowed; a normal build of the test pack needs ~60 MB
+TIME_BOUND = 120               # s; killed past this (the cases end in seconds; this only catches hangs)
+
+
+@dataclass
+class Case:
+    name: str
+    setup: Callable[[Path, Path], None]       # (pack, work folder) -> None
+    argv: tuple                                # {pack}, {work} and {out} filled in
+    place: str                                 # regex the message must match, with its place
+    code: int = 1
+    pack: str = "mini"
+    marks: tuple = field(default_factory=tuple)
+
+
+def write(rel: str, text: str | bytes):
+    def setup(pack, work):
+        target = pack / rel
+        target.write_bytes(text) if isinstance(text, bytes) else target.write_text(text)
+    return setup
+
+
+def replace(rel: str, old: str, new: str):
+    def setup(pack, work):
+        text = (pack / rel).read_text()
+        assert old in text, f"{old!r} not in {rel}"
+        (pack / rel).write_text(text.replace(old, new))
+    return setup
+
+
+def template(text: str):
+    return write("templates/card.svg.j2", text)
+
+
+def layout_file(text_of: Callable[[dict], str]):
+    def setup(pack, work):
+        (work / "l.json").write_text(text_of(good_layout()))
+    return setup
+
+
+_LAYOUT: dict = {}
+
+
+def good_layout() -> dict:
+    """A legal Royal Dukes layout as pnpgen writes it (a fresh copy each time)."""
+    if not _LAYOUT:
+        from generator.maps import engine
+        from generator.maps.layout import dumps
+        from generator.maps.rules import MapOptions
+        _LAYOUT.update(json.loads(dumps([engine.generate("royal-dukes", 7, 4, MapOptions())])))
+    return json.loads(json.dumps(_LAYOUT))
+
+
+def with_value(path: str, raw: str):
+    """The good layout with the value at path (a.b[2].c) replaced by raw JSON text."""
+    def text_of(layout):
+        marker = "\u2603MARK\u2603"
+        node, keys = layout, re.findall(r"[^.\[\]]+", path)
+        for key in keys[:-1]:
+            node = node[int(key)] if isinstance(node, list) else node[key]
+        last = keys[-1]
+        node[int(last) if isinstance(node, list) else last] = marker
+        return json.dumps(layout).replace(json.dumps(marker), raw)
+    return text_of
+
+
+def image_template(data: bytes, mime: str):
+    return template(f'<image href="data:{mime};base64,{base64.b64encode(data).decode()}" '
+                    'x="0" y="0" width="5" height="5"/>')
+
+
+def gif_claiming(width: int, height: int) -> bytes:
+    """A tiny GIF whose header claims width x height pixels (a decompression bomb's header)."""
+    from PIL import Image
+    buffer = io.BytesIO()
+    Image.new("P", (2, 2)).save(buffer, "GIF")
+    data = bytearray(buffer.getvalue())
+    data[6:10] = width.to_bytes(2, "little") + height.to_bytes(2, "little")
+    return bytes(data)
+
+
+def png_bytes() -> bytes:
+    from PIL import Image
+    buffer = io.BytesIO()
+    Image.new("RGB", (40, 40), "red").save(buffer, "PNG")
+    return buffer.getvalue()
+
+
+def fifo(rel: str):
+    def setup(pack, work):
+        os.mkfifo(pack / rel)
+    return setup
+
+
+def symlink(rel: str, target: str):
+    def setup(pack, work):
+        os.symlink(target, pack / rel)
+    return setup
+
+
+def sixty_thousand_bad_items(pack, work):
+    items = "".join(f"      - {{id: C{i}, title: 5, body: [x], n: abc}}\n" for i in range(60_000))
+    (pack / "cards.yaml").write_text("groups:\n  - id: cards\n    kind: card\n    size: poker\n"
+                                     "    template: card.svg.j2\n    fields: {title: text, body: text, n: int}\n"
+                                     "    items:\n" + items)
+
+
+def merge_bomb(pack, work):
+    wide = ", ".join(f"k{i}: {i}" for i in range(1000))
+    (pack / "m.yaml").write_text(f"a: &a {{{wide}}}\nb:\n" + "".join(
+        f"  - {{<<: *a, z{i}: 1}}\n" for i in range(20_000)))
+
+
+def svgz_bomb(pack, work):
+    head = b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1">'
+    (pack / "icons" / "star.svg").write_bytes(gzip.compress(head + b" " * 100_000_000 + b"</svg>"))
+
+
+def handout_step(text: str):
+    return replace("handout.yaml", "Flip coins to decide turn order.", text)
+
+
+BUILD = ("build", "{pack}", "--out", "{out}", "--quiet")
+CHECK = ("map", "--check", "{work}/l.json")
+HANDOUT = ("handout", "{pack}", "--out", "{out}")
+FRONT = r"cards\.yaml:11:9: group 'cards', item 'plain-1' \(front\): template card\.svg\.j2"
+
+TRACEBACKS = [
+    Case("yaml nested 1,000 deep", write("deep.yaml", "x: " + "[" * 1000 + "]" * 1000 + "\n"), BUILD,
+         r"deep\.yaml:1:\d+: lists and mappings nested more than 64 deep"),
+    Case("yaml nested 100,000 deep (libyaml would crash)", write("deep.yaml", "x:\n  " + "- " * 100_000 + "a\n"), BUILD,
+         r"deep\.yaml:2:\d+: lists and mappings nested more than 64 deep"),
+    Case("template output with an unclosed tag", template('<g>\n<rect x="0" y="0" width="5" height="5">\n</g>'), BUILD,
+         FRONT + r" line 3: its output is not well-formed SVG \(mismatched tag\) near .</g>"),
+    Case("template output with a raw &", template('<text x="1" y="5">Fish & chips</text>'), BUILD,
+         FRONT + r" line 1: its output is not well-formed SVG"),
+    Case("template attribute without quotes", template('<rect x=0 y="0" width="5" height="5"/>'), BUILD,
+         FRONT + r" line 1: its output is not well-formed SVG"),
+    Case("text size 1e308", template("{{ text_line('hi', 5, 12, 50, size=1e308) }}"), BUILD,
+         FRONT + r" line 1: text_line\(\): size=1e\+308 is not a length"),
+    Case("scale(1e308)", template('<g transform="scale(1e308)"><rect width="5" height="5"/></g>'), BUILD,
+         FRONT + r": the number 1e\+308 in the SVG is not finite"),
+    Case("embedded image that is garbage", image_template(b"not an image at all" * 20, "image/png"), BUILD,
+         FRONT + r": an embedded image is in no format pnpgen reads"),
+    Case("embedded GIF of 14,000 x 14,000 pixels", image_template(gif_claiming(14_000, 14_000), "image/gif"), BUILD,
+         FRONT + r": an embedded image of 14000 x 14000 pixels is over the 40 megapixel limit"),
+    Case("embedded PNG cut in half", image_template(png_bytes()[:60], "image/png"), BUILD,
+         FRONT + r": an embedded image is broken"),
+    Case("layout JSON nested 100,000 deep", layout_file(lambda _: "[" * 100_000 + "]" * 100_000), CHECK,
+         r"l\.json:1:33: JSON nested more than 32 deep"),
+    Case("layouts: 5", layout_file(lambda _: '{"layouts": 5}'), CHECK,
+         r"l\.json: layouts: must be a non-empty list of layouts, not 5"),
+    Case("layout with a 4,301-digit integer", layout_file(with_value("players", "9" * 4301)), CHECK,
+         r"l\.json: players: the number 9{20}\.\.\. is not a finite number"),
+    Case("map --dpi 3000", lambda pack, work: None,
+         ("map", "royal-dukes", "--seed", "1", "--format", "png", "--dpi", "3000", "--out", "{out}"),
+         r"argument --dpi: 3000 is outside 30-600", code=2),
+    Case("handout.yaml that is a list", write("handout.yaml", "- a\n- b\n"), HANDOUT,
+         r"handout\.yaml:1:1: .*must be a mapping", pack="royal-dukes"),
+    Case("handout heading with crossed bold and italic",
+         replace("handout.yaml", "heading: Setup", 'heading: "**bold *both** italic*"'), HANDOUT,
+         r"handout\.yaml:\d+:\d+: handout heading: \*\*bold\*\* and \*italic\* markup cross", pack="royal-dukes"),
+]
+
+HANGS = [
+    Case("wide YAML merge-key bomb", merge_bomb, BUILD,
+         r"m\.yaml:\d+:\d+: (file expands to more than 2,000,000 values|more than 10,000 merge keys)"),
+    Case("60,000 items each wrong: capped and counted", sixty_thousand_bad_items, BUILD,
+         r"cards\.yaml: 179,800 more problems not shown"),
+    Case("an SVG coordinate of 1e308", template('<rect x="1e308" y="0" width="5" height="5"/>'), BUILD,
+         FRONT + r": the number 1e\+308 in the SVG is not finite or not within"),
+    Case("a gzip-bombed .svgz icon", svgz_bomb, BUILD,
+         r"game\.yaml:11:15: icon 'star' \(icons/star\.svg\): unpacks to over the 512 KB limit"),
+    Case("a component file that is a FIFO", fifo("f.yaml"), BUILD,
+         r"f\.yaml:1:1: 'f\.yaml' is not a regular file"),
+    Case("a layout file that is a FIFO", lambda pack, work: os.mkfifo(work / "l.json"), CHECK,
+         r"l\.json: not a regular file"),
+    Case("handout loops without bound", handout_step(
+        "{% for i in range(10000) %}{% for j in range(10000) %}x{% endfor %}{% endfor %}"), HANDOUT,
+         r"handout\.yaml:\d+:\d+: section 'Setup', steps: output is over 100,000 characters for one handout text",
+         pack="royal-dukes"),
+    Case("handout loops for ever, writing nothing", handout_step(
+        "{% for i in range(10000) %}{% for j in range(10000) %}{% for k in range(10000) %}{% endfor %}{% endfor %}{% endfor %}"),
+         HANDOUT, r"handout\.yaml:\d+:\d+: section 'Setup', steps: an expression ran for more than 10 s",
+         pack="royal-dukes", marks=(pytest.mark.slow,)),
+]
+
+MEMORY = [
+    Case("vary over three lists of 1,000", replace(
+        "cards.yaml", "vary: {n: 1..10}", "vary: {n: 1..1000, title: [%s], body: [%s]}" % (
+            ", ".join(f"t{i}" for i in range(1000)), ", ".join(f"b{i}" for i in range(1000)))), BUILD,
+         r"cards\.yaml:\d+:\d+: group 'cards' would have more than 200,000 faces \(1,000,000,000 items after vary\)"),
+    Case("template string multiplication", template("{{ 'x' * 10**20 }}"), BUILD,
+         FRONT + r" line 1: repeating 1 characters 100,000,000,000,000,000,000 times is over the limit"),
+    Case("template list multiplication", template("{{ [1, 2] * 10**9 }}"), BUILD,
+         FRONT + r" line 1: repeating 2 items 1,000,000,000 times is over the limit"),
+    Case("template integer power", template("{{ 9 ** (10 ** 9) }}"), BUILD,
+         FRONT + r" line 1: 9 \*\* 1000000000 is too large a number"),
+    Case("template output of 10 GB", template("{% for i in range(10000) %}{{ 'x' * 1000000 }}{% endfor %}"), BUILD,
+         FRONT + r": output is over 16,000,000 characters for one face"),
+    Case("a template of 12 million characters", template("<g/>" * 3_000_000), BUILD,
+         r"cards\.yaml:6:15: template 'card\.svg\.j2' is 12,000,000 characters long, over the limit"),
+    Case("a component symlinked to /dev/zero", symlink("z.yaml", "/dev/zero"), BUILD,
+         r"z\.yaml:1:1: 'z\.yaml' is a link to a file outside the game pack"),
+    Case("map --check /dev/zero", lambda pack, work: None, ("map", "--check", "/dev/zero"),
+         r"/dev/zero: not a regular file"),
+]
+
+SILENT = [
+    Case("NaN corner radius", replace("cards.yaml", "corner_radius: 0mm", "corner_radius: .nan"), BUILD,
+         r"cards\.yaml:5:20: groups\[1\]\.corner_radius: 'nan' is not a finite length"),
+    Case("corner radius of 1e30 mm", replace("cards.yaml", "corner_radius: 0mm", "corner_radius: " + "1" + "0" * 30 + "mm"),
+         BUILD, r"cards\.yaml:5:20: .* is longer than 10 m"),
+    Case("id with a trailing newline", replace("cards.yaml", "{id: plain,", '{id: "plain\\n",'), BUILD,
+         r"cards\.yaml:11:\d+: items\[1\]\.id 'plain\\n' is not allowed here"),
+    Case("a number of 21 digits in data", replace("cards.yaml", "{id: escape,", "{id: escape, n: 100000000000000000000,"),
+         BUILD, r"cards\.yaml:12:\d+: items\[2\]\.n is a number of about 21 digits"),
+    Case("a .yml file", write("extra.yml", "groups: []\n"), BUILD,
+         r"extra\.yml:1:1: 'extra\.yml' would be ignored: pnpgen reads only files ending in \.yaml"),
+    Case("NaN coordinate", template('<rect x="nan" y="0" width="5" height="5"/>'), BUILD,
+         FRONT + r": the number nan in the SVG"),
+    Case("outline() grown to 1e9 mm", template('<path d="{{ outline(1e9) }}"/>'), BUILD,
+         FRONT + r" line 1: outline\(1000000000\.0\): grow by a finite number of mm"),
+    Case("icon with a NaN viewBox", write("icons/star.svg", '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 nan 1"/>'),
+         BUILD, r"game\.yaml:11:15: icon 'star' \(icons/star\.svg\): the <svg> element needs a viewBox"),
+    Case("layouts: []", layout_file(lambda _: '{"layouts": []}'), CHECK,
+         r"l\.json: layouts: must be a non-empty list of layouts, not an empty list"),
+    Case("hex grid without orientation", layout_file(with_value("grid", '{"type": "hex"}')), CHECK,
+         r"l\.json: grid\.orientation: a hex grid needs"),
+]
+
+UNPLACED = [
+    Case("an icon that is a PNG image", write("icons/star.svg", png_bytes()), BUILD,
+         r"game\.yaml:11:15: icon 'star' \(icons/star\.svg\): the file is a PNG image"),
+    Case("<image href> to a file", template('<image href="/etc/passwd" x="0" y="0" width="5" height="5"/>'), BUILD,
+         FRONT + r": SVG refers to an external resource \(file:///etc/passwd\)"),
+    Case("<image href> to a URL", template('<image href="http://example.com/a.png" width="5" height="5"/>'), BUILD,
+         FRONT + r": SVG refers to an external resource \(http://example\.com/a\.png\)"),
+    Case("external <use>", template('<use href="other.svg#a"/>'), BUILD,
+         FRONT + r": SVG refers to an external resource"),
+    Case("DOCTYPE with entities in a template", template('<!DOCTYPE svg [<!ENTITY a "b">]>\n<text>&a;</text>'), BUILD,
+         FRONT + r" line 1: its output is not well-formed SVG"),
+    Case("layout cell without coordinates", layout_file(with_value("cells[3]", '{"type": "empty"}')), CHECK,
+         r"l\.json: cells\[3\]: must be an object with integer q, r and a type"),
+    Case("second layout of a file with text players", layout_file(
+        lambda good: json.dumps({"layouts": [good, {**good, "players": "four"}]})), CHECK,
+         r"l\.json: layouts\[1\]\.players: must be a whole number, not \"four\""),
+    Case("--out that is a file", lambda pack, work: (work / "a-file").write_text("x"),
+         ("build", "{pack}", "--out", "{work}/a-file", "--quiet"), r"argument --out: '.*a-file' is a file, not a folder",
+         code=2),
+    Case("--out under a file", lambda pack, work: (work / "a-file").write_text("x"),
+         ("build", "{pack}", "--out", "{work}/a-file/sub", "--quiet"), r"argument --out: '.*a-file' is a file, not a folder",
+         code=2),
+]
+
+CLASSES = {"traceback": TRACEBACKS, "hang": HANGS, "memory": MEMORY, "silent": SILENT, "unplaced": UNPLACED}
+
+
+def test_each_class_has_at_least_five_cases():
+    assert all(len(cases) >= 5 for cases in CLASSES.values()), {k: len(v) for k, v in CLASSES.items()}
+
+
+def _params():
+    for cls, cases in CLASSES.items():
+        for case in cases:
+            yield pytest.param(case, id=f"{cls}: {case.name}", marks=case.marks)
+
+
+@dataclass
+class Outcome:
+    code: int
+    err: str
+    seconds: float
+    peak_mb: float
+
+
+def run_bounded(argv: list[str], cwd: Path) -> Outcome:
+    """The CLI in a child under ADDRESS_SPACE; its own peak memory from wait4; killed after
+    TIME_BOUND (a condition on the clock, not a wait: the child is reaped as soon as it ends)."""
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE, ADDRESS_SPACE))
+    err_path = cwd / ".stderr"
+    start = time.monotonic()
+    with open(err_path, "wb") as err:
+        proc = subprocess.Popen([sys.executable, "-m", "generator", *argv], cwd=ROOT, stdout=subprocess.DEVNULL,
+                                stderr=err, preexec_fn=limit)
+        killer = threading.Timer(TIME_BOUND, proc.kill)
+        killer.start()
+        try:
+            _, status, usage = os.wait4(proc.pid, 0)
+        finally:
+            killer.cancel()
+        proc.returncode = os.waitstatus_to_exitcode(status)
+    text = err_path.read_text(errors="replace")
+    err_path.unlink()
+    return Outcome(proc.returncode, text, time.monotonic() - start, usage.ru_maxrss / 1024)
+
+
+@pytest.fixture(scope="module")
+def earlier_output(tmp_path_factory):
+    """An output folder as an earlier good run left it: the test pack built, and files where
+    handout and map would write."""
+    out = tmp_path_factory.mktemp("earlier")
+    code = subprocess.run([sys.executable, "-m", "generator", "build", FIXTURES / "mini", "--out", out, "--quiet"],
+                          cwd=ROOT, capture_output=True).returncode
+    assert code == 0
+    for game, name in (("royal-dukes", "royal-dukes-handout.pdf"), ("royal-dukes", "royal-dukes-map-1.png")):
+        (out / game).mkdir(exist_ok=True)
+        (out / game / name).write_bytes(b"%PDF- earlier output " + name.encode())
+    return out
+
+
+def snapshot(folder: Path) -> dict:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+@pytest.mark.parametrize("case", list(_params()))
+def test_hostile_input(case: Case, tmp_path, earlier_output):
+    pack = copy_pack(case.pack, tmp_path)
+    out = tmp_path / "out"
+    shutil.copytree(earlier_output, out)
+    before = snapshot(out)
+    case.setup(pack, tmp_path)
+    argv = [a.format(pack=pack, work=tmp_path, out=out) for a in case.argv]
+    result = run_bounded(argv, tmp_path)
+    assert result.seconds < TIME_BOUND, f"killed after {TIME_BOUND} s: a hang"
+    assert result.code == case.code, result.err[-2000:]
+    assert "Traceback" not in result.err and "Exception ignored" not in result.err, result.err[-3000:]
+    assert re.search(case.place, result.err), result.err[-2000:]
+    assert result.peak_mb < PEAK_MEMORY_MB, f"peak memory {result.peak_mb:.0f} MB"
+    assert snapshot(out) == before, "the earlier output changed"
+    assert len(result.err.splitlines()) <= 210, "problems past the cap are counted, not printed"
