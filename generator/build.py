@@ -18,6 +18,7 @@ from .manifest import PAPERS, PRINT_SHOP, load_pack
 from .model import Game, Group
 from .publish import check_not_locked, write_atomically
 from .render import drawn_face_place, expand_faces
+from .presets import shop_options, shop_sheets
 
 
 @dataclass
@@ -29,6 +30,7 @@ class BuildRequest:
     out_dir: Path = Path("output")
     lenient: bool = False
     cuts: str | None = None
+    preset: str | None = None      # --paper face: a print shop's page sizes (presets.py)
     face_cache: FaceCache | None = None      # kept across builds by pnpgen preview --watch
 
 
@@ -144,6 +146,8 @@ def options_for(game: Game, group: Group, request: BuildRequest) -> Options:
     paper = request.paper or d["paper"]
     bleed = request.bleed if request.bleed is not None else group.bleed if group.bleed is not None else d["bleed"]
     cuts = request.cuts or group.cuts or d["cuts"]
+    if paper == PRINT_SHOP and request.preset:
+        return shop_options(group, request.preset)
     if paper == PRINT_SHOP:      # the page is the face plus its bleed
         return Options(paper=paper, page_width=group.width + 2 * bleed, page_height=group.height + 2 * bleed,
                        margin=0.0, bleed=bleed, duplex="long", marks="none", cuts=cuts)
@@ -192,6 +196,9 @@ def _plan(game, groups, request, role) -> list:
         sheets = []
         for group in groups:
             fronts, backs = expand_faces(group)
+            if request.preset:
+                sheets += shop_sheets(fronts, backs, group, request.preset)
+                continue
             sheets += impose_single(fronts, backs, group.width, group.height, options_for(game, group, request).bleed)
         return sheets
     if role == "board" and not _fits_a_page(game, groups[0], request):

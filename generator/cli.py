@@ -15,6 +15,7 @@ from . import SETUP_ERROR, __version__, interrupt
 from .errors import ManifestError, PnpError, UsageError, display_path
 from .fonts import PROJECT_ROOT
 from .manifest import PAPERS, PRINT_SHOP, find_pack, list_packs, load_pack, pack_id
+from .presets import load_presets
 
 
 def components_dir() -> Path:
@@ -126,32 +127,23 @@ def cmd_validate(args) -> int:
 def _request(args):
     from .build import BuildRequest
     return BuildRequest(paper=args.paper, duplex=args.duplex, bleed=args.bleed, marks=args.marks,
-                        out_dir=Path(args.out), lenient=args.lenient, cuts=args.cuts)
+                        out_dir=Path(args.out), lenient=args.lenient, cuts=args.cuts,
+                        preset=getattr(args, "preset", None))
 
 
 def cmd_build(args) -> int:
     from .build import build
+    if args.preset and args.paper != PRINT_SHOP:
+        raise UsageError("--preset sets print-shop page sizes: use it with --paper face")
     request = _request(args)
-    failed = 0
-    for pack in resolve_packs(args.games):
-        try:
-            result = build(pack, request, TerminalProgress(not args.quiet))
-        except ManifestError as exc:
-            print_problems(exc.problems)
-            print(f"{pack.name}: not built, earlier output left as it was", file=sys.stderr)
-            failed += 1
-            continue
-        except PnpError as exc:
-            print(f"error: {exc}", file=sys.stderr)
-            print(f"{pack.name}: not built, earlier output left as it was", file=sys.stderr)
-            failed += 1
-            continue
-        for warning in result.warnings:
-            print(f"warning: {warning}", file=sys.stderr)
+
+    def report(pack, result):
         if not args.quiet:
             print(f"{pack.name}: {result.game.total} components -> {display_path(result.out_dir)}/")
             for line in _printing_summary(result.files):
                 print(f"  {line}")
+    failed = for_each_pack(args.games, lambda pack: build(pack, request, TerminalProgress(not args.quiet)),
+                           report, "not built")
     return 1 if failed else 0
 
 
@@ -188,6 +180,28 @@ def _report_rebuild(done) -> int:
     print(f"{display_path(done.page)}: preview after {done.preview_seconds:.2f} s, PDFs after "
           f"{done.pdf_seconds:.2f} s", flush=True)
     return 0
+
+
+def for_each_pack(games: list[str], work, report, undone: str) -> int:
+    """work(pack) for each pack; after each that succeeds, its warnings, then report(pack,
+    result); a pack that fails is told (every problem, then that its earlier output stays) and
+    the next one runs. Returns how many failed."""
+    failed = 0
+    for pack in resolve_packs(games):
+        try:
+            result = work(pack)
+        except ManifestError as exc:
+            print_problems(exc.problems)
+        except PnpError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+        else:
+            for warning in result.warnings:
+                print(f"warning: {warning}", file=sys.stderr)
+            report(pack, result)
+            continue
+        print(f"{pack.name}: {undone}, earlier output left as it was", file=sys.stderr)
+        failed += 1
+    return failed
 
 
 def _printing_summary(files: list[dict]) -> list[str]:
@@ -331,6 +345,8 @@ def parser() -> argparse.ArgumentParser:
     b = sub.add_parser("build", help="build print-ready PDFs into output/<game>/")
     b.add_argument("games", nargs="*", metavar="GAME", help="pack name under components/ or a pack folder (default: all)")
     _build_options(b)
+    b.add_argument("--preset", choices=sorted(load_presets()),
+                   help="with --paper face: pages at this print shop's image size, TrimBox at its trim")
     b.add_argument("-q", "--quiet", action="store_true", help="no progress bar or summary")
     b.set_defaults(run=cmd_build)
     pv = sub.add_parser("preview", help="an HTML contact sheet of every face; --watch rebuilds on every change")
@@ -361,6 +377,8 @@ def parser() -> argparse.ArgumentParser:
     h.add_argument("--paper", choices=sorted(PAPERS), default="a4")
     h.add_argument("--out", type=_out_folder, default="output", metavar="DIR", help="output folder (default: output)")
     h.set_defaults(run=cmd_handout)
+    from .export.command import add_parser as add_export_parser
+    add_export_parser(sub)
     return p
 
 

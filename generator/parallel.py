@@ -51,19 +51,25 @@ def _forked(writer, chunks, progress) -> list[bytes]:
     _job = (writer, chunks, counter)
     pipes, workers = [], []
     try:
-        for index in range(1, len(chunks)):
-            receive, send = ctx.Pipe(duplex=False)
-            worker = ctx.Process(target=_work, args=(index, send), daemon=True)
-            worker.start()
-            send.close()
-            pipes.append(receive)
-            workers.append(worker)
+        start_workers(ctx, _work, range(1, len(chunks)), pipes, workers)
         report = _Progress(progress, counter)
         first = writer.write(chunks[0], report.own)
         return [first] + _collect(pipes, report)
     finally:
         _job = None
         _stop(workers, pipes)
+
+
+def start_workers(ctx, target, indices, pipes: list, workers: list) -> None:
+    """A forked process running target(index, send) per index; the read end of each one's pipe
+    goes to `pipes`, the process to `workers` (as each starts, so the caller can stop them all)."""
+    for index in indices:
+        receive, send = ctx.Pipe(duplex=False)
+        worker = ctx.Process(target=target, args=(index, send), daemon=True)
+        worker.start()
+        send.close()
+        pipes.append(receive)
+        workers.append(worker)
 
 
 def _stop(workers, pipes) -> None:

@@ -101,9 +101,23 @@ def _fill(staging: Path, files: dict[str, bytes], out_dir: Path, keep: Callable[
             handle.flush()
             os.fsync(handle.fileno())
     for entry in os.scandir(out_dir):
-        if keep(entry.name) and not entry.name.startswith(".") and entry.is_file(follow_symlinks=False):
+        if not keep(entry.name) or entry.name.startswith("."):
+            continue
+        if entry.is_file(follow_symlinks=False):
             _carry_over(Path(entry.path), staging / entry.name)
+        elif entry.is_dir(follow_symlinks=False):        # an export's folder (png/, tts/)
+            _carry_over_tree(Path(entry.path), staging / entry.name)
     _fsync_dir(staging)
+
+
+def _carry_over_tree(source: Path, target: Path) -> None:
+    """A folder of an earlier command, file by file (links are not followed)."""
+    os.mkdir(target)
+    for entry in os.scandir(source):
+        if entry.is_file(follow_symlinks=False):
+            _carry_over(Path(entry.path), target / entry.name)
+        elif entry.is_dir(follow_symlinks=False):
+            _carry_over_tree(Path(entry.path), target / entry.name)
 
 
 def _carry_over(source: Path, target: Path) -> None:

@@ -43,13 +43,15 @@ def big_pack(tmp_path_factory):
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
-@pytest.mark.parametrize("command", ["validate", "map", "handout", "build"])
+@pytest.mark.parametrize("command", ["validate", "map", "handout", "build", "export png", "export tts"])
 def test_every_command_stops_at_once_with_the_shells_exit_code(tmp_path, big_pack, command, sig):
     out = tmp_path / "out"
     argv = {"validate": ["validate", big_pack],
             "map": ["map", "royal-dukes", "--count", "5000", "--seed", "1", "--format", "pdf", "--out", out],
             "handout": ["handout", "royal-dukes", "--out", out],
-            "build": ["build", big_pack, "--out", out, "--quiet"]}[command]
+            "build": ["build", big_pack, "--out", out, "--quiet"],
+            "export png": ["export", "png", big_pack, "--out", out, "--quiet"],
+            "export tts": ["export", "tts", big_pack, "--out", out, "--quiet"]}[command]
     code, err, seconds = interrupt_when_working(argv, sig)
     assert code == 128 + sig, err
     assert f"interrupted by {signal.Signals(sig).name}" in err and "Traceback" not in err, err

@@ -40,7 +40,7 @@ def test_preview_shows_every_face_grouped_as_in_the_manifests(tmp_path):
     assert len(images) == 1 + 2 * 11 and len(set(images)) == len(images)
     # a card front as drawn: 63 x 88 mm at 100 dpi, the card colour inside the trim
     front = pymupdf.Pixmap(str(tmp_path / "out" / "mini-preview" / "faces" / images[1]))
-    assert (front.width, front.height) == (249, 347)
+    assert (front.width, front.height) == (248, 346)
     assert front.pixel(120, 200)[:3] == (0, 255, 0)
 
 

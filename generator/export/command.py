@@ -1,0 +1,64 @@
+"""`pnpgen export FORMAT GAME...`: the command line of the export stage (parsing and printing)."""
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from ..errors import display_path
+from .common import ExportRequest
+from ..presets import load_presets
+
+
+def add_parser(sub) -> None:
+    from .. import cli
+    from . import FORMATS
+    e = sub.add_parser("export", help="images for print shops (png) or a Tabletop Simulator saved object (tts)",
+                       description="png: every face and back as its own PNG with bleed. tts: a folder Tabletop "
+                                   "Simulator loads as a Saved Object (decks, tiles, boards).")
+    e.add_argument("format", choices=sorted(FORMATS), help="png or tts")
+    e.add_argument("games", nargs="+", metavar="GAME", help="pack name under components/ or a pack folder")
+    e.add_argument("--dpi", type=cli._dpi, help="resolution (png default 300; tts default 200, limited by --max-px)")
+    e.add_argument("--preset", choices=sorted(load_presets()),
+                   help="png: the print shop's image sizes (thegamecrafter, makeplayingcards, drivethrucards)")
+    e.add_argument("--bleed", type=cli._bleed, metavar="MM", help="png: bleed in mm (default: the pack's)")
+    e.add_argument("--group", action="append", default=[], metavar="ID", help="export only this group (repeatable)")
+    e.add_argument("--max-px", type=_max_px, default=4096, metavar="PX",
+                   help="tts: no image side over this many pixels (default 4096)")
+    e.add_argument("--base-url", metavar="URL", help="tts: where you will host the images folder (default: file:// URLs)")
+    e.add_argument("--out", type=cli._out_folder, default="output", metavar="DIR", help="output folder (default: output)")
+    e.add_argument("--lenient", action="store_true", help="text that does not fit is a warning, not an error")
+    e.add_argument("-q", "--quiet", action="store_true", help="no progress bar or summary")
+    e.set_defaults(run=run)
+
+
+def run(args) -> int:
+    from .. import cli
+    from . import export
+    if args.format != "png" and (args.preset or args.bleed is not None):
+        raise cli.UsageError("--preset and --bleed are for png export; Tabletop Simulator shows faces cut at the trim line")
+    if args.format != "tts" and (args.base_url or args.max_px != 4096):
+        raise cli.UsageError("--base-url and --max-px are for tts export")
+    request = ExportRequest(out_dir=Path(args.out), dpi=args.dpi, preset=args.preset, bleed=args.bleed,
+                            groups=tuple(args.group), max_px=args.max_px, base_url=args.base_url,
+                            lenient=args.lenient)
+
+    def report(pack, result):
+        if not args.quiet:
+            print(f"{pack.name}: {len(result.files)} files -> {display_path(result.folder)}/")
+            for note in result.notes:
+                print(f"  {note}")
+    failed = cli.for_each_pack(args.games, lambda pack: export(pack, args.format, request,
+                                                               cli.TerminalProgress(not args.quiet)),
+                               report, "not exported")
+    return 1 if failed else 0
+
+
+MIN_MAX_PX = 256      # a sprite cell smaller than this shows nothing legible
+
+
+def _max_px(text: str) -> int:
+    from .. import cli
+    value = cli._positive(text)            # a whole number up to 10000
+    if value < MIN_MAX_PX:
+        raise argparse.ArgumentTypeError(f"--max-px must be at least {MIN_MAX_PX}")
+    return value

@@ -1,0 +1,316 @@
+"""Model -> a Tabletop Simulator saved object: <game>.json, its thumbnail <game>.png, images/.
+
+Card groups become decks drawn from sprite sheets (at most 10 x 7 cells, the last one the hidden
+card; several sheets when a deck is larger), card ids = sheet key x 100 + cell. Tiles and chits
+become custom tiles of their shape with both sides, one stacked object per copy; mats become
+custom boards. Every image is drawn by raster.draw_face from the FaceRenderer's SVG, the same
+faces the PDFs show. Objects are laid out in rows: boards, then decks, then tiles.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from ..manifest import DATA_DIR
+from ..model import Game, Group, Item
+from ..render import FaceRef, FaceRenderer, expand_faces
+from .common import ExportRequest, ExportResult, selected_groups
+from .raster import draw_face, new_sheet, png_bytes, rasterize, trim_window
+from .workers import run_jobs
+
+TTS = yaml.safe_load((DATA_DIR / "tts.yaml").read_text())
+DEFAULT_DPI = 200          # sharp on screen when zoomed in, sheets stay under 4096 px
+THUMBNAIL_PX = 256
+IMAGES = "images"
+HIDDEN_GREY = (0.45, 0.45, 0.45)
+# what each component kind becomes (a TtsExport method) and the row of the table it goes to:
+# boards in front, decks behind them, tiles and chits at the back
+OBJECTS_OF_KIND = {"mat": "boards", "card": "decks", "tile": "tile_stacks", "chit": "tile_stacks"}
+ROW_OF_KIND = {"mat": 0, "card": 1, "tile": 2, "chit": 2}
+
+
+@dataclass
+class Placed:
+    """An object with its footprint on the table (TTS units), positioned by the layout."""
+    state: dict
+    width: float
+    depth: float
+
+
+@dataclass
+class Sheet:
+    key: int                    # the CustomDeck key: card ids on this sheet are key * 100 + cell
+    cols: int
+    rows: int
+    faces: list[FaceRef] = field(default_factory=list)
+
+    def card_id(self, cell: int) -> int:
+        return self.key * 100 + cell
+
+
+class TtsExport:
+    def __init__(self, game: Game, request: ExportRequest, progress, result: ExportResult):
+        self.game, self.request, self.progress, self.result = game, request, progress, result
+        self.dpi = request.dpi or DEFAULT_DPI
+        self.renderer = FaceRenderer(game, 0.0, request.lenient)     # trim only: TTS shows no bleed
+        self.files: dict[str, bytes] = {}
+        self.jobs: dict[str, tuple] = {}          # file name -> (drawing job, faces it shows)
+        self.next_key = 1
+        folder = (Path(request.out_dir) / game.id / "tts").resolve()
+        self.image_base = request.base_url.rstrip("/") if request.base_url else (folder / IMAGES).as_uri()
+        self.thumbnail: str | None = None
+
+    # -- images ------------------------------------------------------------------------------
+    def url(self, name: str) -> str:
+        return f"{self.image_base}/{name}"
+
+    def add_image(self, name: str, draw, weight: int = 0) -> str:
+        """Queue an image: `draw()` returns its surface; it runs (on both cores) in run()."""
+        self.jobs[f"{IMAGES}/{name}"] = (lambda: png_bytes(draw(), None), weight)
+        return self.url(name)
+
+    def face_size(self, group: Group) -> tuple[int, int]:
+        """Pixels of one face: dpi, no side over --max-px."""
+        scale = min(self.dpi / 25.4, self.request.max_px / max(group.width, group.height))
+        return max(1, int(group.width * scale)), max(1, int(group.height * scale))
+
+    def face_image(self, face: FaceRef, size: tuple[int, int]):
+        group = face.group
+        clip = None if group.shape in ("rect", "square") else group.outline(0.0)
+        return rasterize(self.renderer.svg(face), trim_window(group, *size), clip)
+
+    def face_job(self, face: FaceRef, size: tuple[int, int]):
+        """A drawing job for one face; its SVG rendered now, so template errors surface here."""
+        self.renderer.svg(face)
+        return lambda: self.face_image(face, size)
+
+    # -- decks -------------------------------------------------------------------------------
+    def decks(self, group: Group) -> list[Placed]:
+        return [self.deck(group)]
+
+    def deck(self, group: Group) -> Placed:
+        fronts, backs = expand_faces(group)
+        sheets = self.sheets(fronts)
+        cell_w, cell_h = self.cell_size(group, sheets)
+        distinct_backs = {self.renderer.svg(b) for b in backs} if backs else set()
+        unique_back = len(distinct_backs) > 1
+        shared_back = None
+        if not unique_back:
+            draw_back = ((lambda: self.face_image(backs[0], (cell_w, cell_h))) if backs
+                         else (lambda: self.plain_back(cell_w, cell_h)))
+            shared_back = self.add_image(f"{group.id}-back.png", draw_back, len(backs) if backs else 0)
+        back_of = dict(zip(map(id, fronts), backs)) if backs else {}
+        custom, cards = {}, []
+        for sheet in sheets:
+            face_url = self.draw_sheet(group, sheet, cell_w, cell_h, f"{group.id}-{sheet.key}.png")
+            back_url = shared_back
+            if unique_back:
+                back_sheet = Sheet(sheet.key, sheet.cols, sheet.rows, [back_of[id(f)] for f in sheet.faces])
+                back_url = self.draw_sheet(group, back_sheet, cell_w, cell_h, f"{group.id}-{sheet.key}-backs.png")
+            custom[str(sheet.key)] = {"FaceURL": face_url, "BackURL": back_url, "NumWidth": sheet.cols,
+                                      "NumHeight": sheet.rows, "BackIsHidden": True, "UniqueBack": unique_back,
+                                      "Type": 0}
+            for cell, face in enumerate(sheet.faces):
+                cards.append(self.card(group, face.item, sheet.card_id(cell), {str(sheet.key): custom[str(sheet.key)]}))
+        width, depth = self.footprint(group)
+        scale = self.scale(group, TTS["card_width_in"])
+        if len(cards) == 1:             # TTS makes a deck of two cards or more
+            state = cards[0]
+        else:
+            state = self.base("DeckCustom", group.name, scale, face_down=True)
+            state.update({"SidewaysCard": group.width > group.height, "DeckIDs": [c["CardID"] for c in cards],
+                          "CustomDeck": custom, "ContainedObjects": cards, "HideWhenFaceDown": True,
+                          "Hands": True})
+        self.keep_thumbnail(fronts[0], (cell_w, cell_h))
+        return Placed(state, width, depth)
+
+    def sheets(self, fronts: list[FaceRef]) -> list[Sheet]:
+        """Fronts cut into sheets of at most columns x rows - 1 (the last cell: the hidden card)."""
+        cols_max, rows_max = TTS["sheet"]["columns"], TTS["sheet"]["rows"]
+        per_sheet = cols_max * rows_max - 1
+        sheets = []
+        for start in range(0, len(fronts), per_sheet):
+            chunk = fronts[start:start + per_sheet]
+            cols = min(cols_max, max(2, len(chunk) + 1))
+            rows = max(2, math.ceil((len(chunk) + 1) / cols))
+            sheets.append(Sheet(self.next_key, cols, rows, chunk))
+            self.next_key += 1
+        return sheets
+
+    def cell_size(self, group: Group, sheets: list[Sheet]) -> tuple[int, int]:
+        """One cell size for all of a deck's sheets: dpi, no sheet side over --max-px."""
+        cols, rows = max(s.cols for s in sheets), max(s.rows for s in sheets)
+        scale = min(self.dpi / 25.4, self.request.max_px / (cols * group.width),
+                    self.request.max_px / (rows * group.height))
+        return max(1, int(group.width * scale)), max(1, int(group.height * scale))
+
+    def draw_sheet(self, group: Group, sheet: Sheet, cell_w: int, cell_h: int, name: str) -> str:
+        svgs = [self.renderer.svg(face) for face in sheet.faces]     # templates run here, in order
+        window = trim_window(group, cell_w, cell_h)
+
+        def draw():
+            surface, ctx = new_sheet(sheet.cols * cell_w, sheet.rows * cell_h)
+            for cell, svg in enumerate(svgs):
+                ctx.save()
+                ctx.translate((cell % sheet.cols) * cell_w, (cell // sheet.cols) * cell_h)
+                draw_face(ctx, svg, window)
+                ctx.restore()
+            hidden = sheet.cols * sheet.rows - 1          # the hidden card's cell, shown in hands
+            ctx.rectangle((hidden % sheet.cols) * cell_w, (hidden // sheet.cols) * cell_h, cell_w, cell_h)
+            ctx.set_source_rgb(*HIDDEN_GREY)
+            ctx.fill()
+            return surface
+        return self.add_image(name, draw, len(svgs))
+
+    def plain_back(self, w: int, h: int):
+        """One-sided cards still need a back in TTS: plain grey."""
+        surface, ctx = new_sheet(w, h)
+        ctx.set_source_rgb(*HIDDEN_GREY)
+        ctx.paint()
+        return surface
+
+    def card(self, group: Group, item: Item, card_id: int, custom: dict) -> dict:
+        state = self.base("Card", item_title(group, item), self.scale(group, TTS["card_width_in"]), face_down=True,
+                          salt=str(card_id))
+        state.update({"CardID": card_id, "CustomDeck": custom, "SidewaysCard": group.width > group.height,
+                      "HideWhenFaceDown": True, "Hands": True})
+        return state
+
+    # -- tiles, chits, boards ----------------------------------------------------------------
+    def tile_stacks(self, group: Group) -> list[Placed]:
+        fronts, backs = expand_faces(group)
+        size = self.face_size(group)
+        placed, done = [], set()
+        for index, front in enumerate(fronts):
+            item = front.item
+            if item.id in done:
+                continue
+            done.add(item.id)
+            front_url = self.add_image(f"{group.id}-{item.id}-front.png", self.face_job(front, size), item.copies)
+            back_url = (self.add_image(f"{group.id}-{item.id}-back.png", self.face_job(backs[index], size), item.copies)
+                        if backs else front_url)
+            self.keep_thumbnail(front, size)
+            kind = "rounded" if group.shape == "rect" and group.corner_radius > 0 else group.shape
+            scale = self.scale(group, TTS["tile_width_in"])
+            base = {"CustomImage": {"ImageURL": front_url, "ImageSecondaryURL": back_url, "ImageScalar": 1.0,
+                                    "WidthScale": 0.0,
+                                    "CustomTile": {"Type": TTS["tile_types"][kind], "Thickness": TTS["tile_thickness"],
+                                                   "Stackable": True, "Stretch": False}}}
+            width, depth = self.footprint(group)
+            stack = []
+            for copy in range(item.copies):
+                state = self.base("Custom_Tile", item_title(group, item), scale, salt=f"{group.id}/{item.id}/{copy}")
+                state.update(base)
+                stack.append(state)
+            placed.append(Placed({"stack": stack}, width, depth))
+        return placed
+
+    def boards(self, group: Group) -> list[Placed]:
+        fronts, _ = expand_faces(group)
+        size = self.face_size(group)
+        placed, urls = [], {}
+        for copy, face in enumerate(fronts):
+            self.keep_thumbnail(face, size)
+            if face.item.id not in urls:
+                urls[face.item.id] = self.add_image(f"{group.id}-{face.item.id}.png", self.face_job(face, size),
+                                                    group.sides * face.item.copies)
+            state = self.base("Custom_Board", item_title(group, face.item), 1.0, salt=f"{group.id}/{copy}")
+            state["CustomImage"] = {"ImageURL": urls[face.item.id], "ImageSecondaryURL": "", "ImageScalar": 1.0,
+                                    "WidthScale": 0.0}
+            state["Transform"].update(self.board_scale(group))
+            placed.append(Placed(state, *self.footprint(group)))
+        return placed
+
+    # -- objects -----------------------------------------------------------------------------
+    def base(self, name: str, nickname: str, scale: float, face_down: bool = False, salt: str = "") -> dict:
+        guid = hashlib.sha1(f"{self.game.id}/{name}/{nickname}/{salt}".encode()).hexdigest()[:6]
+        return {"GUID": guid, "Name": name, "Nickname": nickname, "Description": "", "GMNotes": "",
+                "Transform": {"posX": 0.0, "posY": 1.0, "posZ": 0.0, "rotX": 0.0, "rotY": 180.0,
+                              "rotZ": 180.0 if face_down else 0.0,
+                              "scaleX": scale, "scaleY": 1.0, "scaleZ": scale},
+                "ColorDiffuse": {"r": 1.0, "g": 1.0, "b": 1.0}, "Locked": False, "Grid": True, "Snap": True,
+                "IgnoreFoW": False, "Autoraise": True, "Sticky": True, "Tooltip": True,
+                "GridProjection": False, "LuaScript": "", "LuaScriptState": "", "XmlUI": ""}
+
+    def scale(self, group: Group, base_width_in: float) -> float:
+        return round(min(group.width, group.height) / 25.4 / base_width_in, 4)
+
+    def board_scale(self, group: Group) -> dict:
+        s = round(max(group.width, group.height) / 25.4 / TTS["board_width_in"], 4)
+        return {"scaleX": s, "scaleY": 1.0, "scaleZ": s}
+
+    def footprint(self, group: Group) -> tuple[float, float]:
+        """Table space (TTS units, about inches) the object takes, for the layout."""
+        return group.width / 25.4, group.height / 25.4
+
+    def keep_thumbnail(self, face: FaceRef, size: tuple[int, int]) -> None:
+        """TTS shows <game>.png beside the saved object: the first object's face."""
+        if self.thumbnail is None:
+            scale = THUMBNAIL_PX / max(size)
+            self.thumbnail = f"{self.game.id}.png"
+            job = self.face_job(face, (max(1, int(size[0] * scale)), max(1, int(size[1] * scale))))
+            self.jobs[self.thumbnail] = (lambda: png_bytes(job(), None), 0)
+
+    # -- the whole game ----------------------------------------------------------------------
+    def run(self) -> dict[str, bytes]:
+        groups = selected_groups(self.game, self.request)
+        self.progress.start(sum(g.total * g.sides for g in groups), f"{self.game.id} tts")
+        rows: list[list[Placed]] = [[] for _ in range(max(ROW_OF_KIND.values()) + 1)]
+        for g in sorted(groups, key=lambda g: g.kind != "card"):    # cards first: one is the thumbnail
+            rows[ROW_OF_KIND[g.kind]] += getattr(self, OBJECTS_OF_KIND[g.kind])(g)
+        objects = lay_out(rows)
+        self.result.warnings += self.renderer.warnings
+        save = {"SaveName": self.game.title, "GameMode": self.game.title, "Date": "", "VersionNumber": "",
+                "Gravity": 0.5, "PlayArea": 0.5, "Table": "", "Sky": "", "Note": "", "Rules": "", "XmlUI": "",
+                "LuaScript": "", "LuaScriptState": "", "TabStates": {}, "ObjectStates": objects}
+        images = run_jobs([job for job, _ in self.jobs.values()], self.progress.advance,
+                          [weight for _, weight in self.jobs.values()])
+        self.files.update(zip(self.jobs, images))
+        self.files[f"{self.game.id}.json"] = (json.dumps(save, indent=2, sort_keys=True) + "\n").encode()
+        return self.files
+
+
+def item_title(group: Group, item: Item) -> str:
+    """What players call the item: its title or name field, else the group's name; with the
+    player's colour for a per-player item."""
+    title = group.name
+    for key in ("title", "name"):
+        value = item.data.get(key)
+        if isinstance(value, str) and value.strip():
+            title = value.strip()
+            break
+    return f"{title} ({item.player.name})" if item.player else title
+
+
+def lay_out(rows: list[list[Placed]]) -> list[dict]:
+    """Rows of objects left to right, wrapping at the table width, each row behind the last;
+    a tile stack's copies piled up where it stands."""
+    gap, limit = TTS["gap_in"], TTS["table_width_in"]
+    objects, z = [], 0.0
+    for row in rows:
+        x, depth = -limit / 2, 0.0
+        for p in row:
+            if x + p.width > limit / 2 and x > -limit / 2:
+                x, z, depth = -limit / 2, z - depth - gap, 0.0
+            cx, cz = x + p.width / 2, z - p.depth / 2
+            for level, state in enumerate(p.state["stack"] if "stack" in p.state else [p.state]):
+                state["Transform"].update({"posX": round(cx, 3), "posY": round(1.0 + 0.2 * level, 3),
+                                           "posZ": round(cz, 3)})
+                objects.append(state)
+            x += p.width + gap
+            depth = max(depth, p.depth)
+        if row:
+            z -= depth + gap
+    return objects
+
+
+def export_tts(game: Game, request: ExportRequest, progress, result: ExportResult) -> dict[str, bytes]:
+    files = TtsExport(game, request, progress, result).run()
+    result.notes.append(f"load it in Tabletop Simulator: copy {game.id}.json and {game.id}.png into "
+                        "Documents/My Games/Tabletop Simulator/Saves/Saved Objects/, then Objects > Saved Objects")
+    return files

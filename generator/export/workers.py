@@ -1,0 +1,83 @@
+"""Image jobs -> PNG bytes on both cores. A job is a function of no arguments that draws one
+image and returns its PNG bytes; forked workers inherit the jobs, so nothing is pickled but the
+bytes coming back. Results are put back in job order: the files do not depend on the machine.
+
+Workers end by themselves when their share is done; a worker that dies is reported, not waited
+for.
+"""
+from __future__ import annotations
+
+import multiprocessing
+import multiprocessing.connection
+import os
+from typing import Callable
+
+from .. import interrupt
+from ..errors import BuildError
+from ..parallel import start_workers
+
+MIN_JOBS = 12           # below this, forking costs more than it saves
+WORKERS = 2
+
+_jobs: list[Callable[[], bytes]] = []
+
+
+def run_jobs(jobs: list[Callable[[], bytes]], advance: Callable[[int], None] | None = None,
+             weights: list[int] | None = None) -> list[bytes]:
+    """Every job's bytes, in order; advance(weight) after each (for the progress bar)."""
+    weights = weights or [1] * len(jobs)
+    forkable = "fork" in multiprocessing.get_all_start_methods() and (os.cpu_count() or 1) >= 2
+    if len(jobs) < MIN_JOBS or not forkable:
+        out = []
+        for job, weight in zip(jobs, weights):
+            interrupt.check()
+            out.append(job())
+            if advance:
+                advance(weight)
+        return out
+    return _forked(jobs, advance, weights)
+
+
+def _forked(jobs, advance, weights) -> list[bytes]:
+    global _jobs
+    ctx = multiprocessing.get_context("fork")
+    _jobs = jobs
+    results: list = [None] * len(jobs)
+    pipes, workers = [], []
+    try:
+        start_workers(ctx, _work, range(WORKERS), pipes, workers)
+        open_pipes = list(pipes)
+        while open_pipes:
+            interrupt.check()
+            for pipe in multiprocessing.connection.wait(open_pipes, timeout=0.1):
+                try:
+                    status, index, payload = pipe.recv()
+                except EOFError:
+                    open_pipes.remove(pipe)
+                    continue
+                if status == "error":
+                    raise BuildError(payload)
+                results[index] = payload
+                if advance:
+                    advance(weights[index])
+        if any(r is None for r in results):
+            raise BuildError("an image worker stopped unexpectedly (out of memory?)")
+        return results
+    finally:
+        _jobs = []
+        for worker in workers:
+            if worker.is_alive():
+                worker.kill()
+            worker.join()
+
+
+def _work(start: int, send) -> None:
+    try:
+        for index in range(start, len(_jobs), WORKERS):
+            send.send(("ok", index, _jobs[index]()))
+    except interrupt.Interrupted:     # the parent got the signal too and says so
+        pass
+    except Exception as exc:          # report, don't hang the parent
+        send.send(("error", -1, f"drawing an image failed: {type(exc).__name__}: {exc}"))
+    finally:
+        send.close()
