@@ -11,12 +11,13 @@ import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from .cache import FaceCache, renderer_for
 from .errors import BuildError
 from .impose import FaceTooLarge, Options, Run, fits_on_a_sheet, impose_board, impose_runs, impose_single, parts_of
 from .manifest import PAPERS, PRINT_SHOP, load_pack
 from .model import Game, Group
 from .publish import check_not_locked, write_atomically
-from .render import FaceRenderer, drawn_face_place, expand_faces
+from .render import drawn_face_place, expand_faces
 from .presets import shop_options, shop_sheets
 
 
@@ -30,6 +31,7 @@ class BuildRequest:
     lenient: bool = False
     cuts: str | None = None
     preset: str | None = None      # --paper face: a print shop's page sizes (presets.py)
+    face_cache: FaceCache | None = None      # kept across builds by pnpgen preview --watch
 
 
 @dataclass
@@ -48,9 +50,10 @@ class Progress:
     def finish(self) -> None: ...
 
 
-def build(pack_root: Path, request: BuildRequest, progress: Progress | None = None) -> BuildResult:
+def build(pack_root: Path, request: BuildRequest, progress: Progress | None = None,
+          game: Game | None = None) -> BuildResult:
     progress = progress or Progress()
-    game = load_pack(pack_root)                                   # manifest -> model
+    game = game or load_pack(pack_root)                           # manifest -> model
     result = BuildResult(game, Path(request.out_dir) / game.id)
     check_not_locked(result.out_dir)
     staged: dict[str, bytes] = {}
@@ -156,12 +159,15 @@ def options_for(game: Game, group: Group, request: BuildRequest) -> Options:
 def _render_groups(game, groups, request, progress, role, result):
     from .parallel import set_print_boxes, write_pdf     # cairo and pikepdf: only when drawing,
     from .pdfwrite import PdfWriter                      # so validate starts without them
-    renderers = {g.id: FaceRenderer(game, options_for(game, g, request).bleed, request.lenient) for g in groups}
+    renderers = {g.id: renderer_for(game, options_for(game, g, request).bleed, request.lenient, request.face_cache)
+                 for g in groups}
     sheets = plan_sheets(game, groups, request, role)
     writer = PdfWriter(
         face_svg=lambda f: renderers[f.group.id].svg(f), face_name=drawn_face_place,
         face_outline=lambda f, grow: f.group.outline(grow),
         title=f"{game.title} - {role}", subject=f"pnpgen print-and-play {role} for {game.title}")
+    for face in (p.face for sheet in sheets for p in sheet.placements):
+        writer.face_svg(face)     # here, not in the drawing workers: warnings and cache stay ours
     pdf = write_pdf(writer, sheets, progress.advance)
     if any(sheet.trim for sheet in sheets):
         pdf = set_print_boxes(pdf, sheets)

@@ -124,13 +124,18 @@ def cmd_validate(args) -> int:
     return 1 if failed else 0
 
 
+def _request(args):
+    from .build import BuildRequest
+    return BuildRequest(paper=args.paper, duplex=args.duplex, bleed=args.bleed, marks=args.marks,
+                        out_dir=Path(args.out), lenient=args.lenient, cuts=args.cuts,
+                        preset=getattr(args, "preset", None))
+
+
 def cmd_build(args) -> int:
-    from .build import BuildRequest, build
+    from .build import build
     if args.preset and args.paper != PRINT_SHOP:
         raise UsageError("--preset sets print-shop page sizes: use it with --paper face")
-    request = BuildRequest(paper=args.paper, duplex=args.duplex, bleed=args.bleed, marks=args.marks,
-                           out_dir=Path(args.out), lenient=args.lenient, cuts=args.cuts,
-                           preset=args.preset)
+    request = _request(args)
 
     def report(pack, result):
         if not args.quiet:
@@ -140,6 +145,41 @@ def cmd_build(args) -> int:
     failed = for_each_pack(args.games, lambda pack: build(pack, request, TerminalProgress(not args.quiet)),
                            report, "not built")
     return 1 if failed else 0
+
+
+def cmd_preview(args) -> int:
+    from . import preview
+    pack = resolve_packs([args.game])[0]
+    session = preview.Session(pack, _request(args), args.dpi)
+    if not args.watch:
+        return _report_rebuild(session.rebuild())
+    preview.write_waiting_page(pack, session.request)
+    server = preview.serve(Path(args.out), args.port)
+    try:
+        print(f"preview: {preview.page_url(server, pack)}  (rebuilt on every save; Ctrl-C stops)", flush=True)
+        _report_rebuild(session.rebuild())
+        preview.watch(session, _report_rebuild, _report_preview)      # until Ctrl-C
+    finally:
+        server.shutdown()
+        server.server_close()
+    return 0
+
+
+def _report_preview(done) -> None:
+    print(f"preview updated after {done.preview_seconds:.2f} s; building the PDFs", flush=True)
+
+
+def _report_rebuild(done) -> int:
+    for problem in done.problems:
+        print(problem, file=sys.stderr, flush=True)
+    if done.problems:
+        print(f"not built: the page shows the problems ({display_path(done.page)})", file=sys.stderr, flush=True)
+        return 1
+    for warning in done.result.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    print(f"{display_path(done.page)}: preview after {done.preview_seconds:.2f} s, PDFs after "
+          f"{done.pdf_seconds:.2f} s", flush=True)
+    return 0
 
 
 def for_each_pack(games: list[str], work, report, undone: str) -> int:
@@ -304,22 +344,19 @@ def parser() -> argparse.ArgumentParser:
     v.set_defaults(run=cmd_validate)
     b = sub.add_parser("build", help="build print-ready PDFs into output/<game>/")
     b.add_argument("games", nargs="*", metavar="GAME", help="pack name under components/ or a pack folder (default: all)")
-    b.add_argument("--paper", choices=sorted(PAPERS) + [PRINT_SHOP],
-                   help="paper size (default: the pack's, usually a4); 'face': one face per page at "
-                        "print-shop size, with TrimBox and BleedBox")
+    _build_options(b)
     b.add_argument("--preset", choices=sorted(load_presets()),
                    help="with --paper face: pages at this print shop's image size, TrimBox at its trim")
-    b.add_argument("--duplex", choices=["long", "short", "none"],
-                   help="backs for long- or short-edge duplex, or none: fronts and backs side by side to fold and glue")
-    b.add_argument("--bleed", type=_bleed, metavar="MM", help="bleed in mm (default: the pack's, usually 3)")
-    b.add_argument("--marks", choices=["crop", "lines", "none"], help="crop marks, full cut lines, or none")
-    b.add_argument("--cuts", choices=["shared", "separate"],
-                   help="shared: cards may abut on one cut line where that fits more; separate: every face "
-                        "keeps its own bleed (default: the pack's, usually shared)")
-    b.add_argument("--out", type=_out_folder, default="output", metavar="DIR", help="output folder (default: output)")
-    b.add_argument("--lenient", action="store_true", help="text that does not fit is a warning, not an error")
     b.add_argument("-q", "--quiet", action="store_true", help="no progress bar or summary")
     b.set_defaults(run=cmd_build)
+    pv = sub.add_parser("preview", help="an HTML contact sheet of every face; --watch rebuilds on every change")
+    pv.add_argument("game", metavar="GAME", help="pack name under components/ or a pack folder")
+    pv.add_argument("--watch", action="store_true",
+                    help="serve the page on this machine, rebuild when a file of the pack changes; the page refreshes itself")
+    pv.add_argument("--port", type=int, default=8765, help="port for --watch (default 8765; 0: any free port)")
+    pv.add_argument("--dpi", type=_positive, default=100, help="resolution of the face images (default 100)")
+    _build_options(pv)
+    pv.set_defaults(run=cmd_preview)
     m = sub.add_parser("map", help="generate rules-legal map layouts, or check one (--check FILE.json)")
     m.add_argument("game", nargs="?", metavar="GAME", help="pack name under components/ or a pack folder with a map.yaml")
     m.add_argument("--check", metavar="FILE.json", help="check a layout file and print each broken rule "
@@ -343,6 +380,22 @@ def parser() -> argparse.ArgumentParser:
     from .export.command import add_parser as add_export_parser
     add_export_parser(sub)
     return p
+
+
+def _build_options(p: argparse.ArgumentParser) -> None:
+    """The options of build, which preview takes too."""
+    p.add_argument("--paper", choices=sorted(PAPERS) + [PRINT_SHOP],
+                   help="paper size (default: the pack's, usually a4); 'face': one face per page at "
+                        "print-shop size, with TrimBox and BleedBox")
+    p.add_argument("--duplex", choices=["long", "short", "none"],
+                   help="backs for long- or short-edge duplex, or none: fronts and backs side by side to fold and glue")
+    p.add_argument("--bleed", type=_bleed, metavar="MM", help="bleed in mm (default: the pack's, usually 3)")
+    p.add_argument("--marks", choices=["crop", "lines", "none"], help="crop marks, full cut lines, or none")
+    p.add_argument("--cuts", choices=["shared", "separate"],
+                   help="shared: cards may abut on one cut line where that fits more; separate: every face "
+                        "keeps its own bleed (default: the pack's, usually shared)")
+    p.add_argument("--out", type=_out_folder, default="output", metavar="DIR", help="output folder (default: output)")
+    p.add_argument("--lenient", action="store_true", help="text that does not fit is a warning, not an error")
 
 
 def _positive(text: str) -> int:

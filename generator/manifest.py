@@ -26,6 +26,7 @@ from .model import FontRole, Game, Group, Icon, Item, Player
 from .schema import (INVALID, AnyData, Bool, Choice, Color, Field, Id, Int, Length, ListOf, MapOf,
                      Num, Spec, Str, Type)
 from .shapes import SHAPES
+from .sheets_source import ItemsType, items_from
 from .yamlsrc import SrcDict, load_yaml, paused_gc
 
 DATA_DIR = Path(__file__).parent / "data"
@@ -135,7 +136,7 @@ GROUP_SPEC = Spec("component group", {
     "prototype_content": Field(Bool(), default=False),
     "fields": Field(MapOf(Choice(*FIELD_TYPES)), default={}),
     "notes": Field(ListOf(Str()), default=[]),
-    "items": Field(ListOf(AnyData(), 1), True, doc="the list of items"),
+    "items": Field(ItemsType(), True, doc="the list of items, or {from: cards.xlsx, sheet: Name}"),
 })
 FILE_SPEC = Spec("components file", {
     "groups": Field(ListOf(GROUP_SPEC, 1), True, doc="a list of component groups"),
@@ -188,7 +189,7 @@ def load_pack(root: Path, reporter: Reporter | None = None) -> Game:
     if game_rec is not INVALID:
         players = _check_game(game_rec, rep)
     env = templating.environment(root)
-    sources = {"data": game_rec.data if game_rec is not INVALID else None,
+    sources = {"root": root, "data": game_rec.data if game_rec is not INVALID else None,
                "map": load_pack_yaml(root / "map.yaml", root, rep) if (root / "map.yaml").exists() else None}
     for link in confine.links_leaving(root / "templates", root):
         rep.error(Mark(display_path(link), 1, 1), f"'{link.name}' is a link to {os.path.realpath(link)}, outside the "
@@ -343,12 +344,16 @@ def _build_group(g, file: str, players, env, rep: Reporter, sources: dict) -> Gr
         rep.error(g.value_mark("per_player"), f"group '{g.id}' is per_player but game.yaml lists no player_colors",
                   "add players and player_colors to game.yaml, or remove per_player")
         return None
+    errors_before = len(rep.errors)
     items = _expand_items(g, players, rep, sources)
+    if items is None:        # the spreadsheet they come from could not be read: reported
+        return None
     total = sum(item.copies for item in items)
     if total > MAX_GROUP_TOTAL:
         rep.error(g.value_mark("items"), f"group '{g.id}' has {total:,} faces, over the limit of {MAX_GROUP_TOTAL:,}",
                   "split the group or lower the copies")
-    elif g.rulebook_count is not None and total != g.rulebook_count:
+    elif g.rulebook_count is not None and total != g.rulebook_count and len(rep.errors) == errors_before:
+        # counted only when every item read cleanly: a bad copies cell is the one error to show
         rep.error(g.value_mark("rulebook_count"),
                   f"group '{g.id}' has {total} components (sum of copies) but rulebook_count is {g.rulebook_count}",
                   "fix the copies of its items, or the count if the rulebook says otherwise")
@@ -411,7 +416,7 @@ def _resolved(raw, sources, seat, rep: Reporter):
     return out
 
 
-def _expand_items(g, players, rep: Reporter, sources: dict | None = None) -> list[Item]:
+def _expand_items(g, players, rep: Reporter, sources: dict | None = None) -> list[Item] | None:
     """Items as written -> items as printed: references resolved (per player where they name
     the player), then one item per value combination of `vary`, per player."""
     declared = {name: Field(FIELD_TYPES[kind]) for name, kind in (g.fields or {}).items() if kind}
@@ -419,6 +424,10 @@ def _expand_items(g, players, rep: Reporter, sources: dict | None = None) -> lis
         "id": Field(Id(), True, doc="a short id"), "copies": Field(Int(0, 100_000), default=1),
         "vary": Field(MapOf(VaryType())), **declared})
     raw_items = g.source["items"]
+    if isinstance(raw_items, dict):      # items: {from: cards.xlsx, sheet: ...}
+        raw_items = items_from(raw_items, g.fields or {}, sources["root"], rep)
+        if raw_items is None:
+            return None
     items = []
     owners = players if g.per_player else [None]
     for seat, owner in enumerate(owners, 1):     # each player's set stays together

@@ -35,7 +35,7 @@ from .fonts import PROJECT_ROOT, library
 from .schema import type_name
 from .shapes import SQRT3, hex_points
 from .textfit import ICON_TOKEN, Style, TextFitError, fit, icon_svg, layout_lines, render_block
-from .units import MAX_MM, pt_to_mm
+from .units import MAX_MM, mm_to_pt, pt_to_mm
 
 TEMPLATE_DIR = PROJECT_ROOT / "templates"
 MAX_RANGE = 10_000
@@ -264,11 +264,14 @@ class Helpers:
     def __init__(self, game, lenient: bool = False):
         self.game, self.lenient = game, lenient
         self._warned: dict[str, list[str]] = {}   # message -> the faces it was given for
+        self.shrunk: list[str] = []       # text set below its size to fit: shown by the preview
+        self.said: list[str] = []          # every warning in order, face by face (the face cache replays them)
         self._styles = {}
         self.face = ""                  # the face being rendered, as warnings name it
 
     def warn(self, message: str) -> None:
         self._warned.setdefault(message, []).append(self.face)
+        self.said.append(message)
 
     @property
     def warnings(self) -> list[str]:
@@ -309,6 +312,8 @@ class Helpers:
             self.warn(message)
             fitted = _truncated(text, w, h, min_size, style, self.game.icons, line_height)
         size_mm, lines = fitted
+        if mm_to_pt(size_mm) < size - 0.01:
+            self.shrunk.append(f"text {snippet(text)} set at {round(mm_to_pt(size_mm), 2):g} pt to fit (asked {size:g} pt)")
         if size_mm < pt_to_mm(READABLE_PT) - 1e-9:
             self.warn(f"text {snippet(text)} is shrunk to "
                                  f"{size_mm / pt_to_mm(1):.2f} pt to fit, below the {READABLE_PT} pt most players "

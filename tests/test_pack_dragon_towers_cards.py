@@ -7,6 +7,7 @@ import re
 import shutil
 from pathlib import Path
 
+import openpyxl
 import pymupdf
 import pytest
 import yaml
@@ -19,7 +20,17 @@ CARDS = ("troops", "monsters", "missions", "direction-key", "player-aid")
 
 
 def manifest(name: str) -> dict:
-    return {g["id"]: g for g in yaml.safe_load((PACK / name).read_text())["groups"]}
+    groups = {g["id"]: g for g in yaml.safe_load((PACK / name).read_text())["groups"]}
+    for group in groups.values():
+        if isinstance(group["items"], dict):          # items: {from: missions.xlsx, sheet: ...}
+            group["items"] = sheet_rows(PACK / group["items"]["from"], group["items"]["sheet"])
+    return groups
+
+
+def sheet_rows(path, sheet: str) -> list[dict]:
+    """A spreadsheet's rows as {column: value}, read apart from pnpgen's own reader."""
+    rows = list(openpyxl.load_workbook(path)[sheet].iter_rows(values_only=True))
+    return [dict(zip(rows[0], row)) for row in rows[1:] if any(v is not None for v in row)]
 
 
 def game() -> dict:

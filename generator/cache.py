@@ -1,0 +1,169 @@
+"""Faces cached by what they are made of, so a rebuild after an edit renders only changed faces.
+
+A face's SVG is a function of: its template and every template that one includes or imports
+(their source text), the face's geometry, side and bleed, the game's fonts, icons and palette,
+--lenient, and only as far as the templates read them: the item's fields (item.cost), its player,
+`game`, and the groups they name (groups.troops: a card showing another group's numbers renders
+again when those change, and no other card does). Reading a whole value (passing `item` to a
+macro, looping over `groups`) counts as reading all of it. All of that is hashed into the face's
+key; the cache maps keys to the SVG with the warnings and notes its rendering gave, so a cached
+face reports exactly what a fresh one would, and PDFs and previews built through the cache are
+byte for byte those of a clean build.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+
+from jinja2 import meta, nodes
+
+from .render import FaceRef, FaceRenderer, face_place
+
+WHOLE = None             # a template reads the item (or groups) as a whole, not field by field
+BY_FIELD = ("item", "groups")         # context names whose fields are hashed one by one
+
+
+@dataclass(frozen=True)
+class Rendered:
+    svg: str
+    warnings: tuple[str, ...]
+    notes: tuple[str, ...]
+
+
+class FaceCache:
+    """Rendered faces by key, kept across the builds of one process (pnpgen preview --watch)."""
+
+    def __init__(self) -> None:
+        self.faces: dict[str, Rendered] = {}
+        self.templates: dict[tuple[str, str], tuple] = {}      # parsed: names read, includes
+        self.renders = 0            # faces actually rendered (not found in the cache)
+
+    def renderer(self, game, bleed: float, lenient: bool = False) -> "CachedRenderer":
+        return CachedRenderer(game, bleed, lenient, self)
+
+
+def renderer_for(game, bleed: float, lenient: bool, cache: FaceCache | None) -> FaceRenderer:
+    """A plain renderer for one-off builds, a cached one where a FaceCache is kept."""
+    return cache.renderer(game, bleed, lenient) if cache is not None else FaceRenderer(game, bleed, lenient)
+
+
+def digest(value) -> str:
+    """A stable hash of plain data; key order counts (a template may loop over a mapping)."""
+    text = json.dumps(value, default=repr, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+class CachedRenderer(FaceRenderer):
+    """FaceRenderer that looks each face up by its key before rendering it."""
+
+    def __init__(self, game, bleed: float, lenient: bool, cache: FaceCache):
+        super().__init__(game, bleed, lenient)
+        self.store = cache
+        self.notes: dict[tuple, tuple[str, ...]] = {}     # face key -> e.g. text set smaller
+        self._templates: dict[str, tuple] = {}
+        self._game_key = digest([
+            sorted((k, [f.family, f.bold, f.italic]) for k, f in game.fonts.items()),
+            sorted((k, [i.view_box, i.markup]) for k, i in game.icons.items()),
+            game.palette, lenient, bleed])
+        self._game_data = digest(self.game_data)
+        self._group_parts: dict[str, str] = {}
+
+    def _render(self, face: FaceRef) -> str:
+        key = self.face_key(face)
+        hit = self.store.faces.get(key)
+        if hit is None:
+            said, noted = len(self.helpers.said), len(self.helpers.shrunk)
+            svg = super()._render(face)
+            hit = self.store.faces[key] = Rendered(svg, tuple(self.helpers.said[said:]),
+                                                   tuple(self.helpers.shrunk[noted:]))
+            self.store.renders += 1
+        else:           # told again, naming the face where it now is (its line may have moved)
+            self.helpers.face = face_place(face)
+            for message in hit.warnings:
+                self.helpers.warn(message)
+        self.notes[face.key] = hit.notes
+        return hit.svg
+
+    def face_key(self, face: FaceRef) -> str:
+        group, item = face.group, face.item
+        name = group.template if face.side == "front" else group.back_template
+        source, reads, fields = self._template(name)
+        return digest([
+            source, self._game_key, self._game_data if "game" in reads else None, face.side,
+            self._groups_part(fields["groups"]) if "groups" in reads else None,
+            _item_part(item, fields["item"]) if "item" in reads else None,   # a shared back reads none
+            item.player.__dict__ if item.player and "player" in reads else None,
+            [group.id, group.kind, group.shape, group.orientation, group.width, group.height,
+             group.corner_radius, group.points]])
+
+    def _groups_part(self, ids: frozenset | None):
+        """The groups a template reads (groups.troops...): only a change of those renders it again."""
+        if ids is None:
+            ids = frozenset(self.groups)
+        for gid in ids - self._group_parts.keys():
+            self._group_parts[gid] = digest(self.groups.get(gid))
+        return [[gid, self._group_parts[gid]] for gid in sorted(ids)]
+
+    def _template(self, name: str) -> tuple[str, frozenset, dict]:
+        """The hash of the sources of a template and all it includes or imports, the context
+        names they read, and per BY_FIELD name the fields they read (WHOLE: all of it)."""
+        if name not in self._templates:
+            sources, reads, todo, dynamic = {}, set(), [name], False
+            fields = {n: set() for n in BY_FIELD}
+            while todo:
+                current = todo.pop()
+                if current in sources:
+                    continue
+                source = self.env.loader.get_source(self.env, current)[0]
+                sources[current] = source
+                names, refs, read_fields = self._parsed(current, source)
+                reads |= names
+                for n in BY_FIELD:
+                    fields[n] = WHOLE if WHOLE in (fields[n], read_fields[n]) else fields[n] | read_fields[n]
+                dynamic |= None in refs
+                todo += [r for r in refs if r is not None]
+            if dynamic:        # {% include some_variable %}: any template may be the one
+                sources = {n: self.env.loader.get_source(self.env, n)[0] for n in self.env.list_templates()}
+                fields = dict.fromkeys(BY_FIELD, WHOLE)
+            self._templates[name] = (digest(sorted(sources.items())), frozenset(reads),
+                                     {n: None if f is WHOLE else frozenset(f) for n, f in fields.items()})
+        return self._templates[name]
+
+    def _parsed(self, name: str, source: str) -> tuple[frozenset, tuple, dict]:
+        key = (name, hashlib.sha256(source.encode()).hexdigest())
+        if key not in self.store.templates:
+            tree = self.env.parse(source)
+            self.store.templates[key] = (frozenset(meta.find_undeclared_variables(tree)),
+                                         tuple(meta.find_referenced_templates(tree)),
+                                         {n: _fields_read(tree, n) for n in BY_FIELD})
+        return self.store.templates[key]
+
+
+def _fields_read(node, name: str) -> set | None:
+    """The fields read as name.field or name['field'] under node; WHOLE where the value itself
+    is used (passed to a macro, looped over, item.items())."""
+    fields = set()
+    for child in node.iter_child_nodes():
+        if isinstance(child, nodes.Name) and child.name == name and child.ctx == "load":
+            if isinstance(node, nodes.Getattr) and node.node is child and not hasattr(dict, node.attr):
+                fields.add(node.attr)
+            elif (isinstance(node, nodes.Getitem) and node.node is child and isinstance(node.arg, nodes.Const)
+                  and isinstance(node.arg.value, str) and not hasattr(dict, node.arg.value)):
+                fields.add(node.arg.value)
+            else:
+                return WHOLE
+            continue
+        inner = _fields_read(child, name)
+        if inner is WHOLE:
+            return WHOLE
+        fields |= inner
+    return fields
+
+
+def _item_part(item, fields: frozenset | None):
+    """What of the item a face's key holds: the fields its templates read, or all of it."""
+    if fields is None:
+        return [item.id, item.data]
+    values = {"id": item.id, **item.data}
+    return [[name, values[name]] if name in values else [name] for name in sorted(fields)]

@@ -1,0 +1,333 @@
+"""A spreadsheet (CSV, XLSX, ODS) -> a group's items, each cell typed by the group's fields.
+
+A group written `items: {from: cards.xlsx, sheet: Spells}` takes its items from a sheet: the
+first row names the columns (`id`, `copies` and the group's fields; a column headed `#...` is a
+note and skipped), every later row is an item, a blank cell is a missing value and a blank row is
+skipped. Cells are converted to the declared types here, so every problem names the file, sheet,
+row and column the designer sees in their spreadsheet program. The items come out as the same
+located mappings a YAML list gives, and go through the same checks after that.
+"""
+from __future__ import annotations
+
+import csv
+import datetime
+import difflib
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from .errors import Mark, Reporter, display_path
+from .schema import AnyData, Field, ListOf, Spec, Str, Type
+from .yamlsrc import SrcDict, SrcList
+
+RESERVED_COLUMNS = ("id", "copies")
+NOTE_PREFIX = "#"
+MAX_ROWS = 100_000
+
+SOURCE_SPEC = Spec("items source", {
+    "from": Field(Str(300), True, doc="a CSV, XLSX or ODS file in the pack folder, e.g. cards.xlsx"),
+    "sheet": Field(Str(120), doc="the sheet's name (default: the first sheet; CSV files have none)"),
+})
+
+
+class ItemsType(Type):
+    """`items:` is a list of items, or a spreadsheet they are read from."""
+    description = "a list of items, or {from: cards.xlsx, sheet: Name}"
+    _list = ListOf(AnyData(), 1)
+
+    def check(self, value, mark, rep, where):
+        if isinstance(value, dict):
+            return SOURCE_SPEC.check(value, mark, rep, where)
+        return self._list.check(value, mark, rep, where)
+
+
+class CellMark(Mark):
+    """A place in a spreadsheet, said the way a spreadsheet program shows it (line: the row,
+    col: the column's number; sheet and column name for the message)."""
+
+    def __new__(cls, file: str, line: int, col: int, sheet: str = "", column: str = ""):
+        mark = super().__new__(cls, file, line, col)
+        mark.sheet, mark.column = sheet, column
+        return mark
+
+    def __str__(self) -> str:
+        parts = [self.file] + ([f"sheet {self.sheet}"] if self.sheet else [])
+        parts += [f"row {self.line}"] + ([f"column {self.column}"] if self.column else [])
+        return ", ".join(parts)
+
+
+class SheetError(Exception):
+    """The file cannot be read as a spreadsheet at all."""
+
+    def __init__(self, problem: str, hint: str = "save it again from your spreadsheet program"):
+        super().__init__(problem)
+        self.hint = hint
+
+
+# --- readers: a file -> (sheet name shown in messages, rows of cell values) ------------------
+
+def _read_csv(path: Path, sheet: str | None) -> tuple[str, list[list]]:
+    if sheet:
+        raise SheetError("a CSV file has no sheets", "remove 'sheet:', or save the sheets as XLSX or ODS")
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError:
+        raise SheetError("not UTF-8 text", "export the CSV as UTF-8 from your spreadsheet program") from None
+    first = text.split("\n", 1)[0]
+    delimiter = max(",;\t", key=first.count)    # Excel writes ';' where ',' is the decimal comma
+    try:
+        return "", [row for row in csv.reader(text.splitlines(), delimiter=delimiter)]
+    except csv.Error as exc:
+        raise SheetError(f"not a valid CSV file ({exc})") from None
+
+
+def _read_xlsx(path: Path, sheet: str | None) -> tuple[str, list[list]]:
+    from openpyxl.utils.exceptions import InvalidFileException
+    from zipfile import BadZipFile
+    try:
+        name, rows = _xlsx_rows(path, sheet, formulas=True)
+        if any(_is_formula(v) for row in rows for v in row):
+            # formulas are read as their results, as last saved by the spreadsheet program
+            _, values = _xlsx_rows(path, name, formulas=False)
+            rows = [[_formula_result(f, v) for f, v in zip(frow, vrow)] for frow, vrow in zip(rows, values)]
+    except (InvalidFileException, BadZipFile, KeyError, OSError) as exc:
+        raise SheetError(f"not a readable XLSX file ({exc})") from None
+    return name, rows
+
+
+def _xlsx_rows(path: Path, sheet: str | None, formulas: bool) -> tuple[str, list[list]]:
+    import openpyxl
+    book = openpyxl.load_workbook(path, read_only=True, data_only=not formulas)
+    try:                # a read-only workbook keeps its file open until closed
+        name = _sheet_name(book.sheetnames, sheet)
+        return name, [list(r) for r in book[name].iter_rows(values_only=True)]
+    finally:
+        book.close()
+
+
+def _is_formula(value) -> bool:
+    return isinstance(value, str) and value.startswith("=")
+
+
+def _formula_result(formula, value):
+    if _is_formula(formula) and value is None:
+        return FormulaWithoutResult(formula)
+    return value
+
+
+@dataclass(frozen=True)
+class FormulaWithoutResult:
+    formula: str
+
+
+def _read_ods(path: Path, sheet: str | None) -> tuple[str, list[list]]:
+    from pyexcel_ods3 import get_data
+    try:
+        book = get_data(str(path))
+    except Exception as exc:        # the reader raises whatever its XML and zip layers raise
+        raise SheetError(f"not a readable ODS file ({type(exc).__name__}: {exc})") from None
+    name = _sheet_name(list(book), sheet)
+    return name, [list(row) for row in book[name]]
+
+
+def _sheet_name(names: list[str], wanted: str | None) -> str:
+    if not names:
+        raise SheetError("the file has no sheets")
+    if wanted is None:
+        return names[0]
+    if wanted not in names:
+        close = difflib.get_close_matches(wanted, names, 1)
+        hint = f"did you mean '{close[0]}'?" if close else f"its sheets: {', '.join(names)}"
+        raise SheetError(f"no sheet named '{wanted}'", hint)
+    return wanted
+
+
+READERS = {".csv": _read_csv, ".xlsx": _read_xlsx, ".xlsm": _read_xlsx, ".ods": _read_ods}
+
+
+# --- cells -> typed values -------------------------------------------------------------------
+
+class CellError(ValueError):
+    def __init__(self, problem: str, hint: str):
+        super().__init__(problem)
+        self.hint = hint
+
+
+def _blank(value) -> bool:
+    return value is None or (isinstance(value, str) and not value.strip())
+
+
+def _whole(value) -> int:
+    if isinstance(value, bool):
+        raise CellError(f"{value!r} is not a whole number", "write a whole number such as 3")
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and re.fullmatch(r"\s*[+-]?\d+\s*", value):
+        return int(value)
+    raise CellError(f"{_shown(value)} is not a whole number", "write a whole number such as 3")
+
+
+def _number(value):
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        try:
+            number = float(value.strip())
+        except ValueError:
+            pass
+        else:
+            return int(number) if re.fullmatch(r"\s*[+-]?\d+\s*", value) else number
+    raise CellError(f"{_shown(value)} is not a number", "write a number such as 2.5 (a point, not a comma)")
+
+
+BOOL_WORDS = {"yes": True, "true": True, "y": True, "x": True, "1": True,
+              "no": False, "false": False, "n": False, "0": False}
+
+
+def _yes_no(value) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, (int, float)) and value in (0, 1):
+        return bool(value)
+    if isinstance(value, str) and value.strip().lower() in BOOL_WORDS:
+        return BOOL_WORDS[value.strip().lower()]
+    raise CellError(f"{_shown(value)} is not yes or no", "write yes or no (true/false, or tick the box)")
+
+
+def _text(value) -> str:
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))       # a spreadsheet's 3 is often stored as 3.0
+    if isinstance(value, (datetime.date, datetime.time)):
+        return value.isoformat()
+    return str(value)
+
+
+def _yaml_value(value):
+    """A cell holding a list or a table, written as YAML flow: [a, b] or {food: 1, wood: 2}."""
+    if not isinstance(value, str):
+        return value
+    try:
+        return yaml.safe_load(value)
+    except yaml.YAMLError as exc:
+        problem = getattr(exc, "problem", None) or "invalid"
+        raise CellError(f"{_shown(value)} is not a list or table ({problem})",
+                        "write a list as [a, b, c] and a table as {key: value, key: value}") from None
+
+
+def _list(value):
+    value = _yaml_value(value)
+    if not isinstance(value, list):
+        raise CellError(f"{_shown(value)} is not a list", "write a list as [a, b, c]")
+    return value
+
+
+CONVERT = {"text": _text, "int": _whole, "number": _number, "bool": _yes_no, "color": _text,
+           "list": _list, "data": _yaml_value}
+RESERVED_TYPES = {"id": _text, "copies": _whole}
+
+
+def _shown(value) -> str:
+    text = str(value)
+    return repr(text if len(text) <= 40 else text[:37] + "...")
+
+
+# --- the whole sheet -------------------------------------------------------------------------
+
+def items_from(source, fields: dict[str, str], root: Path, rep: Reporter) -> SrcList | None:
+    """The items of `items: {from, sheet}` as located mappings, or None after reporting why not."""
+    from .manifest import resolve_inside
+    rel, sheet = source.get("from"), source.get("sheet")
+    where = source.value_mark("from") if isinstance(source, SrcDict) else source.mark
+    if not isinstance(rel, str) or (sheet is not None and not isinstance(sheet, str)):
+        return None                  # already reported by the schema
+    path, problem = resolve_inside(root, rel)
+    reader = READERS.get(Path(rel).suffix.lower())
+    if problem or reader is None:
+        rep.error(where, f"items: {problem or f'{rel} is not a spreadsheet'}",
+                  f"give a {', '.join(READERS)} file inside the pack folder")
+        return None
+    try:
+        sheet_name, rows = reader(path, sheet)
+    except SheetError as exc:
+        rep.error(where, f"items from {rel}: {exc}", exc.hint)
+        return None
+    file = display_path(path)
+    header = _columns(rows[0] if rows else [], fields, file, sheet_name, rep)
+    if header is None:
+        return None
+    items = SrcList()
+    items.mark, items.item_marks = where, []
+    for number, row in enumerate(rows[1:MAX_ROWS + 1], 2):
+        item = _item(row, header, fields, file, sheet_name, number, rep)
+        if item is not None:
+            items.append(item)
+            items.item_marks.append(item.mark)
+    if not any(not all(_blank(v) for v in row) for row in rows[1:]):
+        rep.error(CellMark(file, 2, 1, sheet_name), "the sheet has no items below its header row",
+                  "add a row per item")
+        return None
+    return items
+
+
+def _columns(row: list, fields: dict, file: str, sheet: str, rep: Reporter) -> dict[int, str] | None:
+    """Column index -> field name, from the header row; None after reporting a bad header."""
+    known = list(RESERVED_COLUMNS) + list(fields)
+    columns, ok = {}, True
+    for index, cell in enumerate(row):
+        name = _text(cell).strip() if not _blank(cell) else ""
+        if not name or name.startswith(NOTE_PREFIX):
+            continue
+        mark = CellMark(file, 1, index + 1, sheet, name)
+        if name not in known:
+            close = difflib.get_close_matches(name, known, 1, 0.6)
+            rep.error(mark, f"'{name}' is not a field of this group",
+                      f"did you mean '{close[0]}'?" if close else
+                      f"name the column after one of {', '.join(known)}, or start it with # to keep it as a note")
+            ok = False
+        elif name in columns.values():
+            rep.error(mark, f"column '{name}' appears twice", "keep one of them")
+            ok = False
+        columns[index] = name
+    if ok and "id" not in columns.values():
+        rep.error(CellMark(file, 1, 1, sheet), "the header row has no 'id' column",
+                  "add a column headed id with a short id per item (e.g. fireball)")
+        ok = False
+    return columns if ok else None
+
+
+def _converted(value, name: str, fields: dict):
+    if isinstance(value, FormulaWithoutResult):
+        raise CellError(f"the formula {value.formula} has no saved result",
+                        "open the file in your spreadsheet program and save it, so its results are stored")
+    return (RESERVED_TYPES.get(name) or CONVERT[fields[name]])(value)
+
+
+def _item(row: list, header: dict[int, str], fields: dict, file: str, sheet: str, number: int,
+          rep: Reporter) -> SrcDict | None:
+    if all(_blank(v) for v in row):
+        return None
+    item = SrcDict()
+    item.mark, item.key_marks, item.value_marks = CellMark(file, number, 1, sheet), {}, {}
+    for index, name in header.items():
+        value = row[index] if index < len(row) else None
+        mark = CellMark(file, number, index + 1, sheet, name)
+        if _blank(value):
+            continue
+        if isinstance(value, str) and value.startswith("="):
+            converted = value        # a reference (=map..., =data...): the manifest resolves it
+        else:
+            try:
+                converted = _converted(value, name, fields)
+            except CellError as exc:
+                rep.error(mark, str(exc), exc.hint)
+                continue
+        item[name], item.key_marks[name], item.value_marks[name] = converted, mark, mark
+    if "id" not in item:
+        rep.error(CellMark(file, number, 1, sheet, "id"), "this row has no id",
+                  "fill in the id cell, or clear the whole row")
+        return None
+    return item

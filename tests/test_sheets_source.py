@@ -1,0 +1,175 @@
+"""Items read from spreadsheets (CSV, XLSX, ODS): the same cards as written in YAML, typed by the
+group's fields, and every problem named by file, sheet, row and column."""
+import json
+from pathlib import Path
+
+import openpyxl
+import pytest
+from pyexcel_ods3 import save_data
+
+from conftest import copy_pack, load_build_json, run_cli
+from generator.manifest import load_pack
+
+DECK = """groups:
+  - id: cards
+    kind: card
+    size: poker
+    template: card.svg.j2
+    back_template: card-back.svg.j2
+    rulebook_count: 12
+    fields: {{title: text, body: text, n: int, gold: bool, weight: number, tags: list}}
+    items: {items}
+"""
+HEADER = ["id", "title", "body", "n", "copies", "gold", "weight", "tags", "# designer's note"]
+ROWS = [
+    ["plain", "Plain", "A :star: card.", 1, 9, "yes", 1.5, "[a, b]", "keep"],
+    [None, None, None, None, None, None, None, None, None],          # a blank row is skipped
+    ["escape", "Fish & <b>", "Fish & chips", 2, 2, False, 2, None, None],
+    ["seven", "Seven", "Lucky", 7, None, None, None, None, None],    # blank copies: 1
+]
+
+
+def write_csv(path: Path, rows) -> None:
+    lines = [",".join("" if v is None else f'"{v}"' if ("," in str(v) or '"' in str(v)) else str(v)
+                      for v in row) for row in rows]
+    path.write_text("\n".join(lines) + "\n")
+
+
+def write_xlsx(path: Path, rows, sheet="Spells") -> None:
+    book = openpyxl.Workbook()
+    book.active.title = "Cover"
+    page = book.create_sheet(sheet)
+    for row in rows:
+        page.append(row)
+    book.save(path)
+
+
+def write_ods(path: Path, rows, sheet="Spells") -> None:
+    save_data(str(path), {"Cover": [["nothing here"]], sheet: [["" if v is None else v for v in r] for r in rows]})
+
+
+WRITERS = {"csv": (write_csv, ""), "xlsx": (write_xlsx, ", sheet: Spells"), "ods": (write_ods, ", sheet: Spells")}
+
+
+def sheet_pack(tmp_path: Path, fmt: str, rows) -> Path:
+    pack = copy_pack("mini", tmp_path)
+    writer, sheet = WRITERS[fmt]
+    writer(pack / f"cards.{fmt}", rows)
+    (pack / "cards.yaml").write_text(DECK.format(items=f"{{from: cards.{fmt}{sheet}}}"))
+    return pack
+
+
+@pytest.mark.parametrize("fmt", sorted(WRITERS))
+def test_items_from_a_spreadsheet_are_typed_by_the_fields(fmt, tmp_path):
+    game = load_pack(sheet_pack(tmp_path, fmt, [HEADER] + ROWS))
+    cards = next(g for g in game.groups if g.id == "cards")
+    assert [(i.id, i.copies) for i in cards.items] == [("plain", 9), ("escape", 2), ("seven", 1)]
+    plain, escape, seven = (i.data for i in cards.items)
+    assert plain == {"title": "Plain", "body": "A :star: card.", "n": 1, "gold": True, "weight": 1.5,
+                     "tags": ["a", "b"]}
+    assert escape == {"title": "Fish & <b>", "body": "Fish & chips", "n": 2, "gold": False, "weight": 2}
+    assert seven == {"title": "Seven", "body": "Lucky", "n": 7}          # blank cells: missing
+    assert type(plain["n"]) is int and type(plain["gold"]) is bool
+
+
+def test_a_deck_from_a_spreadsheet_builds_like_the_same_deck_in_yaml(tmp_path):
+    """The faces printed from an XLSX sheet are byte for byte those of the YAML list."""
+    from_sheet = sheet_pack(tmp_path / "a", "xlsx", [HEADER[:5]] + [r[:5] for r in ROWS])
+    in_yaml = copy_pack("mini", tmp_path / "b")
+    items = [{"id": r[0], "title": r[1], "body": r[2], "n": r[3], **({"copies": r[4]} if r[4] else {})}
+             for r in ROWS if r[0]]
+    (in_yaml / "cards.yaml").write_text(DECK.format(items=json.dumps(items)))
+    outs = []
+    for pack, out in ((from_sheet, tmp_path / "oa"), (in_yaml, tmp_path / "ob")):
+        code, _, err = run_cli("build", pack, "--out", out, "-q")
+        assert code == 0, err
+        outs.append(out / "mini")
+    assert (outs[0] / "mini-sheets.pdf").read_bytes() == (outs[1] / "mini-sheets.pdf").read_bytes()
+    assert load_build_json(outs[0])["items"] == load_build_json(outs[1])["items"]
+
+
+def problems(pack: Path) -> list[str]:
+    code, out, err = run_cli("validate", ".", cwd=pack)      # paths shown relative to the pack
+    assert code == 1 and "Traceback" not in out + err, err
+    return err.strip().splitlines()
+
+
+def test_a_cell_of_the_wrong_type_is_named_by_file_sheet_row_and_column(tmp_path):
+    rows = [HEADER] + ROWS
+    rows[3] = ["escape", "Fish", "Fish & chips", "three", 2, "maybe", "2,5", "[a, b", None]
+    assert problems(sheet_pack(tmp_path, "xlsx", rows)) == [
+        "cards.xlsx, sheet Spells, row 4, column n: 'three' is not a whole number; write a whole number such as 3",
+        "cards.xlsx, sheet Spells, row 4, column gold: 'maybe' is not yes or no; write yes or no (true/false, or tick the box)",
+        "cards.xlsx, sheet Spells, row 4, column weight: '2,5' is not a number; write a number such as 2.5 (a point, not a comma)",
+        "cards.xlsx, sheet Spells, row 4, column tags: '[a, b' is not a list or table (expected ',' or ']', but got '<stream end>'); "
+        "write a list as [a, b, c] and a table as {key: value, key: value}",
+    ]
+
+
+@pytest.mark.parametrize("fmt", ["csv", "ods"])
+def test_csv_and_ods_cells_are_located_alike(fmt, tmp_path):
+    rows = [HEADER[:5]] + [r[:5] for r in ROWS]
+    rows[1] = ["plain", "Plain", "x", 1, "nine"]
+    where = "cards.csv" if fmt == "csv" else "cards.ods, sheet Spells"
+    assert problems(sheet_pack(tmp_path, fmt, rows)) == [
+        f"{where}, row 2, column copies: 'nine' is not a whole number; write a whole number such as 3"]
+
+
+BAD_SHEETS = {
+    "unknown column": ([["id", "titel"], ["a", "A"]], "", "cards.xlsx, sheet Spells, row 1, column titel: 'titel' is not a field of this group; did you mean 'title'?"),
+    "no id column": ([["title"], ["A"]], "", "cards.xlsx, sheet Spells, row 1: the header row has no 'id' column"),
+    "row without id": ([["id", "title"], [None, "A"]], "", "cards.xlsx, sheet Spells, row 2, column id: this row has no id"),
+    "bad id": ([["id", "title"], ["Big Card", "A"]], "", "cards.xlsx, sheet Spells, row 2, column id: items[1].id 'Big Card' is not allowed here"),
+    "empty sheet": ([["id", "title"]], "", "cards.xlsx, sheet Spells, row 2: the sheet has no items below its header row"),
+    "twice": ([["id", "title", "title"], ["a", "A", "B"]], "", "cards.xlsx, sheet Spells, row 1, column title: column 'title' appears twice"),
+    "formula": ([["id", "title", "n"], ["a", "A", "=1+2"]], "", "cards.xlsx, sheet Spells, row 2, column n: the formula =1+2 has no saved result"),
+    "wrong sheet": ([["id"], ["a"]], "Spels", "cards.yaml:8:19: items from cards.xlsx: no sheet named 'Spels'; did you mean 'Spells'?"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_SHEETS))
+def test_a_broken_sheet_is_reported_where_it_is_broken(case, tmp_path):
+    rows, sheet, expected = BAD_SHEETS[case]
+    pack = copy_pack("mini", tmp_path)
+    write_xlsx(pack / "cards.xlsx", rows)
+    (pack / "cards.yaml").write_text(DECK.replace("    rulebook_count: 12\n", "").format(
+        items=f"{{from: cards.xlsx, sheet: {sheet or 'Spells'}}}"))
+    found = problems(pack)
+    assert len(found) == 1 and found[0].startswith(expected), found
+
+
+@pytest.mark.parametrize("source, expected", [
+    ("{from: missing.csv}", "cards.yaml:8:19: items: file 'missing.csv' not found"),
+    ("{from: ../outside.csv}", "cards.yaml:8:19: items: '../outside.csv' points outside the game pack"),
+    ("{from: card.svg.j2}", "cards.yaml:8:19: items: card.svg.j2 is not a spreadsheet"),
+    ("{from: cards.csv, sheet: One}", "cards.yaml:8:19: items from cards.csv: a CSV file has no sheets"),
+    ("{form: cards.csv}", "cards.yaml:8:13: unknown key 'form' in groups[1].items; did you mean 'from'?"),
+])
+def test_a_bad_items_source_is_reported_at_its_line(source, expected, tmp_path):
+    pack = copy_pack("mini", tmp_path)
+    (tmp_path / "outside.csv").write_text("id\na\n")
+    (pack / "card.svg.j2").write_text("x")
+    write_csv(pack / "cards.csv", [["id"], ["a"]])
+    (pack / "cards.yaml").write_text(DECK.replace("    rulebook_count: 12\n", "").format(items=source))
+    assert any(p.startswith(expected) for p in problems(pack)), problems(pack)
+
+
+def test_a_csv_exported_with_semicolons_and_references(tmp_path):
+    """Excel in many countries writes ';' between cells; a cell may hold a =data reference."""
+    pack = copy_pack("mini", tmp_path)
+    (pack / "cards.csv").write_text("id;title;body;n;copies\nplain;Plain, really;Body;=data.ten;12\n")
+    game_yaml = pack / "game.yaml"
+    game_yaml.write_text(game_yaml.read_text() + "data: {ten: 10}\n")
+    (pack / "cards.yaml").write_text(DECK.format(items="{from: cards.csv}"))
+    cards = next(g for g in load_pack(pack).groups if g.id == "cards")
+    assert [(i.id, i.copies, i.data["title"], i.data["n"]) for i in cards.items] == [("plain", 12, "Plain, really", 10)]
+
+
+def test_dragon_towers_keeps_its_missions_in_a_spreadsheet():
+    root = Path(__file__).resolve().parent.parent / "components" / "dragon-towers"
+    assert "from: missions.xlsx" in (root / "cards.yaml").read_text()
+    missions = next(g for g in load_pack(root).groups if g.id == "missions")
+    assert [i.id for i in missions.items] == ["settler", "mana-lord", "warlord", "skyborne", "hunter",
+                                              "explorer", "treasurer", "pioneer"]
+    assert all(i.copies == 1 and i.data["renown"] == 1 and i.data["condition"].endswith(".")
+               for i in missions.items)
