@@ -16,6 +16,8 @@ import random
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
+
+from .. import interrupt
 from types import ModuleType
 
 import yaml
@@ -186,6 +188,9 @@ def generate(game, seed: int, players: int | None = None, options: MapOptions | 
     tries = getattr(gen, "BALANCE_TRIES", DEFAULT_BALANCE_TRIES) if options.balance else 1
     best, best_score = None, None
     for _ in range(tries):
+        # a signal whose exception was swallowed (one landing in a finalizer is only printed)
+        # is still noted: stop here rather than run on through thousands of layouts
+        interrupt.check()
         candidate = gen.generate(rng, players, options)
         score = gen.score(gen.metrics(candidate)) if options.balance else 0.0
         if best is None or score > best_score:
