@@ -16,12 +16,11 @@ import random
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
-
-from .. import interrupt
 from types import ModuleType
 
 import yaml
 
+from .. import interrupt
 from ..fonts import PROJECT_ROOT
 from .layout import Layout
 from .rules import MapOptions, Violation
