@@ -134,27 +134,10 @@ class Slots:
     shared_cuts: bool
 
 
-def grid_slots(area_w, area_h, w, h, bleed, shared=None) -> Slots:
-    """A grid of w x h faces in the area, each with its own bleed, or abutting on shared cut lines
-    with the bleed round the block; `shared=None` takes whichever holds more (a tie: own bleed)."""
-    if shared is None:
-        shared = bleed > 0 and _grid_count(area_w, area_h, w, h, bleed, True) > \
-            _grid_count(area_w, area_h, w, h, bleed, False)
-    cols, rows = _grid_shape(area_w, area_h, w, h, bleed, shared)
-    pitch_x, pitch_y = (w, h) if shared else (w + 2 * bleed, h + 2 * bleed)
-    positions = [(bleed + c * pitch_x, bleed + r * pitch_y) for r in range(rows) for c in range(cols)]
-    return Slots(positions, [(bleed,) * 4] * len(positions), shared)
-
-
 def _grid_shape(area_w, area_h, w, h, bleed, shared) -> tuple[int, int]:
     if shared:
         return int((area_w - 2 * bleed + EPS) // w), int((area_h - 2 * bleed + EPS) // h)
     return int((area_w + EPS) // (w + 2 * bleed)), int((area_h + EPS) // (h + 2 * bleed))
-
-
-def _grid_count(area_w, area_h, w, h, bleed, shared) -> int:
-    cols, rows = _grid_shape(area_w, area_h, w, h, bleed, shared)
-    return max(cols, 0) * max(rows, 0)
 
 
 def honeycomb_slots(area_w, area_h, w, h, bleed, shape, orientation, offsets=(True, False)) -> Slots:
