@@ -118,13 +118,19 @@ class Run:
     def rectangular(self) -> bool:
         return self.shape in ("rect", "square")
 
-    def extents(self) -> tuple[float, float]:
-        """How far the bleed reaches past the trim box, across and down (a hexagon's bleed
-        reaches further at its corners)."""
-        b = self.bleed
-        if self.shape == "hexagon":
-            return (b, 2 * b / SQRT3) if self.orientation == "pointy" else (2 * b / SQRT3, b)
-        return b, b
+    def extents(self, rotation: int = 0) -> tuple[float, float]:
+        """How far the bleed reaches past the trim box, across and down, as the face lies on the
+        page (a hexagon's bleed reaches further at its corners; a quarter turn swaps them)."""
+        if self.shape != "hexagon":
+            return self.bleed, self.bleed
+        pointy = (self.orientation == "pointy") != (rotation in (90, 270))
+        return _hex_reach(self.bleed, "pointy" if pointy else "flat")
+
+
+def _hex_reach(bleed: float, orientation: str) -> tuple[float, float]:
+    """A hexagon's bleed past its box, across and down: further at its corners."""
+    corner = 2 * bleed / SQRT3
+    return (bleed, corner) if orientation == "pointy" else (corner, bleed)
 
 
 @dataclass(frozen=True)
@@ -176,27 +182,24 @@ class _Block:
     gutter: tuple[float, float]                  # crop marks: (gap, length); (0, 0) without
     shared: bool
     edges: list | None = None                    # hexagons on shared cuts: per face, per side (angle, bleed)
+    paths: list | None = None                    # ... and per face its bleed outline on the page
 
     def footprints(self) -> list[tuple[float, float, float, float]]:
         """Each face's trim plus bleed plus room for its marks, as (x0, y0, x1, y1)."""
-        if self.edges:
-            out = []
-            for (x, y, w, h, _), edges in zip(self.boxes, self.edges):
-                path = hex_bleed_outline(x, y, w, h, edges)
-                out.append((min(p[0] for p in path), min(p[1] for p in path),
-                            max(p[0] for p in path), max(p[1] for p in path)))
-            return out
+        if self.paths:
+            return [(min(p[0] for p in path), min(p[1] for p in path),
+                     max(p[0] for p in path), max(p[1] for p in path)) for path in self.paths]
         g = sum(self.gutter)
         if self.run.rectangular:
             return [(x - l - g, y - t - g, x + w + r + g, y + h + b + g)
                     for (x, y, w, h, _), (l, t, r, b) in zip(self.boxes, self.bleeds)]
-        ex, ey = self.run.extents()
-        return [(x - e[0], y - e[1], x + w + e[0], y + h + e[1])
-                for x, y, w, h, rot in self.boxes for e in [(ey, ex) if rot in (90, 270) else (ex, ey)]]
+        return [(x - ex, y - ey, x + w + ex, y + h + ey)
+                for x, y, w, h, rot in self.boxes for ex, ey in [self.run.extents(rot)]]
 
     def shifted(self, dx: float, dy: float) -> "_Block":
         boxes = [(x + dx, y + dy, w, h, rot) for x, y, w, h, rot in self.boxes]
-        return _Block(self.run, self.first, boxes, self.bleeds, self.gutter, self.shared, self.edges)
+        paths = [tuple((x + dx, y + dy) for x, y in path) for path in self.paths] if self.paths else None
+        return _Block(self.run, self.first, boxes, self.bleeds, self.gutter, self.shared, self.edges, paths)
 
 
 @dataclass
@@ -276,7 +279,7 @@ def _shared_honeycomb(run: Run, rect, n: int, w: float, h: float, orientation: s
     on the sides without a neighbour, and room for it kept round the block."""
     x0, y0, rw, rh = rect
     b = run.bleed
-    ex, ey = (b, 2 * b / SQRT3) if orientation == "pointy" else (2 * b / SQRT3, b)
+    ex, ey = _hex_reach(b, orientation)
     slots = honeycomb_slots(rw - 2 * ex, rh - 2 * ey, w, h, 0.0, "hexagon", orientation, offsets=(True,))
     positions = slots.positions[:n]
     if not positions:
@@ -291,7 +294,8 @@ def _shared_honeycomb(run: Run, rect, n: int, w: float, h: float, orientation: s
         edges.append(tuple((a, 0.0 if (cx + across * math.cos(math.radians(a)),
                                        cy + across * math.sin(math.radians(a))) in centres else b)
                            for a in normals))
-    yield _Block(run, 0, boxes, [(b,) * 4] * len(boxes), (0.0, 0.0), True, edges)
+    paths = [hex_bleed_outline(x, y, w, h, e) for (x, y, *_), e in zip(boxes, edges)]
+    yield _Block(run, 0, boxes, [(b,) * 4] * len(boxes), (0.0, 0.0), True, edges, paths)
 
 
 class _PointSet:
@@ -374,8 +378,8 @@ def _pack(runs: list[Run], opts: Options) -> list[_Page]:
     for run in order:
         if not run.fronts:
             continue
-        shared = _shared_cuts(run, two_area, opts)
         area = two_area if run.backs is not None else one_area
+        shared = _shared_cuts(run, area, opts)
         first, start, full_page = 0, 0, None
         whole = _room_for_all(run, pages, len(run.fronts), opts.marks, shared)
         if whole:      # a group that fits in one gap stays together there
@@ -547,7 +551,7 @@ def _placements(block: _Block) -> list[Placement]:
     out = []
     for i, ((x, y, w, h, rotation), bleed) in enumerate(zip(block.boxes, block.bleeds)):
         edges = block.edges[i] if block.edges else None
-        path = hex_bleed_outline(x, y, w, h, edges) if edges else None
+        path = block.paths[i] if block.paths else None
         out.append(Placement(x, y, w, h, bleed, run.fronts[block.first + i], not run.rectangular and not edges,
                              rotation, path, edges))
     return out

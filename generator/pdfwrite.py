@@ -102,28 +102,29 @@ class PdfWriter:
         surface.set_metadata(cairo.PDF_METADATA_CREATOR, "pnpgen")
         surface.set_metadata(cairo.PDF_METADATA_CREATE_DATE, FIXED_DATE)
         surface.set_metadata(cairo.PDF_METADATA_MOD_DATE, FIXED_DATE)
-        # faces are told apart by their SVG: identical ones (a shared back) are drawn once
-        uses = Counter(self.face_svg(p.face) for s in sheets for p in s.placements)
-        # a reused face is recorded once with the most bleed any of its copies shows
-        self.reach = {}
+        # faces are told apart by their SVG: identical ones (a shared back) are drawn once, recorded
+        # with the most bleed any of their copies shows
+        uses: Counter = Counter()
+        reach: dict = {}
         for s in sheets:
             for p in s.placements:
                 key = self.face_svg(p.face)
-                self.reach[key] = max(self.reach.get(key, 0.0), max(p.bleed))
+                uses[key] += 1
+                reach[key] = max(reach.get(key, 0.0), max(p.bleed))
         recorded: dict = {}
         for number, sheet in enumerate(sheets):
             interrupt.check()
             surface.set_size(sheet.width * PT_PER_MM, sheet.height * PT_PER_MM)
             ctx = new_context(surface)
             ctx.scale(PT_PER_MM, PT_PER_MM)
-            self._draw_sheet(ctx, sheet, uses, recorded)
+            self._draw_sheet(ctx, sheet, uses, reach, recorded)
             ctx.show_page()
             if progress:
                 progress(len(sheet.placements))
         surface.finish()
         return without_repeated_keys(buffer.getvalue())
 
-    def _draw_sheet(self, ctx, sheet: Sheet, uses: Counter, recorded: dict) -> None:
+    def _draw_sheet(self, ctx, sheet: Sheet, uses: Counter, reach: dict, recorded: dict) -> None:
         if sheet.clip:
             ctx.save()
             ctx.rectangle(*sheet.clip)
@@ -132,7 +133,7 @@ class PdfWriter:
         # recorded face for every page, so pieces are drawn afresh.
         reuse = sheet.clip is None
         for placement in sheet.placements:
-            self._draw_face(ctx, placement, uses, recorded, reuse)
+            self._draw_face(ctx, placement, uses, reach, recorded, reuse)
         self._draw_cut_guides(ctx, sheet)      # a board piece's guides stay inside its window
         if sheet.clip:
             ctx.restore()
@@ -151,7 +152,7 @@ class PdfWriter:
                 ctx.move_to(sheet.clip[0] if sheet.clip else 10, sheet.height - 5 - 1.5)
             ctx.show_text(sheet.label)
 
-    def _draw_face(self, ctx, p, uses, recorded, reuse) -> None:
+    def _draw_face(self, ctx, p, uses, reach, recorded, reuse) -> None:
         ctx.save()
         if p.clip_path:                  # hexagons on shared cuts: bleed only where no neighbour
             ctx.move_to(*p.clip_path[0])
@@ -173,7 +174,7 @@ class PdfWriter:
         try:
             if reuse and uses[key] > 1:
                 if key not in recorded:
-                    recorded[key] = self._record(p)
+                    recorded[key] = self._record(p, key, reach[key])
                 ctx.set_source_surface(recorded[key], 0, 0)
                 ctx.paint()
             else:
@@ -188,11 +189,10 @@ class PdfWriter:
                              "transform that scales by 0 or a huge factor") from None
         ctx.restore()
 
-    def _record(self, p):
+    def _record(self, p, key: str, bleed: float):
         """The face with as much bleed as its most exposed copy shows (each copy is clipped where
         it is painted), not just what the first copy needed."""
-        key = self.face_svg(p.face)
-        b = self.reach[key] + 1
+        b = bleed + 1
         w, h = getattr(p.face, "full", None) or ((p.w, p.h) if p.rotation in (0, 180) else (p.h, p.w))
         surface = cairo.RecordingSurface(cairo.CONTENT_COLOR_ALPHA, (-b, -b, w + 2 * b, h + 2 * b))
         draw_svg(new_context(surface), key)
