@@ -1,5 +1,7 @@
 """Sheets -> PDF on both cores (and the page boxes cairo cannot write): large jobs are cut into page-aligned chunks; the
-parent draws the first while a forked worker draws each other one, and the chunk PDFs are merged with pikepdf.
+parent renders and draws the first while a forked worker renders and draws each other one, and the chunk PDFs
+are merged with pikepdf. Rendering the templates is most of a card's cost, so it is split too; each worker
+sends back, with its PDF, the warnings its faces gave (render.Renderers), told by the parent in page order.
 
 The number of chunks depends only on the page count, never on the machine, so the same input
 gives the same bytes everywhere; a machine with one core just draws the chunks in turn.
@@ -20,7 +22,7 @@ from .errors import BuildError
 MIN_PAGES_PER_CHUNK = 8      # below this, forking costs more than it saves
 CHUNKS = 2
 
-_job = None                  # (writer, chunks, counter), inherited by forked workers
+_job = None                  # (writer, chunks, counter, renderers), inherited by forked workers
 
 
 def chunk_sheets(sheets: list) -> list[list]:
@@ -33,28 +35,32 @@ def chunk_sheets(sheets: list) -> list[list]:
     return [sheets[:cut], sheets[cut:]]
 
 
-def write_pdf(writer, sheets: list, progress=None) -> bytes:
+def write_pdf(writer, sheets: list, progress=None, renderers=None) -> bytes:
+    """`renderers` (render.Renderers, or None): where the faces' warnings are kept."""
     chunks = chunk_sheets(sheets)
     if len(chunks) == 1:
         return writer.write(sheets, progress)
     if "fork" not in multiprocessing.get_all_start_methods() or (os.cpu_count() or 1) < 2:
         return merge([writer.write(chunk, progress) for chunk in chunks], writer.title)
-    return merge(_forked(writer, chunks, progress), writer.title)
+    return merge(_forked(writer, chunks, progress, renderers), writer.title)
 
 
-def _forked(writer, chunks, progress) -> list[bytes]:
+def _forked(writer, chunks, progress, renderers) -> list[bytes]:
     """The first chunk is drawn here while forked workers draw the others: the parent does its
     share instead of waiting, and its part needs no pipe."""
     global _job
     ctx = multiprocessing.get_context("fork")
     counter = ctx.Value("q", 0)
-    _job = (writer, chunks, counter)
+    _job = (writer, chunks, counter, renderers)
     pipes, workers = [], []
     try:
         start_workers(ctx, _work, range(1, len(chunks)), pipes, workers)
         report = _Progress(progress, counter)
         first = writer.write(chunks[0], report.own)
-        return [first] + _collect(pipes, report)
+        rest = _collect(pipes, report)
+        for told in (t for _, t in rest if renderers is not None):
+            renderers.hear(told)
+        return [first] + [pdf for pdf, _ in rest]
     finally:
         _job = None
         _stop(workers, pipes)
@@ -106,8 +112,8 @@ class _Progress:
             self.shown = done
 
 
-def _collect(pipes, report: _Progress) -> list[bytes]:
-    """Each worker's PDF, in chunk order; woken as soon as one arrives (no polling delay)."""
+def _collect(pipes, report: _Progress) -> list[tuple]:
+    """Each worker's (PDF, warnings told), in chunk order; woken as soon as one arrives (no polling delay)."""
     results = [None] * len(pipes)
     waiting = dict(enumerate(pipes))
     while waiting:
@@ -127,13 +133,15 @@ def _collect(pipes, report: _Progress) -> list[bytes]:
 
 
 def _work(index: int, send) -> None:
-    writer, chunks, counter = _job
+    writer, chunks, counter, renderers = _job
+    known = renderers.known() if renderers is not None else None
 
     def advance(n):
         with counter.get_lock():
             counter.value += n
     try:
-        result = ("ok", writer.write(chunks[index], advance))
+        pdf = writer.write(chunks[index], advance)
+        result = ("ok", (pdf, renderers.told_since(known) if renderers is not None else None))
     except (BuildError, interrupt.Interrupted) as exc:
         result = ("error", exc)
     except Exception as exc:          # report, don't hang the parent

@@ -45,3 +45,68 @@ def test_an_interrupted_build_does_not_wait_for_a_worker_blocked_sending_its_pdf
         interrupt.restore(previous)
     assert not thread.is_alive(), "write_pdf hung waiting for its worker"
     assert outcome and "interrupted" in str(outcome[0])
+
+
+GAME = """title: Split Deck
+players: {min: 1, max: 1}
+player_colors: [{id: red, name: Red, color: "#aa2222"}]
+palette: {ink: "#222222", paper: "#f7f1e3"}
+fonts: {body: {family: Liberation Sans}}
+defaults: {paper: a4, duplex: long, bleed: 3mm, marks: crop}
+"""
+FRONT = """<rect x="0" y="0" width="{{ face.width }}" height="{{ face.height }}" fill="{{ palette.paper }}"/>
+{{ text_line(item.title, 5, 10, 30, size=12, min_size=2) }}
+"""
+BACK = '<rect x="0" y="0" width="{{ face.width }}" height="{{ face.height }}" fill="{{ palette.ink }}"/>\n'
+
+
+def _split_deck(folder, titles):
+    """A deck of one card per title, long enough to be drawn by two processes."""
+    import json
+    (folder / "templates").mkdir(parents=True)
+    (folder / "game.yaml").write_text(GAME)
+    (folder / "templates" / "front.svg.j2").write_text(FRONT)
+    (folder / "templates" / "back.svg.j2").write_text(BACK)
+    items = [{"id": f"card-{n}", "title": title} for n, title in enumerate(titles)]
+    deck = {"groups": [{"id": "deck", "kind": "card", "size": "poker", "template": "front.svg.j2",
+                        "back_template": "back.svg.j2", "fields": {"title": "text"}, "items": items}]}
+    (folder / "deck.yaml").write_text(json.dumps(deck))
+    return folder
+
+
+def _build_warnings(pack, out, monkeypatch, split: bool):
+    from generator.build import BuildRequest, build
+    monkeypatch.setattr(parallel, "MIN_PAGES_PER_CHUNK", 8 if split else 10**9)
+    result = build(pack, BuildRequest(out_dir=out))
+    assert (result.files[0]["pages"] >= 2 * 8) or not split
+    return result.warnings
+
+
+def test_faces_rendered_by_a_worker_give_the_same_warnings_in_the_same_order(tmp_path, monkeypatch):
+    # readable titles, titles shrunk below 6 pt on pages of either process, one long title on
+    # the first and the last card (one warning, counted on both faces)
+    titles = [f"Card {n}" for n in range(200)]
+    for n in (3, 60, 150, 190):
+        titles[n] = f"Card {n} has a title far too long to stay readable"
+    titles[0] = titles[-1] = "One long title on the first and the last card"
+    pack = _split_deck(tmp_path / "split deck", titles)
+    split = _build_warnings(pack, tmp_path / "two", monkeypatch, split=True)
+    alone = _build_warnings(pack, tmp_path / "one", monkeypatch, split=False)
+    assert split == alone
+    assert len(alone) == 5 and "Card 190" in alone[-1]
+    assert "'card-0'" in alone[0] and "the same on 1 more faces" in alone[0]
+
+
+def test_a_template_error_on_a_workers_page_names_its_face(tmp_path, monkeypatch):
+    from generator.errors import BuildError
+    titles = [f"Card {n}" for n in range(200)]
+    titles[180] = "Card :nowhere:"
+    pack = _split_deck(tmp_path / "deck", titles)
+    monkeypatch.setattr(parallel, "MIN_PAGES_PER_CHUNK", 8)
+    try:
+        _build_warnings(pack, tmp_path / "out", monkeypatch, split=True)
+    except BuildError as exc:
+        message = str(exc)
+    else:
+        raise AssertionError("the build should fail")
+    assert "deck.yaml" in message and "'card-180'" in message and ":nowhere:" in message
