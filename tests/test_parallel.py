@@ -110,3 +110,20 @@ def test_a_template_error_on_a_workers_page_names_its_face(tmp_path, monkeypatch
     else:
         raise AssertionError("the build should fail")
     assert "deck.yaml" in message and "'card-180'" in message and ":nowhere:" in message
+
+
+def test_validate_on_two_cores_reports_what_one_core_reports(tmp_path, monkeypatch):
+    from generator import validate as validation
+    titles = [f"Card {n}" for n in range(200)]
+    for n in (5, 150):
+        titles[n] = f"Card {n} has a title far too long to stay readable"
+    titles[20], titles[170] = "Card :nowhere:", "Card :elsewhere:"
+    titles[0] = titles[-1] = "One long title on the first and the last card"
+    pack = _split_deck(tmp_path / "deck", titles)
+    split = validation.validate(pack)
+    monkeypatch.setattr(validation, "in_halves", lambda count, run, progress: [run(0, count, progress)])
+    alone = validation.validate(pack)
+    assert (split.errors, split.warnings, split.faces) == (alone.errors, alone.warnings, alone.faces)
+    assert len(alone.errors) == 2 and "'card-170'" in alone.errors[1]
+    assert len(alone.warnings) == 3 and "the same on 1 more faces" in alone.warnings[0]
+    assert alone.faces == 398
