@@ -19,7 +19,6 @@ KNOWN = {      # faces still outside the safe zone when this test came: may shri
     'cones-of-dunshire': {'agriculture-chits': 3, 'challenge-plays': 32, 'cones': 8, 'subcones': 8, 'troops': 13},
     'dragon-towers': {'direction-key': 1, 'monsters': 3},
     'lords-of-doomspire': {'adventure': 65, 'bears': 1, 'buildings': 32, 'cheat-sheets': 4, 'hills-tiles': 8, 'item-markers': 4, 'monster-markers': 31, 'plains-tiles': 5, 'resources': 3, 'trader': 7},
-    'shires': {'buildings': 5},
 }
 # Faces whose edges are folded or glued rather than cut: their text may run to the fold.
 FOLDED = {"die-nets", "dice-d6", "dice-d8", "dice-d4", "ledger-hat"}
