@@ -38,6 +38,7 @@ def test_royal_dukes_has_both_checkers():
     assert [name for name, _ in engine.rules_for("royal-dukes").checkers] == ["python", "declared"]
 
 
+@pytest.mark.slow
 def test_both_checkers_pass_thousands_of_layouts_from_both_generators():
     rng = random.Random(13)
     gen = declared_generator()
@@ -88,6 +89,7 @@ def _broken(rng: random.Random, layout: Layout) -> Layout:
     return out
 
 
+@pytest.mark.slow
 def test_both_checkers_agree_on_thousands_of_broken_layouts():
     rng = random.Random(7)
     gen = declared_generator()
@@ -434,6 +436,7 @@ def test_cones_of_dunshire_has_both_checkers():
     assert [name for name, _ in engine.rules_for("cones-of-dunshire").checkers] == ["python", "declared"]
 
 
+@pytest.mark.slow
 def test_cones_both_checkers_agree_on_thousands_of_layouts():
     gen, check = _cones_terrain()
     rng = random.Random(21)

@@ -48,6 +48,7 @@ def edit(path, old, new):
     path.write_text(text.replace(old, new, 1))
 
 
+@pytest.mark.slow
 def test_the_open_page_follows_every_save(tmp_path):
     pack = copy_pack("mini", tmp_path).rename(tmp_path / "my game")     # any folder, any name
     with open(tmp_path / "watch.log", "w") as log:
