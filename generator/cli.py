@@ -269,6 +269,11 @@ def _check_layouts(path: str, pack: Path | None) -> int:
     for index, layout in enumerate(layouts):
         where = path if len(layouts) == 1 else f"{path}: layouts[{index}]"
         try:
+            unknown = engine.unknown_keys(layout, pack, "" if len(layouts) == 1 else f"layouts[{index}]")
+            if unknown:
+                print("\n".join(f"{path}: {problem}" for problem in unknown), file=sys.stderr)
+                broken += 1
+                continue
             opinions = engine.check_all(layout, pack)
         except engine.MapError as exc:
             print(f"{where}: {exc}", file=sys.stderr)
