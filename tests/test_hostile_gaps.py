@@ -10,11 +10,13 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, run_cli
+import conftest
+from conftest import FIXTURES, ROOT, run_cli
 
 GAMES = ("royal-dukes", "shires", "lords-of-doomspire", "dragon-towers", "cones-of-dunshire")
 
@@ -118,4 +120,160 @@ def test_map_count_is_bounded_with_an_option_error(options, place, tmp_path):
     code, stdout, err = run_cli("map", "royal-dukes", "--seed", "1", *options, "--out", out)
     no_traceback(err)
     assert code == 2 and re.search(place, err), err
+    assert stdout == "" and snapshot(out) == before
+
+
+# --- 3. unreadable pack files, unwritable output folders --------------------------------------
+
+NOBODY = 65534
+
+
+def run_as_nobody(*argv, before=lambda: None) -> tuple[int, str, str]:
+    """pnpgen in a forked child that drops root for uid/gid 65534 (so file permissions bind, as
+    they do for any user), then runs the CLI as run_cli does. The interpreter and its libraries
+    stay those already imported here: the warm-up fixture has run each command once."""
+    from generator import fonts, templating, workdir
+    import encodings.unicode_escape  # noqa: F401  (jinja compiles with it; the stdlib is root's alone)
+    with tempfile.TemporaryDirectory() as tmp:
+        os.chmod(tmp, 0o777)
+        out_path, err_path = Path(tmp) / "stdout", Path(tmp) / "stderr"
+        pid = os.fork()
+        if pid == 0:
+            try:
+                if os.getuid() == 0:
+                    os.setgroups([])
+                    os.setgid(NOBODY)
+                    os.setuid(NOBODY)
+                # what a process of that user starts with: its own private folder, not root's
+                workdir._base.cache_clear()
+                templating._bytecode_cache.cache_clear()
+                fonts.configure_fontconfig()
+                before()
+            finally:
+                conftest._cli_child([str(a) for a in argv], ROOT, out_path, err_path)
+        code = conftest._wait(pid, 300)
+        return code, out_path.read_text(), err_path.read_text()
+
+
+@pytest.fixture(scope="module")
+def warmed(tmp_path_factory):
+    """Each command run once here, in this process, on packs at other paths: the child that
+    drops root inherits every library they import (the interpreter's own files are root's)."""
+    import contextlib
+    import io
+    from generator.cli import main
+    work = tmp_path_factory.mktemp("warm")
+    shutil.copytree(FIXTURES / "mini", work / "mini")
+    shutil.copytree(ROOT / "components" / "royal-dukes", work / "rd")
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        assert main(["build", str(work / "mini"), "--out", str(work / "out"), "--quiet"]) == 0
+        assert main(["handout", str(work / "rd"), "--out", str(work / "out")]) == 0
+        assert main(["map", str(work / "rd"), "--seed", "1", "--format", "pdf", "--out", str(work / "out")]) == 0
+
+
+@pytest.fixture
+def shared(warmed):
+    """A folder that user can read (pytest's own are root's alone), removed afterwards."""
+    folder = Path(tempfile.mkdtemp(prefix="pnpgen-perm-"))
+    os.chmod(folder, 0o755)
+    yield folder
+    for path in [folder, *folder.rglob("*")]:          # chmod 000 parts back, so they can go
+        if not path.is_symlink():
+            os.chmod(path, 0o755)
+    shutil.rmtree(folder)
+
+
+def _readable_copy(source: Path, folder: Path) -> tuple[Path, Path]:
+    """A copy of the pack under folder that user can read, and an output folder it can write,
+    holding earlier output."""
+    pack = folder / source.name
+    shutil.copytree(source, pack)
+    out = folder / "out"
+    (out / pack.name).mkdir(parents=True)
+    (out / pack.name / "earlier.pdf").write_bytes(b"%PDF- earlier output")
+    for path in [pack, *pack.rglob("*"), out, *out.rglob("*")]:
+        os.chmod(path, 0o755 if path.is_dir() else 0o644)
+        if os.getuid() == 0 and path.is_relative_to(out):
+            os.chown(path, NOBODY, NOBODY)
+    return pack, out
+
+
+MINI_BUILD = ("build", "{pack}", "--out", "{out}", "--quiet")
+UNREADABLE_CASES = [
+    ("component file", "cards.yaml", MINI_BUILD,
+     r"mini/cards\.yaml:1:1: cannot read file: Permission denied; check the path and its permissions"),
+    ("template", "templates/card.svg.j2", MINI_BUILD,
+     r"mini/cards\.yaml:6:15: template 'card\.svg\.j2' \(\S*mini/templates/card\.svg\.j2\): cannot read it: "
+     r"permission denied; check the file's permissions"),
+    ("templates folder", "templates", MINI_BUILD,
+     r"mini/cards\.yaml:6:15: template 'card\.svg\.j2': cannot open the folder \S*mini/templates: "
+     r"permission denied; check the folder's permissions"),
+    ("icon", "icons/star.svg", MINI_BUILD,
+     r"mini/game\.yaml:11:15: icon 'star': cannot read 'icons/star\.svg': permission denied; check the file's permissions"),
+    ("icons folder", "icons", MINI_BUILD,
+     r"mini/game\.yaml:11:15: icon 'star': cannot read 'icons/star\.svg': permission denied; check the folder's permissions"),
+    ("pack folder", ".", MINI_BUILD,
+     r"error: \S*/mini: cannot open the pack folder: permission denied; check the folder's permissions"),
+    ("handout.yaml", "handout.yaml", ("handout", "{pack}", "--out", "{out}"),
+     r"royal-dukes/handout\.yaml:1:1: cannot read file: Permission denied; check the path and its permissions"),
+    ("map.yaml", "map.yaml", ("map", "{pack}", "--seed", "1", "--out", "{out}"),
+     r"royal-dukes/map\.yaml: cannot read the map rules: permission denied; check the file's permissions"),
+]
+
+
+@pytest.mark.parametrize("what, rel, argv, place", UNREADABLE_CASES, ids=[c[0] for c in UNREADABLE_CASES])
+def test_an_unreadable_pack_file_is_refused_with_its_place(what, rel, argv, place, shared):
+    pack, out = _readable_copy(FIXTURES / "mini" if "mini" in place else ROOT / "components" / "royal-dukes", shared)
+    before = snapshot(out)
+    os.chmod(pack / rel, 0)
+    code, stdout, err = run_as_nobody(*(a.format(pack=pack, out=out) for a in argv))
+    no_traceback(err)
+    assert code != 0 and re.search(place, err), err
+    assert snapshot(out) == before, "the earlier output changed"
+
+
+def test_an_unreadable_font_of_pnpgens_is_named(shared):
+    from generator import fonts
+    pack, out = _readable_copy(FIXTURES / "mini", shared)
+    own_fonts = shared / "fonts"
+    shutil.copytree(fonts.FONT_DIR, own_fonts)
+    os.chmod(own_fonts, 0o755)
+    (own_fonts / "LiberationSans-Regular.ttf").chmod(0)
+    before = snapshot(out)
+
+    def with_these_fonts():                # pnpgen's fonts/, as a broken install would leave it
+        fonts.FONT_DIR = own_fonts
+        fonts.library.cache_clear()
+    code, _, err = run_as_nobody("build", pack, "--out", out, "--quiet", before=with_these_fonts)
+    no_traceback(err)
+    assert code == 1 and re.search(r"error: \S*fonts/LiberationSans-Regular\.ttf: cannot read this font of "
+                                   r"pnpgen's: permission denied; check the file's permissions", err), err
+    assert snapshot(out) == before
+
+
+WRITE_COMMANDS = {"build": ("mini", MINI_BUILD),
+                  "handout": ("royal-dukes", ("handout", "{pack}", "--out", "{out}")),
+                  "map": ("royal-dukes", ("map", "{pack}", "--seed", "1", "--format", "pdf", "--out", "{out}"))}
+
+
+@pytest.mark.parametrize("command", sorted(WRITE_COMMANDS))
+@pytest.mark.parametrize("folder", ["read-only", "not this user's"])
+def test_an_output_folder_that_cannot_be_written_is_named(command, folder, shared):
+    name, argv = WRITE_COMMANDS[command]
+    pack, out = _readable_copy(FIXTURES / name if name == "mini" else ROOT / "components" / name, shared)
+    target = out
+    if folder == "read-only":
+        os.chmod(out, 0o555)
+    else:                                   # root's folder: a new folder inside it cannot be made
+        if os.getuid() != 0:
+            pytest.skip("needs root to give the folder to another user")
+        os.chown(out, 0, 0)
+        target = out / "new"
+    before = snapshot(out)
+    code, stdout, err = run_as_nobody(*(a.format(pack=pack, out=target) for a in argv))
+    no_traceback(err)
+    assert code == 1, err
+    assert re.search(rf"cannot write \S*{re.escape(str(target.name))}/{pack.name}: \S*/out: permission denied; "
+                     r"check the folder's permissions \(this user must be able to write it\), or give another "
+                     r"folder with --out", err), err
     assert stdout == "" and snapshot(out) == before

@@ -21,6 +21,7 @@ from types import ModuleType
 import yaml
 
 from .. import interrupt
+from ..errors import os_error_text
 from ..fonts import PROJECT_ROOT
 from .layout import Layout, LayoutKeys
 from .rules import MapOptions, Violation
@@ -76,7 +77,9 @@ def _rules_at(root: Path) -> MapRules:
         raise MapError(f"no map rules for '{root.name}': {path} does not exist (see docs/maps.md)")
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    except (OSError, yaml.YAMLError) as exc:
+    except OSError as exc:
+        raise MapError(f"{path}: cannot read the map rules: {os_error_text(exc, 'file')}") from None
+    except yaml.YAMLError as exc:
         raise MapError(f"{path}: cannot read the map rules: {exc}") from None
     if not isinstance(data, dict):
         raise MapError(f"{path}: map rules must be a mapping of keys")
