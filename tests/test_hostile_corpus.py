@@ -192,6 +192,15 @@ TRACEBACKS = [
     Case("handout heading with crossed bold and italic",
          replace("handout.yaml", "heading: Setup", 'heading: "**bold *both** italic*"'), HANDOUT,
          r"handout\.yaml:\d+:\d+: handout heading: \*\*bold\*\* and \*italic\* markup cross", pack="royal-dukes"),
+    Case("handout table with one long unbreakable word", replace(
+        "handout.yaml", "          rows:\n            - [Monk,", "          rows:\n            - [%s, x, y, z]\n"
+        "            - [Monk," % ("W" * 3000)), HANDOUT,
+         r"handout\.yaml:\d+:\d+: section 'Setup', table: the word 'W{30}\.\.\.' \(3000 characters\) is too long "
+         r"for the column 'Rank'", pack="royal-dukes"),
+    Case("handout table row taller than a column", replace(
+        "handout.yaml", "          rows:\n            - [Monk,", "          rows:\n            - [x, %s, y, z]\n"
+        "            - [Monk," % ("ab " * 1500)), HANDOUT,
+         r"handout\.yaml:\d+:\d+: handout: section 'Setup' holds a table row taller than a whole column", pack="royal-dukes"),
 ]
 
 HANGS = [

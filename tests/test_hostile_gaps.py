@@ -277,3 +277,75 @@ def test_an_output_folder_that_cannot_be_written_is_named(command, folder, share
                      r"check the folder's permissions \(this user must be able to write it\), or give another "
                      r"folder with --out", err), err
     assert stdout == "" and snapshot(out) == before
+
+
+# --- 2. a table word longer than its column ----------------------------------------------------
+
+COUNTER_TABLE = "          widths: [21, 47, 19, 13]\n          rows:\n"
+
+
+def handout_with_row(tmp_path: Path, row: str) -> tuple[Path, int]:
+    """A copy of Royal Dukes whose counter table (Rank 21 %, Influence 47 %, ...) starts with
+    `row`; and the handout.yaml line of that table block."""
+    pack = tmp_path / "rd"
+    shutil.copytree(ROOT / "components" / "royal-dukes", pack)
+    text = (pack / "handout.yaml").read_text()
+    assert COUNTER_TABLE in text
+    (pack / "handout.yaml").write_text(text.replace(COUNTER_TABLE, COUNTER_TABLE + f"            - {row}\n"))
+    lines = text[:text.index(COUNTER_TABLE)].splitlines()
+    return pack, len(lines) - 1                 # the "- table:" line above columns:
+
+
+def rank_cell_spans(pdf: Path, first: str):
+    """The text spans of the Rank cell starting with `first` (text, size, bbox), and the right
+    edge its text must keep within (the Influence column starts 2 pt padding further)."""
+    import pymupdf
+    for page in pymupdf.open(pdf):
+        spans = [s for b in page.get_text("dict")["blocks"] for line in b.get("lines", []) for s in line["spans"]
+                 if s["text"].strip()]
+        start = next((n for n, s in enumerate(spans) if s["text"].startswith(first)), None)
+        if start is None:
+            continue
+        header = next(s for s in spans if s["text"] == "Influence" and s["bbox"][1] < spans[start]["bbox"][1])
+        below = [s for s in spans if s["bbox"][1] > spans[start]["bbox"][1] - 1]
+        next_row = min(s["bbox"][1] for s in below if s["text"] == "Monk")
+        column = [s for s in below if s["bbox"][0] < header["bbox"][0] - 1 and s["bbox"][1] < next_row - 1]
+        return sorted(column, key=lambda s: s["bbox"][1]), header["bbox"][0] - 2 * 2
+    raise AssertionError(f"{first!r} is not on the page")
+
+
+@pytest.mark.parametrize("word, lines", [("Archdukes", 2), ("Grandmastership", 3)])
+def test_a_table_word_wider_than_its_column_is_broken_with_hyphens_inside_it(word, lines, tmp_path):
+    """The cell keeps the handout's 8 pt (its smallest, docs/handouts.md); the word is broken
+    where the line is full, each break marked with a hyphen, and no part passes the column."""
+    pack, _ = handout_with_row(tmp_path, f'[{word}, "x", "1-2", "3"]')
+    code, _, err = run_cli("handout", pack, "--out", tmp_path / "out")
+    assert code == 0, err
+    spans, right = rank_cell_spans(tmp_path / "out" / "rd" / "rd-handout.pdf", word[:4])
+    parts = [s["text"] for s in spans]
+    assert len(parts) == lines and all(p.endswith("-") for p in parts[:-1]), parts
+    assert "".join(p[:-1] for p in parts[:-1]) + parts[-1] == word
+    assert all(s["size"] == pytest.approx(8) and s["bbox"][2] <= right + 0.3 for s in spans), spans
+
+
+@pytest.mark.parametrize("row, place", [
+    ('[Grandmasterofthetemplarsandhospitallers, "x", "1-2", "3"]',
+     r"section 'Setup', table: the word 'Grandmasterofthetemplarsandhos\.\.\.' \(39 characters\) is too long for "
+     r"the column 'Rank' \(11\.2 mm for text\): at 8 pt it would be broken across more than 3 lines; widen "
+     r"that column \(the table's widths:\), shorten the word, or give it a space or a hyphen"),
+    ('[x, "%s", "1-2", "3"]' % ("ab " * 1500),
+     r"handout: section 'Setup' holds a table row taller than a whole column, which cannot be broken; split "
+     r"that row's text over several rows"),
+])
+def test_a_table_cell_that_cannot_fit_is_refused_with_its_line(row, place, tmp_path):
+    pack, line = handout_with_row(tmp_path, row)
+    out = tmp_path / "out"
+    (out / "rd").mkdir(parents=True)
+    (out / "rd" / "rd-handout.pdf").write_bytes(b"%PDF- earlier output")
+    before = snapshot(out)
+    code, stdout, err = run_cli("handout", pack, "--out", out)
+    no_traceback(err)
+    assert code == 1, err
+    where = rf"rd/handout\.yaml:{line}:\d+: " if "word" in place else r"rd/handout\.yaml:\d+:\d+: "
+    assert re.search(where + place, err), err
+    assert stdout == "" and snapshot(out) == before
