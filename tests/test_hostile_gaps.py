@@ -212,6 +212,8 @@ UNREADABLE_CASES = [
      r"mini/game\.yaml:11:15: icon 'star': cannot read 'icons/star\.svg': permission denied; check the file's permissions"),
     ("icons folder", "icons", MINI_BUILD,
      r"mini/game\.yaml:11:15: icon 'star': cannot read 'icons/star\.svg': permission denied; check the folder's permissions"),
+    ("spreadsheet of items", "cards.csv", MINI_BUILD,
+     r"mini/cards\.yaml:\d+:\d+: items: cannot read 'cards\.csv': permission denied; check the file's permissions"),
     ("pack folder", ".", MINI_BUILD,
      r"error: \S*/mini: cannot open the pack folder: permission denied; check the folder's permissions"),
     ("handout.yaml", "handout.yaml", ("handout", "{pack}", "--out", "{out}"),
@@ -224,6 +226,11 @@ UNREADABLE_CASES = [
 @pytest.mark.parametrize("what, rel, argv, place", UNREADABLE_CASES, ids=[c[0] for c in UNREADABLE_CASES])
 def test_an_unreadable_pack_file_is_refused_with_its_place(what, rel, argv, place, shared):
     pack, out = _readable_copy(FIXTURES / "mini" if "mini" in place else ROOT / "components" / "royal-dukes", shared)
+    if rel == "cards.csv":                  # the deck's items from a spreadsheet beside it
+        (pack / "cards.csv").write_text("id,title,body,n\n" + "".join(f"c{n},Card {n},From a sheet,{n}\n"
+                                                                    for n in range(1, 13)))
+        text = (pack / "cards.yaml").read_text()
+        (pack / "cards.yaml").write_text(re.sub(r"(?s)    items:\n.*", "    items: {from: cards.csv}\n", text, count=1))
     before = snapshot(out)
     os.chmod(pack / rel, 0)
     code, stdout, err = run_as_nobody(*(a.format(pack=pack, out=out) for a in argv))
