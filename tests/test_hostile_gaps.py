@@ -218,6 +218,8 @@ UNREADABLE_CASES = [
      r"error: \S*/mini: cannot open the pack folder: permission denied; check the folder's permissions"),
     ("handout.yaml", "handout.yaml", ("handout", "{pack}", "--out", "{out}"),
      r"royal-dukes/handout\.yaml:1:1: cannot read file: Permission denied; check the path and its permissions"),
+    ("layout file to check", "l.json", ("map", "{pack}", "--check", "{pack}/l.json"),
+     r"royal-dukes/l\.json: cannot read: permission denied; check the file's permissions"),
     ("map.yaml", "map.yaml", ("map", "{pack}", "--seed", "1", "--out", "{out}"),
      r"royal-dukes/map\.yaml: cannot read the map rules: permission denied; check the file's permissions"),
 ]
@@ -226,6 +228,10 @@ UNREADABLE_CASES = [
 @pytest.mark.parametrize("what, rel, argv, place", UNREADABLE_CASES, ids=[c[0] for c in UNREADABLE_CASES])
 def test_an_unreadable_pack_file_is_refused_with_its_place(what, rel, argv, place, shared):
     pack, out = _readable_copy(FIXTURES / "mini" if "mini" in place else ROOT / "components" / "royal-dukes", shared)
+    if rel == "l.json":                     # a layout the pack's own map passes
+        from generator.maps import engine
+        from generator.maps.layout import dumps
+        (pack / "l.json").write_text(dumps([engine.generate(pack, 1)]))
     if rel == "cards.csv":                  # the deck's items from a spreadsheet beside it
         (pack / "cards.csv").write_text("id,title,body,n\n" + "".join(f"c{n},Card {n},From a sheet,{n}\n"
                                                                     for n in range(1, 13)))

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..errors import os_error_text
 from ..yamlsrc import first_bracket_past
 from .grid import Cell
 
@@ -124,7 +125,7 @@ def read_bounded(path: Path, limit: int, what: str) -> str:
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except OSError as exc:
-        raise LayoutFileError(f"{path}: cannot read: {exc.strerror}") from None
+        raise LayoutFileError(f"{path}: cannot read: {os_error_text(exc, 'file')}") from None
     with os.fdopen(fd, "rb") as handle:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise LayoutFileError(f"{path}: not a regular file; give the path of a {what}")
