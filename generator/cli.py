@@ -256,8 +256,7 @@ def cmd_map(args) -> int:
     paper = Options(paper=args.paper, page_width=PAPERS[args.paper]["width"],
                     page_height=PAPERS[args.paper]["height"], bleed=0.0, marks="none")
     stem = f"{game_id}-map-{seed}" if args.count == 1 else f"{game_id}-maps-{seed}-x{args.count}"
-    if args.format != "json":
-        progress.start(args.count, f"drawing {args.format}")
+    progress.start(args.count, f"drawing {args.format}")      # JSON: nothing drawn, nothing shown
     try:
         files = map_files(layouts, args.format, stem, title, paper, args.dpi, progress.advance)
     finally:
@@ -430,21 +429,22 @@ def _build_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--lenient", action="store_true", help="text that does not fit is a warning, not an error")
 
 
-def _positive(text: str) -> int:
+def _whole_number(text: str) -> int:
     try:
-        value = int(text)
+        return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+
+
+def _positive(text: str) -> int:
+    value = _whole_number(text)
     if not 1 <= value <= 10_000:
         raise argparse.ArgumentTypeError("must be between 1 and 10000")
     return value
 
 
 def _map_count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+    value = _whole_number(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"{value}: give 1 or more layouts")
     if value > MAX_MAPS:
@@ -457,10 +457,7 @@ MIN_DPI, MAX_DPI = 30, 600      # 600 dpi: a 400 mm board is 90 megapixels alrea
 
 
 def _dpi(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+    value = _whole_number(text)
     if not MIN_DPI <= value <= MAX_DPI:
         raise argparse.ArgumentTypeError(f"{value} is outside {MIN_DPI}-{MAX_DPI}; 300 prints sharp")
     return value
