@@ -11,6 +11,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import traceback
 from pathlib import Path
 
 import pytest
@@ -149,8 +150,10 @@ def run_as_nobody(*argv, before=lambda: None) -> tuple[int, str, str]:
                 templating._bytecode_cache.cache_clear()
                 fonts.configure_fontconfig()
                 before()
-            finally:
-                conftest._cli_child([str(a) for a in argv], ROOT, out_path, err_path)
+            except BaseException:              # never run the command as root by mistake
+                err_path.write_text(traceback.format_exc())
+                os._exit(99)
+            conftest._cli_child([str(a) for a in argv], ROOT, out_path, err_path)
         code = conftest._wait(pid, 300)
         return code, out_path.read_text(), err_path.read_text()
 
