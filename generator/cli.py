@@ -46,8 +46,9 @@ class TerminalProgress:
     """A build.Progress: a one-line bar on stderr, shown only on a terminal and only once work
     takes a moment."""
 
-    def __init__(self, enabled: bool):
+    def __init__(self, enabled: bool, unit: str = "faces"):
         self.enabled = enabled and sys.stderr.isatty()
+        self.unit = unit
         self.total = self.done = 0
         self.label, self.started, self.shown = "", 0.0, False
 
@@ -61,7 +62,7 @@ class TerminalProgress:
             width = 30
             filled = int(width * min(self.done, self.total) / self.total)
             sys.stderr.write(f"\r{self.label:<20} [{'#' * filled}{'.' * (width - filled)}] "
-                             f"{self.done}/{self.total} faces")
+                             f"{self.done}/{self.total} {self.unit}")
             sys.stderr.flush()
 
     def finish(self):
@@ -235,24 +236,49 @@ def cmd_map(args) -> int:
     except engine.MapError as exc:
         raise UsageError(str(exc)) from None
     game_id = rules.id
+    _bound_png_count(args)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 10**9)
     if args.seed is None:
         print(f"seed: {seed} (use --seed {seed} to make this map again)", file=sys.stderr)
     options = MapOptions(balance=args.balance == "on", relaxed=args.relaxed, mountains=args.mountains)
+    progress = TerminalProgress(True, "maps")
+    progress.start(args.count, f"{game_id} layouts")
     try:
-        layouts = [engine.generate(rules, seed + i, args.players, options) for i in range(args.count)]
+        layouts = []
+        for i in range(args.count):
+            layouts.append(engine.generate(rules, seed + i, args.players, options))
+            progress.advance()
     except engine.MapError as exc:
         raise UsageError(str(exc)) from None
+    finally:
+        progress.finish()
     title = _game_title(pack, game_id)
     paper = Options(paper=args.paper, page_width=PAPERS[args.paper]["width"],
                     page_height=PAPERS[args.paper]["height"], bleed=0.0, marks="none")
     stem = f"{game_id}-map-{seed}" if args.count == 1 else f"{game_id}-maps-{seed}-x{args.count}"
-    files = map_files(layouts, args.format, stem, title, paper, args.dpi)
+    progress.start(args.count, f"drawing {args.format}")      # JSON: nothing drawn, nothing shown
+    try:
+        files = map_files(layouts, args.format, stem, title, paper, args.dpi, progress.advance)
+    finally:
+        progress.finish()
     out = Path(args.out) / game_id
     write_atomically(out, files)
     for name in files:
         print(display_path(out / name))
     return 0
+
+
+MAX_MAPS = 1000          # layouts per run: at most ~3 min of balanced search (Cones, 0.19 s each), files held in memory
+MAX_PNG_PIXELS = MAX_MAPS * 150 ** 2      # PNGs are held until written: 1000 maps at 150 dpi (~260 MB)
+
+
+def _bound_png_count(args) -> None:
+    """PNGs grow with the square of --dpi: fewer maps at once as it rises."""
+    most = MAX_PNG_PIXELS // args.dpi ** 2
+    if args.format == "png" and args.count > most:
+        raise UsageError(f"argument --count: {args.count} PNG maps at {args.dpi} dpi is over the limit of {most} "
+                         f"at once ({MAX_MAPS} at 150 dpi); make them in batches (--seed S, S+{most}, ...) or "
+                         f"lower --dpi")
 
 
 def _check_layouts(path: str, pack: Path | None) -> int:
@@ -269,6 +295,11 @@ def _check_layouts(path: str, pack: Path | None) -> int:
     for index, layout in enumerate(layouts):
         where = path if len(layouts) == 1 else f"{path}: layouts[{index}]"
         try:
+            unknown = engine.unknown_keys(layout, pack, "" if len(layouts) == 1 else f"layouts[{index}]")
+            if unknown:
+                print("\n".join(f"{path}: {problem}" for problem in unknown), file=sys.stderr)
+                broken += 1
+                continue
             opinions = engine.check_all(layout, pack)
         except engine.MapError as exc:
             print(f"{where}: {exc}", file=sys.stderr)
@@ -363,7 +394,7 @@ def parser() -> argparse.ArgumentParser:
                                                         "(against GAME's rules when given, else the layout's game)")
     m.add_argument("--players", type=int, help="player count (default: the game's usual count)")
     m.add_argument("--seed", type=int, help="random seed (default: a new one, printed)")
-    m.add_argument("--count", type=_positive, default=1, help="how many layouts (seeds S, S+1, ...)")
+    m.add_argument("--count", type=_map_count, default=1, help=f"how many layouts (seeds S, S+1, ...; at most {MAX_MAPS})")
     m.add_argument("--format", choices=["json", "svg", "pdf", "png"], default="json")
     m.add_argument("--balance", choices=["on", "off"], default="on", help="search for fair layouts (default on)")
     m.add_argument("--relaxed", action="store_true", help="Royal Dukes: allow settlements next to each other or the edge")
@@ -398,13 +429,27 @@ def _build_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--lenient", action="store_true", help="text that does not fit is a warning, not an error")
 
 
-def _positive(text: str) -> int:
+def _whole_number(text: str) -> int:
     try:
-        value = int(text)
+        return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+
+
+def _positive(text: str) -> int:
+    value = _whole_number(text)
     if not 1 <= value <= 10_000:
         raise argparse.ArgumentTypeError("must be between 1 and 10000")
+    return value
+
+
+def _map_count(text: str) -> int:
+    value = _whole_number(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value}: give 1 or more layouts")
+    if value > MAX_MAPS:
+        raise argparse.ArgumentTypeError(f"{value} is over the limit of {MAX_MAPS} layouts at once; "
+                                         f"make them in batches (--seed S, S+{MAX_MAPS}, ...)")
     return value
 
 
@@ -412,10 +457,7 @@ MIN_DPI, MAX_DPI = 30, 600      # 600 dpi: a 400 mm board is 90 megapixels alrea
 
 
 def _dpi(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+    value = _whole_number(text)
     if not MIN_DPI <= value <= MAX_DPI:
         raise argparse.ArgumentTypeError(f"{value} is outside {MIN_DPI}-{MAX_DPI}; 300 prints sharp")
     return value

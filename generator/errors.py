@@ -6,6 +6,7 @@ UsageError: the command line is wrong (exit code 2).
 """
 from __future__ import annotations
 
+import errno
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,6 +33,15 @@ def display_path(path: Path) -> str:
         return str(Path(path).resolve().relative_to(Path.cwd().resolve()))
     except ValueError:
         return str(path)
+
+
+def os_error_text(exc: OSError, what: str) -> str:
+    """An OSError as its reader can act on it: a refused permission says what to check."""
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        return f"permission denied; check the {what}'s permissions"
+    if exc.errno == errno.EROFS:
+        return f"the {what} is on a read-only file system"
+    return (exc.strerror or str(exc)).lower()
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ from html import escape      # not xml.sax.saxutils: it imports urllib.request, 
 from pathlib import Path
 
 from . import workdir
+from .errors import PnpError, display_path, os_error_text
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 FONT_DIR = PROJECT_ROOT / "fonts"
@@ -80,7 +81,11 @@ class FontLibrary:
         self.faces: dict[tuple[str, bool, bool], FontFace] = {}
         for path in sorted(font_dir.glob("*")):
             if path.suffix.lower() in FONT_SUFFIXES:
-                face = _describe(path)
+                try:
+                    face = _describe(path)
+                except OSError as exc:          # pnpgen's own file: its install is broken
+                    raise PnpError(f"{display_path(path)}: cannot read this font of pnpgen's: "
+                                   f"{os_error_text(exc, 'file')}") from None
                 self.faces.setdefault((face.family, face.bold, face.italic), face)
 
     @property
@@ -104,7 +109,7 @@ def _metrics(path: Path) -> FontMetrics:
 
 @lru_cache(maxsize=1)
 def library() -> FontLibrary:
-    return FontLibrary()
+    return FontLibrary(FONT_DIR)
 
 
 def _describe(path: Path) -> FontFace:

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import hashlib
 import io
+import math
 import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from xml.sax.saxutils import escape
+from xml.sax.saxutils import escape, unescape
 
 import jinja2
 from reportlab.lib import colors
@@ -24,6 +25,7 @@ from reportlab.pdfbase.pdfmetrics import registerFontFamily
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.platypus import (BaseDocTemplate, Flowable, Frame, KeepTogether, PageTemplate,
                                 Paragraph, Spacer, Table, TableStyle)
+from reportlab.platypus.doctemplate import LayoutError
 
 from . import confine, glyphs, interrupt, workdir
 from .errors import ManifestError, Mark, Reporter, display_path, plain_words
@@ -39,6 +41,8 @@ MARGIN, GUTTER, BAND = 10 * mm, 5 * mm, 17 * mm
 FONTS = {"Sans": "LiberationSans-Regular.ttf", "Sans-Bold": "LiberationSans-Bold.ttf",
          "Sans-Italic": "LiberationSans-Italic.ttf", "Serif-Bold": "LiberationSerif-Bold.ttf"}
 BLOCK_KINDS = ("text", "bullets", "steps", "table", "note")
+CELL_PADDING = 2             # pt each side of a cell's text
+MAX_WORD_LINES = 3           # a word broken across more lines than this is refused, not printed
 
 TABLE_COLUMN = Spec("table column", {"header": Field(Str(80), True), "field": Field(Str(80), True)})
 TABLE_SPEC = Spec("table", {
@@ -153,6 +157,10 @@ class _Typesetter:
             return getattr(self, f"_block_{kind}")(value, width)
         except glyphs.GlyphError as exc:
             raise ManifestError([_problem(block.mark, f"section '{section.heading}', {kind}: {exc}", GLYPH_HINT)]) from None
+        except WordTooLong as exc:
+            raise ManifestError([_problem(block.mark, f"section '{section.heading}', table: {exc}",
+                                          "widen that column (the table's widths:), shorten the word, or give it "
+                                          "a space or a hyphen where it may break")]) from None
         except EXPRESSION_ERRORS as exc:
             hint = "check the {{ ... }} expression against the manifests"
             if "map" not in self.source.context:
@@ -174,12 +182,12 @@ class _Typesetter:
 
     def _block_table(self, table, width):
         headers, rows = self._table_rows(table)
-        cells = [[Paragraph(self._markup(h), self.styles["head"]) for h in headers]]
-        cells += [[Paragraph(self._markup(str(c)), self.styles["cell"]) for c in row] for row in rows]
         widths = table.widths or [1] * len(headers)
         if len(widths) != len(headers):
             raise ValueError(f"{len(widths)} widths for {len(headers)} columns")
         col_widths = [width * w / sum(widths) for w in widths]
+        cells = [[self._cell(h, "head", w, h) for h, w in zip(headers, col_widths)]]
+        cells += [[self._cell(str(c), "cell", w, h) for c, w, h in zip(row, col_widths, headers)] for row in rows]
         t = Table(cells, colWidths=col_widths, repeatRows=1, hAlign="LEFT")
         t.setStyle(TableStyle([
             ("FONTNAME", (0, 0), (-1, -1), "Sans"),      # else reportlab names Helvetica
@@ -190,6 +198,26 @@ class _Typesetter:
             ("TOPPADDING", (0, 0), (-1, -1), 1.5), ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
         ]))
         return [t, Spacer(1, 3)]
+
+    def _cell(self, text: str, style_name: str, column_width: float, header: str) -> Paragraph:
+        """A table cell whose every word fits its column. Its type is at the handout's smallest
+        already (8 pt), so a word wider than the column is broken with a hyphen where the line is
+        full; a word that would take more than MAX_WORD_LINES lines is refused."""
+        markup, style = self._markup(text), self.styles[style_name]
+        room = column_width - 2 * CELL_PADDING
+        too_wide = {w for w, font in _words(markup, style.fontName)
+                    if pdfmetrics.stringWidth(w, font, style.fontSize) > room}
+        if not too_wide:
+            return Paragraph(markup, style)
+        usable = room - pdfmetrics.stringWidth("-", "Sans-Bold", style.fontSize)
+        for word in too_wide:
+            width = pdfmetrics.stringWidth(word, "Sans-Bold", style.fontSize)
+            if usable <= 0 or math.ceil(width / usable) > MAX_WORD_LINES:
+                raise WordTooLong(f"the word '{word[:30]}{'...' if len(word) > 30 else ''}' ({len(word)} characters) "
+                                  f"is too long for the column '{header}' ({room / mm:.1f} mm for text): at "
+                                  f"{style.fontSize:g} pt it would be broken across more than {MAX_WORD_LINES} lines")
+        return Paragraph(_hyphenable(markup, too_wide), ParagraphStyle(f"{style.name}-hyphenated", parent=style,
+                                                                       embeddedHyphenation=1))
 
     def _table_rows(self, table):
         if table.values.get("from") is None:
@@ -249,6 +277,39 @@ class _Typesetter:
             return match.group(0)
         path = icon_png(icon, self.rec.accent)
         return f'<img src="{path}" width="{BODY_PT + 1}" height="{BODY_PT + 1}" valign="-2"/>'
+
+
+class WordTooLong(ValueError):
+    pass
+
+
+_TAG = re.compile(r"(<[^>]*>)")
+
+
+def _words(markup: str, font: str) -> list[tuple[str, str]]:
+    """(word, font) for each word of a paragraph's markup, entities read back to characters;
+    <b> and <i> pick the bold and italic faces (bold wins, as the font family does)."""
+    words, depth = [], {"b": 0, "i": 0}
+    for part in _TAG.split(markup):
+        tag = re.fullmatch(r"<(/?)([bi])>", part)
+        if tag:
+            depth[tag.group(2)] += -1 if tag.group(1) else 1
+        elif not part.startswith("<"):
+            face = "Sans-Bold" if depth["b"] or font == "Sans-Bold" else "Sans-Italic" if depth["i"] else font
+            words += [(word, face) for word in unescape(part).split()]
+    return words
+
+
+def _hyphenable(markup: str, words: set[str]) -> str:
+    """The markup with a soft hyphen between the characters of each word in `words` (never
+    leaving one letter alone: two at least each side): the paragraph breaks such a word where
+    the line is full and prints a hyphen there."""
+    def soft(word: str) -> str:
+        return "\u00ad".join([word[:2], *word[2:-2], word[-2:]]) if len(word) > 4 else word
+
+    def soften(text: str) -> str:
+        return " ".join(escape(soft(w)) if w in words else escape(w) for w in unescape(text).split(" "))
+    return "".join(part if part.startswith("<") else soften(part) for part in _TAG.split(markup))
 
 
 SENTENCE_END = re.compile(r"[.!?:;)\]]['\u2019\u201d\"]?$")
@@ -409,7 +470,13 @@ def handout_pdf(source: HandoutSource, page_size_mm: tuple[float, float]) -> byt
         buffer = io.BytesIO()
         _Sentences.strict = strict
         doc = _Doc(buffer, source, rec, (page_size_mm[0] * mm, page_size_mm[1] * mm))
-        doc.build(_Typesetter(rec, source, keep_boxes).flowables(doc.col_w))
+        try:
+            doc.build(_Typesetter(rec, source, keep_boxes).flowables(doc.col_w))
+        except LayoutError:                   # a table row or a whole box taller than a column
+            section = doc.current or rec.sections[0]
+            raise ManifestError([_problem(
+                section.mark, f"handout: section '{section.heading}' holds a table row taller than a whole "
+                f"column, which cannot be broken", "split that row's text over several rows")]) from None
         if doc.page <= MAX_PAGES:
             break
     if doc.page > MAX_PAGES:

@@ -19,7 +19,7 @@ from pathlib import Path
 import yaml
 
 from . import confine, templating
-from .errors import Mark, ManifestError, Reporter, display_path
+from .errors import Mark, ManifestError, Problem, Reporter, display_path, os_error_text
 from .fonts import library
 from .kinds import KINDS
 from .model import FontRole, Game, Group, Icon, Item, Player
@@ -148,8 +148,12 @@ def find_pack(name_or_path: str, components_dir: Path, marker: str = "game.yaml"
     """A pack is the path of any folder with a game.yaml, else a folder name under components/.
     A path always means that path: ./royal-dukes is the folder here, never the built-in pack."""
     for candidate in pack_candidates(name_or_path, components_dir):
-        if (candidate / marker).is_file():
-            return candidate.resolve()
+        try:
+            if (candidate / marker).is_file():
+                return candidate.resolve()
+        except OSError as exc:               # a folder this user may not open
+            raise ManifestError([Problem(Mark(display_path(candidate)), f"cannot open the pack folder: "
+                                         f"{os_error_text(exc, 'folder')} (this user must be able to read it)")]) from None
     return None
 
 
@@ -485,13 +489,19 @@ def _load_icons(root: Path, rec, rep: Reporter) -> dict[str, Icon]:
         mark = source.value_mark(name) if isinstance(source, SrcDict) else rec.mark
         path, problem = resolve_inside(root, rel)
         if problem:
-            rep.error(mark, f"icon '{name}': {problem}", "put the icon file inside the game pack folder and give its relative path")
+            rep.error(mark, f"icon '{name}': {problem}", "" if problem.startswith(UNREADABLE) else
+                      "put the icon file inside the game pack folder and give its relative path")
             continue
         try:
             icons[name] = _read_icon(name, path)
         except ValueError as exc:
             rep.error(mark, f"icon '{name}' ({rel}): {exc}", "save the icon as a plain SVG file")
+        except OSError as exc:
+            rep.error(mark, f"icon '{name}': {UNREADABLE} '{rel}': {os_error_text(exc, 'file')}")
     return icons
+
+
+UNREADABLE = "cannot read"
 
 
 def resolve_inside(root: Path, rel: str) -> tuple[Path | None, str]:
@@ -506,6 +516,8 @@ def resolve_inside(root: Path, rel: str) -> tuple[Path | None, str]:
             return None, f"'{rel}' points outside the game pack"
         if not path.is_file():
             return None, f"file '{rel}' not found"
+    except PermissionError as exc:   # a folder on the way this user may not open
+        return None, f"{UNREADABLE} '{rel[:60]}': {os_error_text(exc, 'folder')}"
     except OSError as exc:        # a name too long for the file system, a loop of links
         return None, f"'{rel[:60]}': {exc.strerror}"
     return path, ""

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from . import interrupt
-from .errors import BuildError, display_path
+from .errors import BuildError, display_path, os_error_text
 
 STAGING = re.compile(r"^\.pnpgen-(\d+)-[a-z0-9_]+\.(.*)$")   # .pnpgen-<pid>-<random>.<folder>
 RENAME_EXCHANGE = 2
@@ -48,7 +48,7 @@ def output_lock(out_dir: Path):
         out_dir.mkdir(exist_ok=True)
         handle = os.open(out_dir, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
     except OSError as exc:
-        raise BuildError(f"cannot write {display_path(out_dir)}: {exc.strerror}") from None
+        raise _cannot_write(out_dir, exc) from None
     try:
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -65,8 +65,11 @@ def write_atomically(out_dir: Path, files: dict[str, bytes], replaces: Iterable[
     (a previous build's files), in one step."""
     dropped = set(replaces) | set(files)
     with interrupt.deferred(), output_lock(out_dir):
-        remove_stale_staging(out_dir)
-        staging = _new_staging(out_dir)
+        try:
+            remove_stale_staging(out_dir)
+            staging = _new_staging(out_dir)
+        except OSError as exc:
+            raise _cannot_write(out_dir, exc) from None
         switched = False
         try:
             _fill(staging, files, out_dir, lambda name: name not in dropped)
@@ -74,11 +77,20 @@ def write_atomically(out_dir: Path, files: dict[str, bytes], replaces: Iterable[
             _swap(staging, out_dir)
             switched = True
         except OSError as exc:
-            raise BuildError(f"cannot write {display_path(out_dir)}: {exc.strerror}") from None
+            raise _cannot_write(out_dir, exc) from None
         finally:
             _remove(staging)                   # the old output once switched, else the new
         if interrupt.received():
             raise interrupt.Interrupted(interrupt.received(), _after_switch_message(out_dir, switched))
+
+
+def _cannot_write(out_dir: Path, exc: OSError) -> BuildError:
+    """Which folder refused, and what to do: the files go into out_dir's parent first (the --out
+    folder), then the two swap places, so both must be writable."""
+    folder = Path(exc.filename).parent if exc.filename else out_dir
+    return BuildError(f"cannot write {display_path(out_dir)}: {display_path(folder)}: "
+                      f"{os_error_text(exc, 'folder')} (this user must be able to write it), "
+                      f"or give another folder with --out")
 
 
 def _after_switch_message(out_dir: Path, switched: bool) -> str:

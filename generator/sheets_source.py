@@ -18,7 +18,7 @@ from pathlib import Path
 
 import yaml
 
-from .errors import Mark, Reporter, display_path
+from .errors import Mark, Reporter, display_path, os_error_text
 from .schema import AnyData, Field, ListOf, Spec, Str, Type
 from .yamlsrc import SrcDict, SrcList
 
@@ -239,7 +239,7 @@ def _shown(value) -> str:
 
 def items_from(source, fields: dict[str, str], root: Path, rep: Reporter) -> SrcList | None:
     """The items of `items: {from, sheet}` as located mappings, or None after reporting why not."""
-    from .manifest import resolve_inside
+    from .manifest import UNREADABLE, resolve_inside
     rel, sheet = source.get("from"), source.get("sheet")
     where = source.value_mark("from") if isinstance(source, SrcDict) else source.mark
     if not isinstance(rel, str) or (sheet is not None and not isinstance(sheet, str)):
@@ -248,7 +248,12 @@ def items_from(source, fields: dict[str, str], root: Path, rep: Reporter) -> Src
     reader = READERS.get(Path(rel).suffix.lower())
     if problem or reader is None:
         rep.error(where, f"items: {problem or f'{rel} is not a spreadsheet'}",
-                  f"give a {', '.join(READERS)} file inside the pack folder")
+                  "" if problem.startswith(UNREADABLE) else f"give a {', '.join(READERS)} file inside the pack folder")
+        return None
+    try:                                  # readable by this user: else the readers' own words
+        open(path, "rb").close()
+    except OSError as exc:
+        rep.error(where, f"items: {UNREADABLE} '{rel}': {os_error_text(exc, 'file')}")
         return None
     try:
         sheet_name, rows = reader(path, sheet)

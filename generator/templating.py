@@ -30,6 +30,7 @@ from jinja2.sandbox import SandboxedEnvironment, modifies_known_mutable
 from markupsafe import Markup
 
 from . import confine, workdir
+from .errors import display_path, os_error_text
 from .glyphs import composed, snippet
 from .fonts import PROJECT_ROOT, library
 from .schema import type_name
@@ -197,7 +198,19 @@ class ConfinedLoader(jinja2.FileSystemLoader):
         self.bounds = {str(path): bound for path, bound in searchpath_and_bounds}
 
     def get_source(self, environment, template):
-        source, filename, uptodate = super().get_source(environment, template)
+        for folder in self.searchpath:
+            if os.path.isdir(folder) and not os.access(folder, os.R_OK | os.X_OK):
+                raise jinja2.exceptions.TemplateError(
+                    f"template '{template}': cannot open the folder {display_path(Path(folder))}: "
+                    "permission denied; check the folder's permissions")
+        try:
+            source, filename, uptodate = super().get_source(environment, template)
+        except jinja2.TemplateNotFound:       # an OSError too, told by check_template
+            raise
+        except OSError as exc:                # found, but this user may not read it
+            raise jinja2.exceptions.TemplateError(
+                f"template '{template}' ({display_path(Path(exc.filename or template))}): cannot read it: "
+                f"{os_error_text(exc, 'file')}") from None
         bound = next((b for path, b in self.bounds.items() if filename.startswith(path.rstrip("/") + "/")), None)
         if bound is None or confine.read_problem(Path(filename), bound):
             raise jinja2.exceptions.SecurityError(

@@ -192,6 +192,15 @@ TRACEBACKS = [
     Case("handout heading with crossed bold and italic",
          replace("handout.yaml", "heading: Setup", 'heading: "**bold *both** italic*"'), HANDOUT,
          r"handout\.yaml:\d+:\d+: handout heading: \*\*bold\*\* and \*italic\* markup cross", pack="royal-dukes"),
+    Case("handout table with one long unbreakable word", replace(
+        "handout.yaml", "          rows:\n            - [Monk,", "          rows:\n            - [%s, x, y, z]\n"
+        "            - [Monk," % ("W" * 3000)), HANDOUT,
+         r"handout\.yaml:\d+:\d+: section 'Setup', table: the word 'W{30}\.\.\.' \(3000 characters\) is too long "
+         r"for the column 'Rank'", pack="royal-dukes"),
+    Case("handout table row taller than a column", replace(
+        "handout.yaml", "          rows:\n            - [Monk,", "          rows:\n            - [x, %s, y, z]\n"
+        "            - [Monk," % ("ab " * 1500)), HANDOUT,
+         r"handout\.yaml:\d+:\d+: handout: section 'Setup' holds a table row taller than a whole column", pack="royal-dukes"),
 ]
 
 HANGS = [
@@ -259,6 +268,18 @@ SILENT = [
          r"l\.json: layouts: must be a non-empty list of layouts, not an empty list"),
     Case("hex grid without orientation", layout_file(with_value("grid", '{"type": "hex"}')), CHECK,
          r"l\.json: grid\.orientation: a hex grid needs"),
+    Case("layout cell with an unknown key", layout_file(with_value("cells[3].colour", '"red"')), CHECK,
+         r"l\.json: cells\[3\]\.colour: unknown key; known keys are label, q, r, type, vp"),
+    Case("layout cell key misspelt", layout_file(lambda good: json.dumps(
+        {"layouts": [good, {**good, "cells": [*good["cells"][:5], {**good["cells"][5], "lable": "A6"}, *good["cells"][6:]]}]})),
+         CHECK, r"l\.json: layouts\[1\]\.cells\[5\]\.lable: unknown key; did you mean 'label'\?"),
+    Case("layout placement with an unknown key", layout_file(lambda good: json.dumps(
+        {**good, "placements": [{"kind": "start", "cell": [0, 0], "ownr": 1}]})), CHECK,
+         r"l\.json: placements\[0\]\.ownr: unknown key; known keys are cell, kind"),
+    Case("layout grid with an unknown key", layout_file(with_value("grid.orientaton", '"flat"')), CHECK,
+         r"l\.json: grid\.orientaton: unknown key; did you mean 'orientation'\?"),
+    Case("layout with an unknown top-level key", layout_file(with_value("player", '4')), CHECK,
+         r"l\.json: player: unknown key; did you mean 'players'\? known keys are cells, game"),
 ]
 
 UNPLACED = [

@@ -47,7 +47,7 @@ def big_pack(tmp_path_factory):
 def test_every_command_stops_at_once_with_the_shells_exit_code(tmp_path, big_pack, command, sig):
     out = tmp_path / "out"
     argv = {"validate": ["validate", big_pack],
-            "map": ["map", "royal-dukes", "--count", "5000", "--seed", "1", "--format", "pdf", "--out", out],
+            "map": ["map", "royal-dukes", "--count", "1000", "--seed", "1", "--format", "pdf", "--out", out],
             "handout": ["handout", "royal-dukes", "--out", out],
             "build": ["build", big_pack, "--out", out, "--quiet"],
             "export png": ["export", "png", big_pack, "--out", out, "--quiet"],

@@ -14,9 +14,14 @@ from collections import deque
 from itertools import combinations
 
 from .grid import components, hex_distance, hex_neighbours, offset_to_axial
-from .layout import Layout
+from .layout import Layout, LayoutKeys
 from .rules import Violation, cached_map_data
 from .rules import Report, coord_text as _name, coords_text, is_int as _is_int
+
+# the keys this game's cells and placements carry (map --check refuses any other)
+KEYS = LayoutKeys(cells=frozenset(("q", "r", "type", "color", "elevation", "god", "doom_point")),
+                  placements=frozenset(("kind", "cell", "label", "role", "god", "avatar", "buildings")))
+
 
 def _data() -> dict:
     return cached_map_data("cones-of-dunshire")

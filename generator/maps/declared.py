@@ -1110,6 +1110,7 @@ def _tokens_apart(rule: Rule, placed: dict, board: _Board) -> bool:
 
 
 def checker(spec: Declared, game_id: str):
-    """The separately written checker, reading the declaration for itself."""
+    """The separately written checker, reading the declaration for itself (its `check` and the
+    `keys` a layout's cells and placements may carry)."""
     from . import declared_check
-    return declared_check.Checker(spec.source, game_id).check
+    return declared_check.Checker(spec.source, game_id)

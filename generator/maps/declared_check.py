@@ -13,7 +13,7 @@ from pathlib import Path
 import yaml
 
 from . import grid
-from .layout import Layout
+from .layout import Layout, LayoutKeys
 from .rules import Violation, coords_text, is_int
 
 SHOWN = 12
@@ -65,6 +65,18 @@ class Checker:
         self.outside = section.get("outside") or []
         self.outside_types = {o["type"] for o in self.outside}
         self.constraints = section.get("constraints") or []
+        self.keys = self._keys()
+
+    def _keys(self) -> LayoutKeys:
+        """What the declaration lets a cell carry (its place, type, label, its type's values, the
+        tokens and markers) and a placement (a start's seat and fields, the pieces off the board)."""
+        cells = {*(("q", "r") if self.grid == "hex" else ("x", "y")), "type", "label"}
+        cells |= {k for values in self.types.values() for k in values}
+        cells |= {t["name"] for t in self.tokens} | {m["name"] for m in self.markers}
+        cells |= {k for o in self.outside for k in (o.get("values") or {})}
+        placements = {"kind", "cell", "player", "role", *((self.starts or {}).get("fields") or {})}
+        placements |= {k for o in self.outside for k in (o.get("piece") or {})}
+        return LayoutKeys(frozenset(cells), frozenset(placements))
 
     def _cells(self, board) -> list:
         shape = board.get("shape", "rectangle")

@@ -9,11 +9,14 @@ well-formed layout. check() never raises.
 from __future__ import annotations
 
 from .grid import components, hex_neighbours
-from .layout import Layout
+from .layout import Layout, LayoutKeys
 from .rules import Violation, map_data
 from .rules import coord_text as _name, coords_text, is_int as _is_int
 
 GAME = "dragon-towers"
+# the keys this game's cells and placements carry (map --check refuses any other)
+KEYS = LayoutKeys(cells=frozenset(("q", "r", "type", "number", "placed_by")),
+                  placements=frozenset(("kind", "cell", "owner", "roll")))
 _DATA = map_data(GAME)
 RULES: dict = _DATA["rules"]
 MIX: dict = _DATA["tiles_per_player"]

@@ -21,8 +21,9 @@ from types import ModuleType
 import yaml
 
 from .. import interrupt
+from ..errors import os_error_text
 from ..fonts import PROJECT_ROOT
-from .layout import Layout
+from .layout import Layout, LayoutKeys
 from .rules import MapOptions, Violation
 
 GAMES = ("royal-dukes", "shires", "lords-of-doomspire", "dragon-towers", "cones-of-dunshire")
@@ -50,6 +51,7 @@ class MapRules:
     data: dict
     gen: object                 # generate(rng, players, options), metrics(layout), score(metrics), PLAYERS
     checkers: tuple             # (name, check(layout) -> list[Violation]) each, the first one decides
+    keys: LayoutKeys | None = None   # what the deciding checker lets cells and placements carry
 
     @property
     def checker(self):
@@ -75,7 +77,9 @@ def _rules_at(root: Path) -> MapRules:
         raise MapError(f"no map rules for '{root.name}': {path} does not exist (see docs/maps.md)")
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    except (OSError, yaml.YAMLError) as exc:
+    except OSError as exc:
+        raise MapError(f"{path}: cannot read the map rules: {os_error_text(exc, 'file')}") from None
+    except yaml.YAMLError as exc:
         raise MapError(f"{path}: cannot read the map rules: {exc}") from None
     if not isinstance(data, dict):
         raise MapError(f"{path}: map rules must be a mapping of keys")
@@ -90,8 +94,9 @@ def _rules_at(root: Path) -> MapRules:
             spec = declared.load(data["layout"], path)
         except declared.DeclarationError as exc:
             raise MapError(str(exc)) from None
+        checker = declared.checker(spec, game_id)
         return MapRules(game_id, root, data, declared.Generator(spec, game_id),
-                        (("declared", declared.checker(spec, game_id)),))
+                        (("declared", checker.check),), checker.keys)
     raise MapError(f"{path}: declares no map rules; add a `layout:` section in the map vocabulary "
                    f"(docs/maps.md)")
 
@@ -108,8 +113,8 @@ def _python_rules(game_id: str, root: Path, data: dict, name) -> MapRules:
     if "layout" in data:                          # the declared form: a second opinion
         from . import declared
         spec = declared.load(data["layout"], root / "map.yaml")
-        checkers.append(("declared", declared.checker(spec, game_id)))
-    return MapRules(game_id, root, data, _RenamedGen(gen, game_id), tuple(checkers))
+        checkers.append(("declared", declared.checker(spec, game_id).check))
+    return MapRules(game_id, root, data, _RenamedGen(gen, game_id), tuple(checkers), check.KEYS)
 
 
 def _same_rules_as_builtin(root: Path, data: dict, builtin: Path) -> None:
@@ -223,6 +228,13 @@ def check(layout: Layout, pack=None) -> list[Violation]:
     rulebook does not forbid)."""
     rules = rules_of_layout(layout, pack)
     return _marked(rules, rules.checker(layout))
+
+
+def unknown_keys(layout: Layout, pack=None, where: str = "") -> list[str]:
+    """'cells[3].colour: unknown key; ...' for each key of a cell or placement that the pack's
+    deciding checker does not read (it would be ignored, so it is refused)."""
+    keys = rules_of_layout(layout, pack).keys
+    return keys.unknown(layout, where) if keys else []
 
 
 def check_all(layout: Layout, pack=None) -> list[tuple[str, list[Violation]]]:

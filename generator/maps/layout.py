@@ -5,11 +5,13 @@ into the same structure the generators produce, and the checkers read nothing el
 """
 from __future__ import annotations
 
+import difflib
 import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..errors import os_error_text
 from ..yamlsrc import first_bracket_past
 from .grid import Cell
 
@@ -44,6 +46,37 @@ class Layout:
         return cls(game=data["game"], seed=data.get("seed"), players=data["players"],
                    grid=data["grid"], cells=data["cells"], placements=data.get("placements", []),
                    metrics=data.get("metrics", {}))
+
+
+TOP_KEYS = ("game", "seed", "players", "grid", "cells", "placements", "metrics")
+GRID_KEYS = ("type", "orientation")
+SHOWN_UNKNOWN = 12          # unknown keys named before "and N more"
+
+
+def unknown_key(where: str, key, known) -> str:
+    """'where.key: unknown key; did you mean ...? known keys are ...' for a key no reader knows."""
+    close = difflib.get_close_matches(str(key), list(known), 1, 0.6)
+    hint = f"did you mean '{close[0]}'? " if close else ""
+    return (f"{where + '.' if where else ''}{key}: unknown key; {hint}known keys are "
+            f"{', '.join(sorted(known))}")
+
+
+@dataclass(frozen=True)
+class LayoutKeys:
+    """The keys one game's cells and placements may carry: its checker declares them, and a key
+    outside them (a typo like `colour`) is refused rather than silently ignored."""
+    cells: frozenset
+    placements: frozenset
+
+    def unknown(self, layout: "Layout", where: str = "") -> list[str]:
+        at = f"{where}." if where else ""
+        found = [unknown_key(f"{at}{part}[{n}]", key, known)
+                 for part, items, known in (("cells", layout.cells, self.cells),
+                                            ("placements", layout.placements, self.placements))
+                 for n, item in enumerate(items) for key in item if key not in known]
+        if len(found) > SHOWN_UNKNOWN:
+            found[SHOWN_UNKNOWN:] = [f"{at}cells, placements: {len(found) - SHOWN_UNKNOWN} more unknown keys not shown"]
+        return found
 
 
 def make_cell(grid_type: str, coord: Cell, type_: str, **extra) -> dict:
@@ -92,7 +125,7 @@ def read_bounded(path: Path, limit: int, what: str) -> str:
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except OSError as exc:
-        raise LayoutFileError(f"{path}: cannot read: {exc.strerror}") from None
+        raise LayoutFileError(f"{path}: cannot read: {os_error_text(exc, 'file')}") from None
     with os.fdopen(fd, "rb") as handle:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise LayoutFileError(f"{path}: not a regular file; give the path of a {what}")
@@ -178,9 +211,15 @@ def _structure_problem(item, where: str = "") -> str:
     for key in ("game", "players", "grid", "cells"):
         if key not in item:
             return f"{where or '(top)'}: missing key '{key}'"
+    stray = [key for key in item if key not in TOP_KEYS]
+    if stray:
+        return unknown_key(where, stray[0], TOP_KEYS)
     grid = item["grid"]
     if not isinstance(grid, dict) or grid.get("type") not in ("hex", "square"):
         return f"{at('grid')}: must be {{\"type\": \"hex\", \"orientation\": \"pointy\" or \"flat\"}} or {{\"type\": \"square\"}}"
+    stray = [key for key in grid if key not in GRID_KEYS]
+    if stray:
+        return unknown_key(at("grid"), stray[0], GRID_KEYS)
     if grid["type"] == "hex" and grid.get("orientation") not in ("pointy", "flat"):
         return f"{at('grid.orientation')}: a hex grid needs \"orientation\": \"pointy\" or \"flat\", not {_shown(grid.get('orientation'))}"
     keys = ("q", "r") if grid["type"] == "hex" else ("x", "y")

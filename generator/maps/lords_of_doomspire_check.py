@@ -10,11 +10,14 @@ from __future__ import annotations
 from collections import Counter
 from functools import lru_cache
 
-from .layout import Layout
+from .layout import Layout, LayoutKeys
 from .rules import Violation, cached_map_data
 from .rules import coord_text as _xy, coords_text, is_int as _is_int
 
 GAME = "lords-of-doomspire"
+# the keys this game's cells and placements carry (map --check refuses any other)
+KEYS = LayoutKeys(cells=frozenset(("x", "y", "type", "label", "biome", "zone", "tier", "owner", "coastal", "face_down", "question_marks", "resources", "starred")),
+                  placements=frozenset(("kind", "cell", "label", "owner", "zone", "count")))
 CLOCKWISE = ("nw", "ne", "se", "sw")
 TIERED = ("adventure", "oasis")          # tiles drawn from with question marks
 

@@ -77,17 +77,25 @@ def _pack_art(layout: Layout, look: dict, title: str, game) -> tuple[str, float,
 
 
 def map_files(layouts: list[Layout], fmt: str, stem: str, game_title: str, paper: Options,
-              dpi: int = 150) -> dict[str, bytes]:
+              dpi: int = 150, advance=lambda n=1: None) -> dict[str, bytes]:
+    """The files of a run; advance() is called as each layout is drawn (the CLI's progress)."""
     if fmt == "json":
         return {f"{stem}.json": dumps(layouts).encode()}
-    drawings = [render_layout(layout, game_title) for layout in layouts]
+    drawings = []
+    for layout in layouts:
+        drawings.append(render_layout(layout, game_title))
+        if fmt != "png":            # a PNG is drawn when it is rasterized, below
+            advance()
     if fmt == "svg":
         return {_name(stem, layout, len(layouts), "svg"): svg.encode()
                 for layout, (svg, _, _) in zip(layouts, drawings)}
     if fmt == "png":
         try:
-            return {_name(stem, layout, len(layouts), "png"): png_bytes(svg, w, h, dpi)
-                    for layout, (svg, w, h) in zip(layouts, drawings)}
+            files = {}
+            for layout, (svg, w, h) in zip(layouts, drawings):
+                files[_name(stem, layout, len(layouts), "png")] = png_bytes(svg, w, h, dpi)
+                advance()
+            return files
         except GlyphError as exc:
             raise BuildError(f"the map: {exc}") from None
     files = {f"{stem}.pdf": map_pdf(layouts, drawings, game_title, paper)}

@@ -11,11 +11,14 @@ when absent: no settlement on the side of the map or next to another) or "relaxe
 from __future__ import annotations
 
 from . import grid
-from .layout import Layout
+from .layout import Layout, LayoutKeys
 from .rules import Violation, map_data
 from .rules import coords_text, is_int as _is_int
 
 GAME = "royal-dukes"
+# the keys this game's cells and placements carry (map --check refuses any other)
+KEYS = LayoutKeys(cells=frozenset(("q", "r", "type", "label", "vp")),
+                  placements=frozenset(("kind", "cell")))
 _SHOWN = 12                  # cells named in one message before "and N more"
 
 

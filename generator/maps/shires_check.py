@@ -8,9 +8,14 @@ unknown placements). The checker never raises on malformed input: it reports and
 from __future__ import annotations
 
 from .grid import HEX_DIRECTIONS, components, hex_distance
-from .layout import Layout
+from .layout import Layout, LayoutKeys
 from .rules import Violation, cached_map_data
 from .rules import Report, coord_text as _name, coords_text, is_int as _is_int
+
+# the keys this game's cells and placements carry (map --check refuses any other)
+KEYS = LayoutKeys(cells=frozenset(("q", "r", "type", "tile", "order", "placed_by", "coastal", "exploration")),
+                  placements=frozenset(("kind", "cell", "label", "building", "side", "face_down")))
+
 
 def _data() -> dict:
     return cached_map_data("shires")
