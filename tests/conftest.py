@@ -85,6 +85,17 @@ def pytest_xdist_auto_num_workers(config):
     return max(1, min(os.cpu_count() or 1, 4))
 
 
+def start_on_terminal(argv):
+    """pnpgen with its stderr on a pseudo-terminal (as a user at a shell sees it, with progress
+    bars, shown from the first step); (process, reader fd)."""
+    main_fd, child_fd = os.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "generator", *map(str, argv)], cwd=ROOT,
+                            stdout=subprocess.DEVNULL, stderr=child_fd,
+                            env={**os.environ, "PNPGEN_PROGRESS_AFTER": "0"})
+    os.close(child_fd)
+    return proc, main_fd
+
+
 def copy_pack(name: str, dest: Path) -> Path:
     source = FIXTURES / name if (FIXTURES / name).is_dir() else ROOT / "components" / name
     target = dest / name

@@ -8,8 +8,6 @@ import json
 import os
 import re
 import shutil
-import subprocess
-import sys
 import tempfile
 import traceback
 from pathlib import Path
@@ -17,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import conftest
-from conftest import FIXTURES, ROOT, run_cli
+from conftest import FIXTURES, ROOT, run_cli, start_on_terminal
 
 GAMES = ("royal-dukes", "shires", "lords-of-doomspire", "dragon-towers", "cones-of-dunshire")
 
@@ -74,12 +72,8 @@ def test_a_copied_pack_under_another_name_writes_layouts_its_check_accepts(game,
 # --- 4. map --count: bounded, with progress on a terminal -------------------------------------
 
 def run_on_terminal(argv: list) -> tuple[int, str]:
-    """pnpgen with its stderr on a pseudo-terminal (as a user at a shell sees it): exit code and
-    everything written there, read until the child closes it."""
-    master, slave = os.openpty()
-    proc = subprocess.Popen([sys.executable, "-m", "generator", *map(str, argv)], cwd=ROOT,
-                            stdout=subprocess.DEVNULL, stderr=slave)
-    os.close(slave)
+    """Exit code and everything pnpgen wrote on its terminal, read until it closes it."""
+    proc, master = start_on_terminal(argv)
     chunks = []
     while True:
         try:

@@ -5,7 +5,6 @@ import os
 import random
 import re
 import signal
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -14,7 +13,7 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from conftest import ROOT, copy_pack, run_cli
+from conftest import ROOT, copy_pack, run_cli, start_on_terminal
 from generator import cli, render
 
 
@@ -141,15 +140,6 @@ def test_a_build_killed_midway_leaves_the_previous_output(tmp_path, sig):
     assert snapshot(out / "bench-deck") == before
     assert sorted(p.name for p in (out / "bench-deck").iterdir()) == sorted(before)
     assert [p.name for p in out.iterdir()] == ["bench-deck"], "no staging folder left"
-
-
-def start_on_terminal(argv):
-    """The CLI with its stderr on a pseudo-terminal (so it shows progress); (process, reader fd)."""
-    main_fd, child_fd = os.openpty()
-    proc = subprocess.Popen([sys.executable, "-m", "generator", *argv], cwd=ROOT,
-                            stdout=subprocess.DEVNULL, stderr=child_fd)
-    os.close(child_fd)
-    return proc, main_fd
 
 
 def read_until(fd, proc, text: str, limit: float = 120) -> str:
