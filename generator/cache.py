@@ -57,6 +57,8 @@ def digest(value) -> str:
 class CachedRenderer(FaceRenderer):
     """FaceRenderer that looks each face up by its key before rendering it."""
 
+    shares_faces = False      # its keys are by content already, and each face keeps its notes
+
     def __init__(self, game, bleed: float, lenient: bool, cache: FaceCache):
         super().__init__(game, bleed, lenient)
         self.store = cache

@@ -70,12 +70,16 @@ def expand_faces(group: Group) -> tuple[list[FaceRef], list[FaceRef] | None]:
 class FaceRenderer:
     """Renders each distinct face once; copies share the cached document."""
 
+    shares_faces = True       # items whose face reads nothing of them share one rendering
+
     def __init__(self, game: Game, bleed: float, lenient: bool = False):
         self.game, self.bleed = game, bleed
         self.env = templating.environment(game.root)
         self.helpers = templating.Helpers(game, lenient)
         self.cache: dict[tuple, str] = {}
         self.told: dict[tuple, tuple[str, tuple[str, ...]]] = {}   # face key -> (its place, its warnings)
+        self._shared: dict[tuple, tuple] = {}     # shared key -> the face key first rendered for it
+        self._per_item: dict[str, bool] = {}      # template -> whether it reads the item or player
         self.game_data = templating.read_only({
             "id": game.id, "title": game.title, "palette": game.palette,
             "players": [p.__dict__ for p in game.players], "notes": game.notes, "data": game.data})
@@ -90,10 +94,29 @@ class FaceRenderer:
         key = face.key
         cached = self.cache.get(key)
         if cached is None:
-            said = len(self.helpers.said)
-            cached = self.cache[key] = self._render(face)
-            self.told[key] = (self.helpers.face, tuple(self.helpers.said[said:]))
+            same = self._shared_key(face) if self.shares_faces else key
+            shared = self._shared.get(same)
+            if shared is None:
+                said = len(self.helpers.said)
+                cached = self._render(face)
+                self.told[key] = (self.helpers.face, tuple(self.helpers.said[said:]))
+                self._shared[same] = key
+            else:        # the same face as one rendered already (a common back): told again, here
+                cached, messages = self.cache[shared], self.told[shared][1]
+                self.helpers.face = face_place(face)
+                for message in messages:
+                    self.helpers.warn(message)
+                self.told[key] = (self.helpers.face, messages)
+            self.cache[key] = cached
         return cached
+
+    def _shared_key(self, face: FaceRef) -> tuple:
+        """A face whose templates never read the item nor its player is the same for every item of
+        its group: rendered once, as (group, side)."""
+        name = face.group.template if face.side == "front" else face.group.back_template
+        if name not in self._per_item:
+            self._per_item[name] = templating.reads_any(self.env, name, ("item", "player"))
+        return face.key if self._per_item[name] else (face.group.id, None, face.side)
 
     def told_since(self, known: set) -> list[tuple]:
         """What rendering each face not in `known` said, in the order they were rendered:

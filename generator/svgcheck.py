@@ -5,6 +5,7 @@ another font in their place). Checked on every face by build and validate alike.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from .fonts import library
 from .svgdraw import NAMED_COLORS
@@ -29,8 +30,13 @@ def color_known(value: str) -> bool:
 def family_known(value: str) -> bool:
     """The first family of a font-family list is one of ours (quotes and case aside)."""
     first = value.split(",")[0].strip().strip("'\"").strip()
-    known = {f.lower() for f in library().families} | GENERIC_FAMILIES
-    return first.lower() in known
+    return first.lower() in _known_families(library())
+
+
+@lru_cache(maxsize=4)
+def _known_families(fonts) -> frozenset:
+    """The families of a (fixed) font library, lower-cased: asked for every face's every font."""
+    return frozenset(f.lower() for f in fonts.families) | GENERIC_FAMILIES
 
 
 def problems(svg: str) -> list[str]:

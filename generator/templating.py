@@ -26,6 +26,7 @@ from pathlib import Path
 
 import jinja2
 import jinja2.bccache
+import jinja2.meta
 from jinja2.sandbox import SandboxedEnvironment, modifies_known_mutable
 from markupsafe import Markup
 
@@ -163,19 +164,28 @@ def _check_growth(operator: str, left, right) -> None:
             raise jinja2.exceptions.SecurityError(f"{left} ** {right} is too large a number")
 
 
+def _length_ok(value) -> bool:
+    return (isinstance(value, (int, float)) and not isinstance(value, bool)
+            and math.isfinite(value) and abs(value) <= MAX_MM)
+
+
 def physical(*names):
     """A helper whose named numeric arguments must be finite and within MAX_MM: a NaN or a
     1e308 reaches no drawing, and the message names the argument."""
     def wrap(function):
         code = function.__code__
         params = code.co_varnames[1:code.co_argcount]
+        positions = [(index, name) for index, name in enumerate(params) if name in names]
 
-        def checked(self, *args, **kwargs):
-            for name, value in list(zip(params, args)) + list(kwargs.items()):
-                if name in names and value is not None and not (isinstance(value, (int, float)) and not isinstance(value, bool)
-                                          and math.isfinite(value) and abs(value) <= MAX_MM):
-                    raise ValueError(f"{function.__name__}(): {name}={value!r} is not a length within "
-                                     f"±{MAX_MM:g} mm; pass a finite number")
+        def refuse(name, value):
+            raise ValueError(f"{function.__name__}(): {name}={value!r} is not a length within "
+                             f"±{MAX_MM:g} mm; pass a finite number")
+
+        def checked(self, *args, **kwargs):      # on every helper call: kept lean
+            for index, name in positions:
+                value = args[index] if index < len(args) else kwargs.get(name)
+                if value is not None and not _length_ok(value):
+                    refuse(name, value)
             return function(self, *args, **kwargs)
         checked.__name__, checked.__doc__ = function.__name__, function.__doc__
         return checked
@@ -252,6 +262,28 @@ def _bytecode_cache() -> jinja2.BytecodeCache | None:
         return _SourceKeyedCache(str(workdir.private_dir("templates-compiled")))
     except OSError:                       # no private folder: compile every time
         return None
+
+
+def reads_any(env: jinja2.Environment, name: str, names: tuple[str, ...]) -> bool:
+    """Whether the template, or any template it includes or imports, reads one of `names` from
+    its context (an include chosen at run time: it may)."""
+    todo, seen = [name], set()
+    while todo:
+        current = todo.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        try:
+            tree = env.parse(env.loader.get_source(env, current)[0])
+        except (jinja2.TemplateError, OSError, UnicodeError, RecursionError, MemoryError):
+            return True         # rendering it will say what is wrong, with its place
+        if set(names) & jinja2.meta.find_undeclared_variables(tree):
+            return True
+        referenced = list(jinja2.meta.find_referenced_templates(tree))
+        if None in referenced:
+            return True
+        todo += referenced
+    return False
 
 
 def check_template(env: jinja2.Environment, name: str) -> str:
