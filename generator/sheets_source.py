@@ -9,9 +9,12 @@ located mappings a YAML list gives, and go through the same checks after that.
 """
 from __future__ import annotations
 
+import contextlib
 import csv
 import datetime
 import difflib
+import hashlib
+import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -145,6 +148,33 @@ def _sheet_name(names: list[str], wanted: str | None) -> str:
 
 
 READERS = {".csv": _read_csv, ".xlsx": _read_xlsx, ".xlsm": _read_xlsx, ".ods": _read_ods}
+REMEMBERED = {".xlsx", ".xlsm", ".ods"}     # their readers take 0.15-0.3 s to import and read
+
+
+def read_sheet(path: Path, sheet: str | None, suffix: str) -> tuple[str, list[list]]:
+    """(sheet name, rows) of a spreadsheet. XLSX and ODS rows are remembered in pnpgen's
+    owner-only working folder by the file's bytes and the sheet asked for, so `list`, `validate`
+    and `build` do not import and run a spreadsheet reader for a file read before."""
+    reader = READERS[suffix]
+    if suffix not in REMEMBERED:
+        return reader(path, sheet)
+    from . import workdir
+    try:
+        key = hashlib.sha256(path.read_bytes() + b"\0" + (sheet or "").encode()).hexdigest()
+        entry = workdir.private_dir("sheets-read") / f"{key}.json"
+        if workdir.trusted_file(entry):
+            name, rows = json.loads(entry.read_text(encoding="utf-8"))
+            return name, rows
+    except (OSError, ValueError):
+        entry = None
+    name, rows = reader(path, sheet)
+    if entry is not None and all(type(v) in _PLAIN for row in rows for v in row):
+        with contextlib.suppress(OSError):
+            workdir.write_private(entry, json.dumps([name, rows]).encode())
+    return name, rows
+
+
+_PLAIN = (str, int, float, bool, type(None))        # what JSON gives back as it was
 
 
 # --- cells -> typed values -------------------------------------------------------------------
@@ -245,8 +275,8 @@ def items_from(source, fields: dict[str, str], root: Path, rep: Reporter) -> Src
     if not isinstance(rel, str) or (sheet is not None and not isinstance(sheet, str)):
         return None                  # already reported by the schema
     path, problem = resolve_inside(root, rel)
-    reader = READERS.get(Path(rel).suffix.lower())
-    if problem or reader is None:
+    suffix = Path(rel).suffix.lower()
+    if problem or suffix not in READERS:
         rep.error(where, f"items: {problem or f'{rel} is not a spreadsheet'}",
                   "" if problem.startswith(UNREADABLE) else f"give a {', '.join(READERS)} file inside the pack folder")
         return None
@@ -256,7 +286,7 @@ def items_from(source, fields: dict[str, str], root: Path, rep: Reporter) -> Src
         rep.error(where, f"items: {UNREADABLE} '{rel}': {os_error_text(exc, 'file')}")
         return None
     try:
-        sheet_name, rows = reader(path, sheet)
+        sheet_name, rows = read_sheet(path, sheet, suffix)
     except SheetError as exc:
         rep.error(where, f"items from {rel}: {exc}", exc.hint)
         return None

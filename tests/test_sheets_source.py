@@ -173,3 +173,32 @@ def test_dragon_towers_keeps_its_missions_in_a_spreadsheet():
                                               "explorer", "treasurer", "pioneer"]
     assert all(i.copies == 1 and i.data["renown"] == 1 and i.data["condition"].endswith(".")
                for i in missions.items)
+
+
+@pytest.mark.parametrize("suffix", [".xlsx", ".ods"])
+def test_a_spreadsheet_read_before_is_not_read_again_until_it_changes(suffix, tmp_path, monkeypatch):
+    from generator import sheets_source, workdir
+    path = tmp_path / f"cards{suffix}"
+
+    def save(rows):
+        if suffix == ".ods":
+            save_data(str(path), {"Cards": rows})
+        else:
+            book = openpyxl.Workbook()
+            book.active.title = "Cards"
+            for row in rows:
+                book.active.append(row)
+            book.save(path)
+    reads = []
+    real = sheets_source.READERS[suffix]
+    monkeypatch.setitem(sheets_source.READERS, suffix, lambda p, s: reads.append(p) or real(p, s))
+    rows = [["id", "cost"], [f"card-{tmp_path.name}", 3]]       # bytes no earlier run has seen
+    save(rows)
+    first = sheets_source.read_sheet(path, "Cards", suffix)
+    assert sheets_source.read_sheet(path, "Cards", suffix) == first == ("Cards", rows)
+    assert len(reads) == 1
+    save(rows[:1] + [[f"card-{tmp_path.name}", 4]])
+    assert sheets_source.read_sheet(path, "Cards", suffix)[1][1][1] == 4 and len(reads) == 2
+    for entry in workdir.private_dir("sheets-read").iterdir():   # a broken entry is read past
+        entry.write_text("{not json")
+    assert sheets_source.read_sheet(path, "Cards", suffix)[1][1][1] == 4 and len(reads) == 3
