@@ -31,72 +31,26 @@ The package, one module per concern (each opens with what it turns into what):
     compiler    document -> tuple of operations (the ``_HANDLERS`` table)
     ops         operations -> cairo calls
     fallback    anything else -> cairosvg, behind a resource guard
+    draw        the entry points: draw_svg, supported
+
+Only colours and errors load without cairo (svgcheck reads the colour names while validating);
+the rest loads on first use, so commands that never draw start without cairo.
 """
 
 from __future__ import annotations
 
-import cairocffi
-
 from .base import UnsupportedSVG
 from .colors import NAMED_COLORS
-from .compiler import _check_safe, _compile, _compile_cached  # noqa: F401  (_compile: tests)
-from .fallback import MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS, ExternalResourceRefused, _fallback
-from .paths import _path_segments  # noqa: F401  (tests)
-from .properties import _CAP_BUTT, _DEFAULT_MITER, _JOIN_MITER
 
 __all__ = ['draw_svg', 'supported', 'UnsupportedSVG', 'ExternalResourceRefused',
            'NAMED_COLORS', 'MAX_IMAGE_BYTES', 'MAX_IMAGE_PIXELS']
 
-_lib = cairocffi.cairo
-_ffi = cairocffi.ffi
-_OVER = cairocffi.OPERATOR_OVER
-_WINDING = cairocffi.FILL_RULE_WINDING
 
-def supported(svg_text) -> bool:
-    """True when the fast path can draw ``svg_text`` (no cairosvg fallback).
-
-    Raises ValueError for documents with a DOCTYPE or entities.
-    """
-    _check_safe(svg_text)
-    return _compile_cached(svg_text) is not None
-
-
-def draw_svg(ctx: cairocffi.Context, svg_text) -> None:
-    """Draw an SVG document onto ctx in ctx's current user space.
-
-    One document user unit is one unit of ``ctx`` (the caller makes it
-    1 mm) and the document's (0, 0) point lands on ``ctx``'s origin; the
-    root's width/height/viewBox are ignored for placement.  The context's
-    graphics state and current path are left as they were.
-    """
-    _check_safe(svg_text)
-    program = _compile_cached(svg_text)
-    saved_path = ctx.copy_path() if ctx.has_current_point() else None
-    ctx.save()
+def __getattr__(name: str):
+    """draw_svg and the rest, from .draw, imported (with cairo) when first asked for."""
+    import importlib
+    draw = importlib.import_module(f"{__name__}.draw")
     try:
-        ctx.new_path()
-        # SVG's initial stroke/fill state, whatever the caller had set
-        ptr = ctx._pointer  # pylint: disable=protected-access
-        _lib.cairo_set_operator(ptr, _OVER)
-        _lib.cairo_set_miter_limit(ptr, _DEFAULT_MITER)
-        _lib.cairo_set_line_cap(ptr, _CAP_BUTT)
-        _lib.cairo_set_line_join(ptr, _JOIN_MITER)
-        _lib.cairo_set_fill_rule(ptr, _WINDING)
-        if _lib.cairo_get_dash_count(ptr):
-            _lib.cairo_set_dash(ptr, _ffi.NULL, 0, 0.0)
-        if program is None:
-            _fallback(ctx, svg_text)
-        else:
-            for function, argument in program:
-                function(ptr, argument)
-            status = _lib.cairo_status(ptr)
-            if status:
-                message = _ffi.string(_lib.cairo_status_to_string(status))
-                raise cairocffi.CairoError(
-                    'cairo error while drawing SVG: '
-                    + message.decode('utf-8', 'replace'), status)
-    finally:
-        ctx.new_path()
-        ctx.restore()
-        if saved_path:
-            ctx.append_path(saved_path)
+        return getattr(draw, name)
+    except AttributeError:
+        raise AttributeError(f"module 'generator.svgdraw' has no attribute {name!r}") from None

@@ -1,0 +1,67 @@
+"""The entry points: an SVG document -> cairo drawing (the fast path compiled to operations, or
+cairosvg for anything else), and whether the fast path can draw a document."""
+
+from __future__ import annotations
+
+import cairocffi
+
+from .base import UnsupportedSVG  # noqa: F401  (the package's names come from here)
+from .compiler import _check_safe, _compile, _compile_cached  # noqa: F401  (_compile: tests)
+from .fallback import MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS, ExternalResourceRefused, _fallback  # noqa: F401
+from .paths import _path_segments  # noqa: F401  (tests)
+from .properties import _CAP_BUTT, _DEFAULT_MITER, _JOIN_MITER
+
+
+_lib = cairocffi.cairo
+_ffi = cairocffi.ffi
+_OVER = cairocffi.OPERATOR_OVER
+_WINDING = cairocffi.FILL_RULE_WINDING
+
+def supported(svg_text) -> bool:
+    """True when the fast path can draw ``svg_text`` (no cairosvg fallback).
+
+    Raises ValueError for documents with a DOCTYPE or entities.
+    """
+    _check_safe(svg_text)
+    return _compile_cached(svg_text) is not None
+
+
+def draw_svg(ctx: cairocffi.Context, svg_text) -> None:
+    """Draw an SVG document onto ctx in ctx's current user space.
+
+    One document user unit is one unit of ``ctx`` (the caller makes it
+    1 mm) and the document's (0, 0) point lands on ``ctx``'s origin; the
+    root's width/height/viewBox are ignored for placement.  The context's
+    graphics state and current path are left as they were.
+    """
+    _check_safe(svg_text)
+    program = _compile_cached(svg_text)
+    saved_path = ctx.copy_path() if ctx.has_current_point() else None
+    ctx.save()
+    try:
+        ctx.new_path()
+        # SVG's initial stroke/fill state, whatever the caller had set
+        ptr = ctx._pointer  # pylint: disable=protected-access
+        _lib.cairo_set_operator(ptr, _OVER)
+        _lib.cairo_set_miter_limit(ptr, _DEFAULT_MITER)
+        _lib.cairo_set_line_cap(ptr, _CAP_BUTT)
+        _lib.cairo_set_line_join(ptr, _JOIN_MITER)
+        _lib.cairo_set_fill_rule(ptr, _WINDING)
+        if _lib.cairo_get_dash_count(ptr):
+            _lib.cairo_set_dash(ptr, _ffi.NULL, 0, 0.0)
+        if program is None:
+            _fallback(ctx, svg_text)
+        else:
+            for function, argument in program:
+                function(ptr, argument)
+            status = _lib.cairo_status(ptr)
+            if status:
+                message = _ffi.string(_lib.cairo_status_to_string(status))
+                raise cairocffi.CairoError(
+                    'cairo error while drawing SVG: '
+                    + message.decode('utf-8', 'replace'), status)
+    finally:
+        ctx.new_path()
+        ctx.restore()
+        if saved_path:
+            ctx.append_path(saved_path)
