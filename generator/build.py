@@ -17,7 +17,7 @@ from .impose import FaceTooLarge, Options, Run, fits_on_a_sheet, impose_board, i
 from .manifest import PAPERS, PRINT_SHOP, load_pack
 from .model import Game, Group
 from .publish import check_not_locked, write_atomically
-from .render import drawn_face_place, expand_faces
+from .render import Renderers, drawn_face_place, expand_faces
 from .presets import shop_options, shop_sheets
 
 
@@ -159,16 +159,19 @@ def options_for(game: Game, group: Group, request: BuildRequest) -> Options:
 def _render_groups(game, groups, request, progress, role, result):
     from .parallel import set_print_boxes, write_pdf     # cairo and pikepdf: only when drawing,
     from .pdfwrite import PdfWriter                      # so validate starts without them
-    renderers = {g.id: renderer_for(game, options_for(game, g, request).bleed, request.lenient, request.face_cache)
-                 for g in groups}
+    renderers = Renderers({g.id: renderer_for(game, options_for(game, g, request).bleed, request.lenient,
+                                              request.face_cache) for g in groups})
     sheets = plan_sheets(game, groups, request, role)
     writer = PdfWriter(
         face_svg=lambda f: renderers[f.group.id].svg(f), face_name=drawn_face_place,
         face_outline=lambda f, grow: f.group.outline(grow),
         title=f"{game.title} - {role}", subject=f"pnpgen print-and-play {role} for {game.title}")
-    for face in (p.face for sheet in sheets for p in sheet.placements):
-        writer.face_svg(face)     # here, not in the drawing workers: warnings and cache stay ours
-    pdf = write_pdf(writer, sheets, progress.advance)
+    if request.face_cache is not None:
+        # the preview's cache must learn every face, so they are all rendered here; a plain
+        # build renders each page's faces in the process that draws the page
+        for face in (p.face for sheet in sheets for p in sheet.placements):
+            writer.face_svg(face)
+    pdf = write_pdf(writer, sheets, progress.advance, renderers)
     if any(sheet.trim for sheet in sheets):
         pdf = set_print_boxes(pdf, sheets)
     for renderer in renderers.values():

@@ -1,5 +1,7 @@
 """Sheets -> PDF on both cores (and the page boxes cairo cannot write): large jobs are cut into page-aligned chunks; the
-parent draws the first while a forked worker draws each other one, and the chunk PDFs are merged with pikepdf.
+parent renders and draws the first while a forked worker renders and draws each other one, and the chunk PDFs
+are merged with pikepdf. Rendering the templates is most of a card's cost, so it is split too; each worker
+sends back, with its PDF, the warnings its faces gave (render.Renderers), told by the parent in page order.
 
 The number of chunks depends only on the page count, never on the machine, so the same input
 gives the same bytes everywhere; a machine with one core just draws the chunks in turn.
@@ -12,7 +14,6 @@ import multiprocessing.connection
 import os
 import tempfile
 
-import pikepdf
 
 from . import interrupt
 from .errors import BuildError
@@ -20,7 +21,7 @@ from .errors import BuildError
 MIN_PAGES_PER_CHUNK = 8      # below this, forking costs more than it saves
 CHUNKS = 2
 
-_job = None                  # (writer, chunks, counter), inherited by forked workers
+_job = None                  # (writer, chunks, counter, renderers), inherited by forked workers
 
 
 def chunk_sheets(sheets: list) -> list[list]:
@@ -33,31 +34,61 @@ def chunk_sheets(sheets: list) -> list[list]:
     return [sheets[:cut], sheets[cut:]]
 
 
-def write_pdf(writer, sheets: list, progress=None) -> bytes:
+def write_pdf(writer, sheets: list, progress=None, renderers=None) -> bytes:
+    """`renderers` (render.Renderers, or None): where the faces' warnings are kept."""
     chunks = chunk_sheets(sheets)
     if len(chunks) == 1:
         return writer.write(sheets, progress)
     if "fork" not in multiprocessing.get_all_start_methods() or (os.cpu_count() or 1) < 2:
         return merge([writer.write(chunk, progress) for chunk in chunks], writer.title)
-    return merge(_forked(writer, chunks, progress), writer.title)
+    return merge(_forked(writer, chunks, progress, renderers), writer.title)
 
 
-def _forked(writer, chunks, progress) -> list[bytes]:
+def _forked(writer, chunks, progress, renderers) -> list[bytes]:
     """The first chunk is drawn here while forked workers draw the others: the parent does its
     share instead of waiting, and its part needs no pipe."""
     global _job
     ctx = multiprocessing.get_context("fork")
     counter = ctx.Value("q", 0)
-    _job = (writer, chunks, counter)
+    _job = (writer, chunks, counter, renderers)
     pipes, workers = [], []
     try:
         start_workers(ctx, _work, range(1, len(chunks)), pipes, workers)
         report = _Progress(progress, counter)
         first = writer.write(chunks[0], report.own)
+        rest = _collect(pipes, report)
+        for told in (t for _, t in rest if renderers is not None):
+            renderers.hear(told)
+        return [first] + [pdf for pdf, _ in rest]
+    finally:
+        _job = None
+        _stop(workers, pipes)
+
+
+def in_halves(count: int, run, progress=None, minimum: int = 256) -> list:
+    """[run(0, half, advance), run(half, count, advance)]: the first half done here while a
+    forked worker does the second (each result must pickle); one call for small jobs, or where
+    there is one core or no fork. `advance(n)` reports progress from either process."""
+    half = count // 2
+    if count < minimum or "fork" not in multiprocessing.get_all_start_methods() or (os.cpu_count() or 1) < 2:
+        return [run(0, count, progress or _ignore)]
+    global _job
+    ctx = multiprocessing.get_context("fork")
+    counter = ctx.Value("q", 0)
+    _job = (run, [(half, count)], counter, None)
+    pipes, workers = [], []
+    try:
+        start_workers(ctx, _work_range, [0], pipes, workers)
+        report = _Progress(progress, counter)
+        first = run(0, half, report.own)
         return [first] + _collect(pipes, report)
     finally:
         _job = None
         _stop(workers, pipes)
+
+
+def _ignore(n: int) -> None:
+    pass
 
 
 def start_workers(ctx, target, indices, pipes: list, workers: list) -> None:
@@ -106,8 +137,8 @@ class _Progress:
             self.shown = done
 
 
-def _collect(pipes, report: _Progress) -> list[bytes]:
-    """Each worker's PDF, in chunk order; woken as soon as one arrives (no polling delay)."""
+def _collect(pipes, report: _Progress) -> list[tuple]:
+    """Each worker's (PDF, warnings told), in chunk order; woken as soon as one arrives (no polling delay)."""
     results = [None] * len(pipes)
     waiting = dict(enumerate(pipes))
     while waiting:
@@ -127,13 +158,27 @@ def _collect(pipes, report: _Progress) -> list[bytes]:
 
 
 def _work(index: int, send) -> None:
-    writer, chunks, counter = _job
+    writer, chunks, counter, renderers = _job
+    known = renderers.known() if renderers is not None else None
 
+    def draw(advance):
+        pdf = writer.write(chunks[index], advance)
+        return pdf, renderers.told_since(known) if renderers is not None else None
+    _answer(send, counter, draw)
+
+
+def _work_range(index: int, send) -> None:
+    run, ranges, counter, _ = _job
+    _answer(send, counter, lambda advance: run(*ranges[index], advance))
+
+
+def _answer(send, counter, job) -> None:
+    """job(advance) in a worker, its result or its error sent to the parent."""
     def advance(n):
         with counter.get_lock():
             counter.value += n
     try:
-        result = ("ok", writer.write(chunks[index], advance))
+        result = ("ok", job(advance))
     except (BuildError, interrupt.Interrupted) as exc:
         result = ("error", exc)
     except Exception as exc:          # report, don't hang the parent
@@ -151,6 +196,7 @@ def merge(parts: list[bytes], title: str) -> bytes:
 
     One qpdf job over files copies the pages in C++: twice as fast as appending them one by
     one through pikepdf's page list (0.16 s against 0.33 s for 2,224 pages, one run)."""
+    import pikepdf          # here: validate splits its work with this module and never merges
     with tempfile.TemporaryDirectory(prefix="pnpgen-merge-") as folder:
         names = []
         for index, part in enumerate(parts):
@@ -168,6 +214,7 @@ def merge(parts: list[bytes], title: str) -> bytes:
 def set_print_boxes(pdf: bytes, sheets: list) -> bytes:
     """TrimBox (the finished size) and BleedBox (trim plus bleed) on print-shop pages; cairo
     cannot write them. PDF boxes count from the bottom-left, in points."""
+    import pikepdf
     doc = pikepdf.Pdf.open(io.BytesIO(pdf))
     pt = 72 / 25.4
     for page, sheet in zip(doc.pages, sheets):

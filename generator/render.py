@@ -75,6 +75,7 @@ class FaceRenderer:
         self.env = templating.environment(game.root)
         self.helpers = templating.Helpers(game, lenient)
         self.cache: dict[tuple, str] = {}
+        self.told: dict[tuple, tuple[str, tuple[str, ...]]] = {}   # face key -> (its place, its warnings)
         self.game_data = templating.read_only({
             "id": game.id, "title": game.title, "palette": game.palette,
             "players": [p.__dict__ for p in game.players], "notes": game.notes, "data": game.data})
@@ -89,8 +90,26 @@ class FaceRenderer:
         key = face.key
         cached = self.cache.get(key)
         if cached is None:
+            said = len(self.helpers.said)
             cached = self.cache[key] = self._render(face)
+            self.told[key] = (self.helpers.face, tuple(self.helpers.said[said:]))
         return cached
+
+    def told_since(self, known: set) -> list[tuple]:
+        """What rendering each face not in `known` said, in the order they were rendered:
+        (key, face place, warnings). A drawing worker sends this back to its parent."""
+        return [(key, *said) for key, said in self.told.items() if key not in known]
+
+    def hear(self, told: list[tuple]) -> None:
+        """Warnings of faces rendered in another process, said here as if rendered here (a face
+        both processes rendered counts once)."""
+        for key, place, messages in told:
+            if key in self.told:
+                continue
+            self.told[key] = (place, messages)
+            self.helpers.face = place
+            for message in messages:
+                self.helpers.warn(message)
 
     def _render(self, face: FaceRef) -> str:
         group, item = face.group, face.item
@@ -125,6 +144,22 @@ class FaceRenderer:
             raise BuildError(f"{where}: template {name}: {unknown[0]}"
                              + (f" (and {len(unknown) - 1} more)" if len(unknown) > 1 else ""))
         return svg
+
+
+class Renderers(dict):
+    """Group id -> FaceRenderer of one document, as the drawing workers share them: each
+    process renders the faces of its own pages, and the workers' warnings come back to the
+    parent (render the same faces in any split and the same warnings are told, in order)."""
+
+    def known(self) -> dict[str, set]:
+        return {gid: set(r.told) for gid, r in self.items()}
+
+    def told_since(self, known: dict[str, set]) -> dict[str, list]:
+        return {gid: r.told_since(known[gid]) for gid, r in self.items()}
+
+    def hear(self, told: dict[str, list]) -> None:
+        for gid, said in told.items():
+            self[gid].hear(said)
 
 
 def face_place(face: FaceRef) -> str:

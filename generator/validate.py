@@ -12,7 +12,8 @@ from .build import BuildRequest, Progress, layout_problems, options_for
 from .errors import BuildError, ManifestError, display_path
 from .manifest import load_pack
 from .model import Game
-from .render import FaceRef, FaceRenderer
+from .parallel import in_halves
+from .render import FaceRef, FaceRenderer, Renderers
 
 
 @dataclass
@@ -29,9 +30,9 @@ def validate(pack_root: Path, request: BuildRequest | None = None, progress: Pro
     progress = progress or Progress()
     game = load_pack(pack_root)
     result = Validation(game)
-    progress.start(sum(len(g.items) * g.sides for g in game.groups), f"{game.id} (validate)")
-    for group in game.groups:
-        _render_every_face(game, group, request, result, progress)
+    faces = _printed_faces(game, request)
+    progress.start(len(faces), f"{game.id} (validate)")
+    _render_every_face(faces, result, progress)
     progress.finish()
     result.errors += layout_problems(game, request)
     if (game.root / "map.yaml").is_file():
@@ -41,18 +42,39 @@ def validate(pack_root: Path, request: BuildRequest | None = None, progress: Pro
     return result
 
 
-def _render_every_face(game, group, request, result: Validation, progress: Progress) -> None:
-    renderer = FaceRenderer(game, options_for(game, group, request).bleed, request.lenient)
-    sides = ("front", "back") if group.back_template else ("front",)
-    printed = [item for item in group.items if item.copies]
-    for face in (FaceRef(group, item, side) for item in printed for side in sides):
-        try:
-            renderer.svg(face)
-            result.faces += 1
-        except BuildError as exc:
-            result.errors.append(str(exc))
-        progress.advance()
-    result.warnings += renderer.warnings
+def _printed_faces(game: Game, request: BuildRequest) -> list[tuple[FaceRenderer, FaceRef]]:
+    """Every distinct face build would draw, with the renderer of its group."""
+    faces = []
+    for group in game.groups:
+        renderer = FaceRenderer(game, options_for(game, group, request).bleed, request.lenient)
+        sides = ("front", "back") if group.back_template else ("front",)
+        faces += [(renderer, FaceRef(group, item, side)) for item in group.items if item.copies for side in sides]
+    return faces
+
+
+def _render_every_face(faces: list, result: Validation, progress: Progress) -> None:
+    """Rendered on both cores: each half's errors and warnings come back in face order."""
+    def render(start: int, end: int, advance) -> tuple[int, list[str], list]:
+        renderers = Renderers({id(r): r for r, _ in faces})
+        known = renderers.known()
+        done, errors = 0, []
+        for renderer, face in faces[start:end]:
+            try:
+                renderer.svg(face)
+                done += 1
+            except BuildError as exc:
+                errors.append(str(exc))
+            advance(1)
+        return done, errors, renderers.told_since(known)
+
+    renderers = Renderers({id(r): r for r, _ in faces})
+    halves = in_halves(len(faces), render, progress.advance)
+    for done, errors, told in halves[1:]:
+        renderers.hear(told)
+    for done, errors, _ in halves:
+        result.faces += done
+        result.errors += errors
+    result.warnings += [w for r in dict.fromkeys(r for r, _ in faces) for w in r.warnings]
 
 
 def _check_map(game: Game, result: Validation) -> None:

@@ -45,3 +45,85 @@ def test_an_interrupted_build_does_not_wait_for_a_worker_blocked_sending_its_pdf
         interrupt.restore(previous)
     assert not thread.is_alive(), "write_pdf hung waiting for its worker"
     assert outcome and "interrupted" in str(outcome[0])
+
+
+GAME = """title: Split Deck
+players: {min: 1, max: 1}
+player_colors: [{id: red, name: Red, color: "#aa2222"}]
+palette: {ink: "#222222", paper: "#f7f1e3"}
+fonts: {body: {family: Liberation Sans}}
+defaults: {paper: a4, duplex: long, bleed: 3mm, marks: crop}
+"""
+FRONT = """<rect x="0" y="0" width="{{ face.width }}" height="{{ face.height }}" fill="{{ palette.paper }}"/>
+{{ text_line(item.title, 5, 10, 30, size=12, min_size=2) }}
+"""
+BACK = '<rect x="0" y="0" width="{{ face.width }}" height="{{ face.height }}" fill="{{ palette.ink }}"/>\n'
+
+
+def _split_deck(folder, titles):
+    """A deck of one card per title, long enough to be drawn by two processes."""
+    import json
+    (folder / "templates").mkdir(parents=True)
+    (folder / "game.yaml").write_text(GAME)
+    (folder / "templates" / "front.svg.j2").write_text(FRONT)
+    (folder / "templates" / "back.svg.j2").write_text(BACK)
+    items = [{"id": f"card-{n}", "title": title} for n, title in enumerate(titles)]
+    deck = {"groups": [{"id": "deck", "kind": "card", "size": "poker", "template": "front.svg.j2",
+                        "back_template": "back.svg.j2", "fields": {"title": "text"}, "items": items}]}
+    (folder / "deck.yaml").write_text(json.dumps(deck))
+    return folder
+
+
+def _build_warnings(pack, out, monkeypatch, split: bool):
+    from generator.build import BuildRequest, build
+    monkeypatch.setattr(parallel, "MIN_PAGES_PER_CHUNK", 8 if split else 10**9)
+    result = build(pack, BuildRequest(out_dir=out))
+    assert (result.files[0]["pages"] >= 2 * 8) or not split
+    return result.warnings
+
+
+def test_faces_rendered_by_a_worker_give_the_same_warnings_in_the_same_order(tmp_path, monkeypatch):
+    # readable titles, titles shrunk below 6 pt on pages of either process, one long title on
+    # the first and the last card (one warning, counted on both faces)
+    titles = [f"Card {n}" for n in range(200)]
+    for n in (3, 60, 150, 190):
+        titles[n] = f"Card {n} has a title far too long to stay readable"
+    titles[0] = titles[-1] = "One long title on the first and the last card"
+    pack = _split_deck(tmp_path / "split deck", titles)
+    split = _build_warnings(pack, tmp_path / "two", monkeypatch, split=True)
+    alone = _build_warnings(pack, tmp_path / "one", monkeypatch, split=False)
+    assert split == alone
+    assert len(alone) == 5 and "Card 190" in alone[-1]
+    assert "'card-0'" in alone[0] and "the same on 1 more faces" in alone[0]
+
+
+def test_a_template_error_on_a_workers_page_names_its_face(tmp_path, monkeypatch):
+    from generator.errors import BuildError
+    titles = [f"Card {n}" for n in range(200)]
+    titles[180] = "Card :nowhere:"
+    pack = _split_deck(tmp_path / "deck", titles)
+    monkeypatch.setattr(parallel, "MIN_PAGES_PER_CHUNK", 8)
+    try:
+        _build_warnings(pack, tmp_path / "out", monkeypatch, split=True)
+    except BuildError as exc:
+        message = str(exc)
+    else:
+        raise AssertionError("the build should fail")
+    assert "deck.yaml" in message and "'card-180'" in message and ":nowhere:" in message
+
+
+def test_validate_on_two_cores_reports_what_one_core_reports(tmp_path, monkeypatch):
+    from generator import validate as validation
+    titles = [f"Card {n}" for n in range(200)]
+    for n in (5, 150):
+        titles[n] = f"Card {n} has a title far too long to stay readable"
+    titles[20], titles[170] = "Card :nowhere:", "Card :elsewhere:"
+    titles[0] = titles[-1] = "One long title on the first and the last card"
+    pack = _split_deck(tmp_path / "deck", titles)
+    split = validation.validate(pack)
+    monkeypatch.setattr(validation, "in_halves", lambda count, run, progress: [run(0, count, progress)])
+    alone = validation.validate(pack)
+    assert (split.errors, split.warnings, split.faces) == (alone.errors, alone.warnings, alone.faces)
+    assert len(alone.errors) == 2 and "'card-170'" in alone.errors[1]
+    assert len(alone.warnings) == 3 and "the same on 1 more faces" in alone.warnings[0]
+    assert alone.faces == 398
