@@ -300,7 +300,14 @@ def test_png_encoder_round_trips_pixels_with_partial_transparency():
     back = cairo.ImageSurface.create_from_png(io.BytesIO(data))
     diffs = [abs(a - b) for a, b in zip(bytes(back.get_data()), bytes(surface.get_data()))]
     assert max(diffs) <= 1                             # premultiplied rounding at most
-    assert png_size_bytes(data) == (40, 30)
+    assert png_size_bytes(data) == (40, 30) and data[25] == 6          # colour type 6: RGBA
+    ctx.set_operator(cairo.OPERATOR_DEST_OVER)         # the same circle on white: fully opaque
+    ctx.set_source_rgb(1, 1, 1)
+    ctx.paint()
+    opaque = png_bytes(surface, 300)
+    assert opaque[25] == 2                             # colour type 2: RGB, no alpha stored
+    back = cairo.ImageSurface.create_from_png(io.BytesIO(opaque))
+    assert bytes(back.get_data()) == bytes(surface.get_data())
 
 
 def png_size_bytes(data: bytes) -> tuple[int, int]:
