@@ -79,6 +79,12 @@ def _wait(pid: int, timeout: float) -> int:
     return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
 
 
+def pytest_xdist_auto_num_workers(config):
+    """-n auto: one worker per core, at most four: each worker builds the packs its tests share
+    once, so more workers mostly repeat those builds."""
+    return max(1, min(os.cpu_count() or 1, 4))
+
+
 def copy_pack(name: str, dest: Path) -> Path:
     source = FIXTURES / name if (FIXTURES / name).is_dir() else ROOT / "components" / name
     target = dest / name
