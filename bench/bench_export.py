@@ -5,11 +5,13 @@ pack against `pnpgen build` of the same pack, in one run, as ratios.
 
 Each command runs in a fresh process (as a user runs it), --repeat times in turn (build, png,
 tts, build, png, tts, ...), so load from other work on the machine falls on all three alike; the
-median of each is reported.
+median of each is reported, wall-clock and CPU time (the process and its workers, user + system):
+on a shared machine the CPU ratios are the steadier figure.
 """
 from __future__ import annotations
 
 import argparse
+import resource
 import statistics
 import subprocess
 import sys
@@ -22,12 +24,17 @@ PACKS = ["royal-dukes", "shires", "dragon-towers", "lords-of-doomspire", "cones-
 COMMANDS = {"build": ["build"], "png": ["export", "png"], "tts": ["export", "tts"]}
 
 
-def timed(args: list[str]) -> float:
-    """Seconds of one run of pnpgen in a new process."""
-    start = time.perf_counter()
+def cpu_of_children() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)     # waited-for children and their workers
+    return usage.ru_utime + usage.ru_stime
+
+
+def timed(args: list[str]) -> tuple[float, float]:
+    """(wall seconds, CPU seconds) of one run of pnpgen in a new process."""
+    start, cpu = time.perf_counter(), cpu_of_children()
     subprocess.run([sys.executable, "-m", "generator", *args], cwd=ROOT, check=True,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)      # the packs' warnings
-    return time.perf_counter() - start
+    return time.perf_counter() - start, cpu_of_children() - cpu
 
 
 def main() -> None:
@@ -35,18 +42,24 @@ def main() -> None:
     p.add_argument("games", nargs="*", default=PACKS)
     p.add_argument("--repeat", type=int, default=3)
     args = p.parse_args()
-    print(f"{'pack':<20} {'build s':>8} {'png s':>7} {'tts s':>7} {'png/build':>10} {'tts/build':>10} {'files png':>10}")
+    print(f"{'':<20} {'wall seconds':^23} {'wall ratio':^21} {'CPU seconds':^23} {'CPU ratio':^21}")
+    print(f"{'pack':<20} " + f"{'build':>7} {'png':>7} {'tts':>7} {'png/b':>10} {'tts/b':>10} " * 2 + f"{'png files':>10}")
     with tempfile.TemporaryDirectory() as tmp:
         for game in args.games:
-            times = {name: [] for name in COMMANDS}
+            walls = {name: [] for name in COMMANDS}
+            cpus = {name: [] for name in COMMANDS}
             for _ in range(args.repeat):
                 for name, command in COMMANDS.items():
-                    seconds = timed([*command, game, "--out", tmp, "--quiet"])
-                    times[name].append(seconds)
-            med = {name: statistics.median(values) for name, values in times.items()}
+                    wall, cpu = timed([*command, game, "--out", tmp, "--quiet"])
+                    walls[name].append(wall)
+                    cpus[name].append(cpu)
+            line = f"{game:<20} "
+            for times in (walls, cpus):
+                med = {name: statistics.median(values) for name, values in times.items()}
+                line += (f"{med['build']:>7.2f} {med['png']:>7.2f} {med['tts']:>7.2f} "
+                         f"{med['png'] / med['build']:>10.2f} {med['tts'] / med['build']:>10.2f} ")
             files = sum(1 for f in (Path(tmp) / game / "png").rglob("*.png"))
-            print(f"{game:<20} {med['build']:>8.2f} {med['png']:>7.2f} {med['tts']:>7.2f} "
-                  f"{med['png'] / med['build']:>10.2f} {med['tts'] / med['build']:>10.2f} {files:>10}")
+            print(line + f"{files:>10}", flush=True)
 
 
 if __name__ == "__main__":

@@ -27,6 +27,7 @@ _PRODUCT = Spec("product", {
     "name": Field(Str(80), True, doc="what the shop calls it, e.g. poker card"),
     "trim": Field(_SIZE, True, doc="the finished size, {width, height}"),
     "pixels": Field(ListOf(Int(1, 20_000), 2, 2), True, doc="[width, height] of the image, bleed included"),
+    "source": Field(Str(400), True, doc="where this product's trim and pixels come from"),
 })
 _PRESET = Spec("preset", {
     "name": Field(Str(80), True, doc="the shop's name"),
@@ -46,6 +47,7 @@ class Product:
     px_w: int
     px_h: int
     dpi: int
+    source: str = ""
 
     @property
     def full_w(self) -> float:
@@ -75,7 +77,7 @@ class Preset:
             if abs(p.trim_w - w) <= MATCH_MM and abs(p.trim_h - h) <= MATCH_MM:
                 return p
             if abs(p.trim_h - w) <= MATCH_MM and abs(p.trim_w - h) <= MATCH_MM:      # landscape face
-                return Product(p.id, p.name, p.shop, p.trim_h, p.trim_w, p.px_h, p.px_w, p.dpi)
+                return Product(p.id, p.name, p.shop, p.trim_h, p.trim_w, p.px_h, p.px_w, p.dpi, p.source)
         return None
 
     def refuse(self, groups: list[Group], other_way: str = "") -> BuildError:
@@ -99,13 +101,15 @@ def load_presets(path: Path = PRESETS_FILE) -> dict[str, Preset]:
             products = tuple(_product(preset_id, rec, pid, prod, rep) for pid, prod in (rec.products or {}).items()
                              if None not in (prod.name, prod.trim, prod.pixels, rec.dpi)   # else reported
                              and None not in (prod.trim.width, prod.trim.height))
-            presets[preset_id] = Preset(preset_id, rec.name, rec.dpi, rec.source, products)
+            # the `source` key by name: a Record's .source attribute is its YAML mapping
+            presets[preset_id] = Preset(preset_id, rec.name, rec.dpi, rec.values.get("source"), products)
     rep.raise_if_errors()
     return presets
 
 
 def _product(preset_id, rec, product_id, prod, rep) -> Product:
-    product = Product(product_id, prod.name, rec.name, prod.trim.width, prod.trim.height, *prod.pixels, rec.dpi)
+    product = Product(product_id, prod.name, rec.name, prod.trim.width, prod.trim.height, *prod.pixels, rec.dpi,
+                      prod.values.get("source"))
     for trim, full, axis in ((product.trim_w, product.full_w, "width"), (product.trim_h, product.full_h, "height")):
         if (full - trim) / 2 < MIN_BLEED_MM:
             rep.error(prod.value_mark("pixels"), f"{preset_id}.{product_id}: the image {axis} ({full:.2f} mm at "

@@ -74,10 +74,15 @@ def test_presets_carry_the_print_md_figures():
     assert (tgc["tarot"].px_w, tgc["tarot"].px_h) == (900, 1500)
     mpc = {p.id: p for p in presets["makeplayingcards"].products}
     assert (mpc["poker"].px_w, mpc["poker"].px_h) == (822, 1122)
+    assert (mpc["mini"].px_w, mpc["mini"].px_h, mpc["tarot"].px_w, mpc["tarot"].px_h) == (597, 822, 897, 1497)
+    dtc = {p.id: p for p in presets["drivethrucards"].products}
+    # DriveThruCards' mini is the Mini American, 1 5/8 x 2 1/2 in (41.3 x 63.5 mm), not 1.75 x 2.5 in
+    assert (round(dtc["mini"].trim_w, 1), round(dtc["mini"].trim_h, 1)) == (41.3, 63.5)
     for preset in presets.values():
         assert {"poker", "mini", "square", "tarot"} <= {p.id for p in preset.products}, preset.id
         for p in preset.products:        # the image is the trim plus a bleed of 3 mm or so
             assert 2.5 < (p.full_w - p.trim_w) / 2 < 3.5 and 2.5 < (p.full_h - p.trim_h) / 2 < 3.5, (preset.id, p.id)
+            assert p.source.strip(), (preset.id, p.id)          # every figure says where it comes from
 
 
 def test_a_broken_preset_file_is_reported_with_its_line(tmp_path):
@@ -89,6 +94,7 @@ def test_a_broken_preset_file_is_reported_with_its_line(tmp_path):
         load_presets(bad)
     text = str(exc.value)
     assert re.search(r"presets.yaml:6:\d+: .*less than 1.5 mm bleed", text), text
+    assert re.search(r"presets.yaml:6:\d+: .*source", text), text          # a product without its source
     assert re.search(r"presets.yaml:7:\d+: unknown key 'pixls'.*did you mean 'pixels'", text), text
 
 
@@ -294,7 +300,14 @@ def test_png_encoder_round_trips_pixels_with_partial_transparency():
     back = cairo.ImageSurface.create_from_png(io.BytesIO(data))
     diffs = [abs(a - b) for a, b in zip(bytes(back.get_data()), bytes(surface.get_data()))]
     assert max(diffs) <= 1                             # premultiplied rounding at most
-    assert png_size_bytes(data) == (40, 30)
+    assert png_size_bytes(data) == (40, 30) and data[25] == 6          # colour type 6: RGBA
+    ctx.set_operator(cairo.OPERATOR_DEST_OVER)         # the same circle on white: fully opaque
+    ctx.set_source_rgb(1, 1, 1)
+    ctx.paint()
+    opaque = png_bytes(surface, 300)
+    assert opaque[25] == 2                             # colour type 2: RGB, no alpha stored
+    back = cairo.ImageSurface.create_from_png(io.BytesIO(opaque))
+    assert bytes(back.get_data()) == bytes(surface.get_data())
 
 
 def png_size_bytes(data: bytes) -> tuple[int, int]:

@@ -11,6 +11,8 @@ import zlib
 from dataclasses import dataclass
 
 import cairocffi as cairo
+import numpy
+from zlib_ng import zlib_ng
 
 from ..model import Group
 from ..pdfwrite import new_context
@@ -78,50 +80,46 @@ def new_sheet(px_w: int, px_h: int) -> tuple[cairo.ImageSurface, cairo.Context]:
     return surface, new_context(surface)
 
 
-PNG_LEVEL = 3       # zlib: on card art, level 6 is 3.5x slower for files 20% smaller
-_PARTIAL = bytes([0] + [1] * 254 + [0])     # alpha -> 1 where a pixel is partly transparent
+PNG_LEVEL = 3       # zlib-ng level 3: on card art as small as zlib's level 3, 2.4x faster (bench notes in docs/export.md)
 
 
 def png_bytes(surface: cairo.ImageSurface, dpi: float | None = None) -> bytes:
     """A PNG of the surface: no time or software chunk (same pixels, same bytes), RGB when fully
     opaque, the resolution recorded (pHYs) so editors and print shops read the intended size.
     Written here rather than by cairo: with no row filter, flat print art compresses about as
-    well as libpng's filtered output, in a third of the time."""
+    well as libpng's filtered output, in a third of the time. The pixels are reordered by numpy
+    straight from cairo's buffer and deflated by zlib-ng: both 3x faster than Python byte slicing
+    and the standard zlib module, which took most of an export's time."""
     surface.flush()
     w, h, stride = surface.get_width(), surface.get_height(), surface.get_stride()
-    data = bytes(surface.get_data())
-    if stride != 4 * w:
-        data = b"".join(data[y * stride: y * stride + 4 * w] for y in range(h))
-    alpha = data[3::4]
-    opaque = alpha.count(255) == w * h
-    channels = 3 if opaque else 4
-    pixels = bytearray(w * h * channels)
     # cairo keeps native-endian premultiplied ARGB: B, G, R, A in memory on little-endian machines
-    pixels[0::channels], pixels[1::channels], pixels[2::channels] = data[2::4], data[1::4], data[0::4]
+    argb = numpy.frombuffer(surface.get_data(), numpy.uint8).reshape(h, stride)[:, :4 * w].reshape(h, w, 4)
+    alpha = argb[:, :, 3]
+    opaque = bool(alpha.min() == 255)
+    channels = 3 if opaque else 4
+    raw = numpy.zeros((h, 1 + w * channels), numpy.uint8)    # each row opens with filter type 0 (none)
+    pixels = raw[:, 1:].reshape(h, w, channels)
+    for out, cairo_channel in enumerate((2, 1, 0)):
+        pixels[:, :, out] = argb[:, :, cairo_channel]
     if not opaque:
-        pixels[3::4] = alpha
+        pixels[:, :, 3] = alpha
         _unpremultiply(pixels, alpha)
-    row = w * channels
-    raw = bytearray((row + 1) * h)                    # each row opens with filter type 0 (none)
-    for y in range(h):
-        raw[y * (row + 1) + 1:(y + 1) * (row + 1)] = pixels[y * row:(y + 1) * row]
     chunks = [_chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2 if opaque else 6, 0, 0, 0))]
     if dpi:
         per_metre = round(dpi / 0.0254)
         chunks.append(_chunk(b"pHYs", struct.pack(">IIB", per_metre, per_metre, 1)))
-    chunks += [_chunk(b"IDAT", zlib.compress(bytes(raw), PNG_LEVEL)), _chunk(b"IEND", b"")]
+    chunks += [_chunk(b"IDAT", zlib_ng.compress(raw, PNG_LEVEL)), _chunk(b"IEND", b"")]
     return b"\x89PNG\r\n\x1a\n" + b"".join(chunks)
 
 
-def _unpremultiply(pixels: bytearray, alpha: bytes) -> None:
+def _unpremultiply(pixels: numpy.ndarray, alpha: numpy.ndarray) -> None:
     """Only edge pixels are partly transparent; the rest are 0 or 255 and need nothing."""
-    partial = alpha.translate(_PARTIAL)
-    i = partial.find(1)
-    while i != -1:
-        a = alpha[i]
-        for c in range(4 * i, 4 * i + 3):
-            pixels[c] = min(255, (pixels[c] * 255 + a // 2) // a)
-        i = partial.find(1, i + 1)
+    partial = (alpha > 0) & (alpha < 255)
+    if not partial.any():
+        return
+    a = alpha[partial].astype(numpy.uint32)[:, None]
+    colour = pixels[partial][:, :3].astype(numpy.uint32)
+    pixels[partial, :3] = numpy.minimum(255, (colour * 255 + a // 2) // a).astype(numpy.uint8)
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:

@@ -7,6 +7,8 @@ for.
 """
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import multiprocessing
 import multiprocessing.connection
 import os
@@ -18,6 +20,13 @@ from ..parallel import start_workers
 
 MIN_JOBS = 12           # below this, forking costs more than it saves
 WORKERS = 2
+# glibc's mallopt: keep freed blocks up to this size for reuse instead of handing them back to
+# the system. Each image allocates a few MB several times (cairo surface, pixels, PNG); returned
+# and re-mapped every time, the zeroed fresh pages cost a worker more system time than the
+# drawing (Cones of Dunshire png: 886,000 page faults, 1.4 s; kept: 92,000, 0.2 s).
+M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3
+KEEP_BLOCKS_UP_TO = 32 * 1024 * 1024           # glibc's ceiling for M_MMAP_THRESHOLD on 64-bit
+KEEP_FREE_UP_TO = 256 * 1024 * 1024
 
 _jobs: list[Callable[[], bytes]] = []
 
@@ -71,7 +80,19 @@ def _forked(jobs, advance, weights) -> list[bytes]:
             worker.join()
 
 
+def reuse_freed_memory() -> None:
+    """In a worker (a process that ends when its share is done): freed image buffers stay in the
+    process for the next image. Other C libraries have no mallopt; they just skip this."""
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or None)
+        libc.mallopt(M_MMAP_THRESHOLD, KEEP_BLOCKS_UP_TO)
+        libc.mallopt(M_TRIM_THRESHOLD, KEEP_FREE_UP_TO)
+    except (OSError, AttributeError):
+        pass
+
+
 def _work(start: int, send) -> None:
+    reuse_freed_memory()
     try:
         for index in range(start, len(_jobs), WORKERS):
             send.send(("ok", index, _jobs[index]()))
