@@ -9,6 +9,7 @@ import contextlib
 import signal
 import threading
 import traceback
+import weakref
 import xml.parsers.expat
 from dataclasses import dataclass
 
@@ -84,7 +85,7 @@ class FaceRenderer:
             "id": game.id, "title": game.title, "palette": game.palette,
             "players": [p.__dict__ for p in game.players], "notes": game.notes, "data": game.data})
         self.palette = self.game_data["palette"]
-        self.groups = templating.read_only(game.group_data())
+        self.groups = _template_groups(game)
 
     @property
     def warnings(self) -> list[str]:
@@ -120,8 +121,9 @@ class FaceRenderer:
 
     def told_since(self, known: set) -> list[tuple]:
         """What rendering each face not in `known` said, in the order they were rendered:
-        (key, face place, warnings). A drawing worker sends this back to its parent."""
-        return [(key, *said) for key, said in self.told.items() if key not in known]
+        (key, face place, warnings), faces that said nothing left out. A drawing worker sends
+        this back to its parent."""
+        return [(key, *said) for key, said in self.told.items() if said[1] and key not in known]
 
     def hear(self, told: list[tuple]) -> None:
         """Warnings of faces rendered in another process, said here as if rendered here (a face
@@ -183,6 +185,18 @@ class Renderers(dict):
     def hear(self, told: dict[str, list]) -> None:
         for gid, said in told.items():
             self[gid].hear(said)
+
+
+_groups_made: tuple = (lambda: None, None)      # (weak reference to a game, its `groups`)
+
+
+def _template_groups(game: Game) -> dict:
+    """`groups` as templates read it, made once per game: every group's renderer shares it
+    (a pack of 30 groups made it 30 times per document)."""
+    global _groups_made
+    if _groups_made[0]() is not game:
+        _groups_made = (weakref.ref(game), templating.read_only(game.group_data()))
+    return _groups_made[1]
 
 
 def face_place(face: FaceRef) -> str:
