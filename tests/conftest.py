@@ -96,6 +96,29 @@ def start_on_terminal(argv):
     return proc, main_fd
 
 
+DECK_GAME = """title: Test Deck
+players: {min: 1, max: 1}
+player_colors: [{id: red, name: Red, color: "#aa2222"}]
+palette: {ink: "#222222", paper: "#f7f1e3"}
+fonts: {body: {family: Liberation Sans}}
+defaults: {paper: a4, duplex: long, bleed: 3mm, marks: crop}
+"""
+
+
+def write_deck(folder: Path, titles, templates: dict[str, str]) -> Path:
+    """A pack of one poker-card deck, a card per title (field `title`), drawn by front.svg.j2
+    and back.svg.j2 of `templates` (name -> source)."""
+    (folder / "templates").mkdir(parents=True)
+    (folder / "game.yaml").write_text(DECK_GAME)
+    for name, text in templates.items():
+        (folder / "templates" / name).write_text(text)
+    items = [{"id": f"card-{n}", "title": title} for n, title in enumerate(titles)]
+    deck = {"groups": [{"id": "deck", "kind": "card", "size": "poker", "template": "front.svg.j2",
+                        "back_template": "back.svg.j2", "fields": {"title": "text"}, "items": items}]}
+    (folder / "deck.yaml").write_text(json.dumps(deck))
+    return folder
+
+
 def copy_pack(name: str, dest: Path) -> Path:
     source = FIXTURES / name if (FIXTURES / name).is_dir() else ROOT / "components" / name
     target = dest / name

@@ -7,6 +7,7 @@ import signal
 import threading
 from types import SimpleNamespace
 
+from conftest import write_deck
 from generator import interrupt, parallel
 
 
@@ -47,13 +48,6 @@ def test_an_interrupted_build_does_not_wait_for_a_worker_blocked_sending_its_pdf
     assert outcome and "interrupted" in str(outcome[0])
 
 
-GAME = """title: Split Deck
-players: {min: 1, max: 1}
-player_colors: [{id: red, name: Red, color: "#aa2222"}]
-palette: {ink: "#222222", paper: "#f7f1e3"}
-fonts: {body: {family: Liberation Sans}}
-defaults: {paper: a4, duplex: long, bleed: 3mm, marks: crop}
-"""
 FRONT = """<rect x="0" y="0" width="{{ face.width }}" height="{{ face.height }}" fill="{{ palette.paper }}"/>
 {{ text_line(item.title, 5, 10, 30, size=12, min_size=2) }}
 """
@@ -62,16 +56,7 @@ BACK = '<rect x="0" y="0" width="{{ face.width }}" height="{{ face.height }}" fi
 
 def _split_deck(folder, titles):
     """A deck of one card per title, long enough to be drawn by two processes."""
-    import json
-    (folder / "templates").mkdir(parents=True)
-    (folder / "game.yaml").write_text(GAME)
-    (folder / "templates" / "front.svg.j2").write_text(FRONT)
-    (folder / "templates" / "back.svg.j2").write_text(BACK)
-    items = [{"id": f"card-{n}", "title": title} for n, title in enumerate(titles)]
-    deck = {"groups": [{"id": "deck", "kind": "card", "size": "poker", "template": "front.svg.j2",
-                        "back_template": "back.svg.j2", "fields": {"title": "text"}, "items": items}]}
-    (folder / "deck.yaml").write_text(json.dumps(deck))
-    return folder
+    return write_deck(folder, titles, {"front.svg.j2": FRONT, "back.svg.j2": BACK})
 
 
 def _build_warnings(pack, out, monkeypatch, split: bool):

@@ -2,18 +2,10 @@
 group and side, and still told about, warnings and all, as every item's own face."""
 from __future__ import annotations
 
-import json
-
+from conftest import write_deck
 from generator.manifest import load_pack
 from generator.render import FaceRef, FaceRenderer
 
-GAME = """title: Shared Backs
-players: {min: 1, max: 1}
-player_colors: [{id: red, name: Red, color: "#aa2222"}]
-palette: {ink: "#222222", paper: "#f7f1e3"}
-fonts: {body: {family: Liberation Sans}}
-defaults: {paper: a4, duplex: long, bleed: 3mm, marks: crop}
-"""
 FRONT = '{{ text_line(item.title, 5, 10, 50, size=9) }}\n'
 # a back too small for its words: every copy of it warns
 BACK = '{{ text_line("A back with too many words", 5, 10, 20, size=9, min_size=2) }}\n'
@@ -22,15 +14,8 @@ IMPORTING = '{% import "macros.svg.j2" as m with context %}<g>{{ m.title() }}</g
 
 
 def _pack(folder, back: str):
-    (folder / "templates").mkdir(parents=True)
-    (folder / "game.yaml").write_text(GAME)
-    for name, text in (("front.svg.j2", FRONT), ("back.svg.j2", back), ("macros.svg.j2", MACROS)):
-        (folder / "templates" / name).write_text(text)
-    items = [{"id": f"card-{n}", "title": f"Card {n}"} for n in range(5)]
-    deck = {"groups": [{"id": "deck", "kind": "card", "size": "poker", "template": "front.svg.j2",
-                        "back_template": "back.svg.j2", "fields": {"title": "text"}, "items": items}]}
-    (folder / "deck.yaml").write_text(json.dumps(deck))
-    return load_pack(folder)
+    templates = {"front.svg.j2": FRONT, "back.svg.j2": back, "macros.svg.j2": MACROS}
+    return load_pack(write_deck(folder, [f"Card {n}" for n in range(5)], templates))
 
 
 def _render_all(game, monkeypatch):
