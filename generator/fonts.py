@@ -51,18 +51,10 @@ class FontMetrics:
     """Advance widths from the font file: the same unhinted widths cairo uses in a PDF."""
 
     def __init__(self, path: Path):
-        from fontTools.ttLib import TTFont      # only when measuring: not at start-up
-        font = TTFont(str(path), lazy=True)
-        upm = font["head"].unitsPerEm
-        cmap = font.getBestCmap()
-        hmtx = font["hmtx"].metrics
-        self.widths = {chr(code): hmtx[name][0] / upm for code, name in cmap.items()}
-        self.ascent = font["hhea"].ascent / upm
-        self.descent = -font["hhea"].descent / upm
-        cap = getattr(font.get("OS/2"), "sCapHeight", 0) or 0.7 * upm
-        self.cap_height = cap / upm
+        read = workdir.remembered("font-metrics", workdir.file_key(path, "metrics-1"), lambda: _read_metrics(path))
+        self.widths = read["widths"]
+        self.ascent, self.descent, self.cap_height = read["ascent"], read["descent"], read["cap_height"]
         self._word_cache: dict[str, float] = {}
-        font.close()
 
     def width(self, text: str, size: float) -> float:
         unit = self._word_cache.get(text)
@@ -113,6 +105,15 @@ def library() -> FontLibrary:
 
 
 def _describe(path: Path) -> FontFace:
+    family, bold, italic = workdir.remembered("font-faces", workdir.file_key(path, "face-1"), lambda: _read_face(path))
+    return FontFace(family, bold, italic, path)
+
+
+# Reading a font with fontTools costs 15-35 ms (most of it importing its table modules): what
+# is read is remembered by file (workdir.remembered), so a command seldom imports fontTools.
+
+def _read_face(path: Path) -> list:
+    """[family, bold, italic] from the font's name and OS/2 tables."""
     from fontTools.ttLib import TTFont
     font = TTFont(str(path), lazy=True)
     names = font["name"]
@@ -120,7 +121,22 @@ def _describe(path: Path) -> FontFace:
     style = (names.getDebugName(17) or names.getDebugName(2) or "Regular").lower()
     weight = getattr(font.get("OS/2"), "usWeightClass", 400)
     font.close()
-    return FontFace(family, weight >= 600 or "bold" in style, "italic" in style or "oblique" in style, path)
+    return [family, weight >= 600 or "bold" in style, "italic" in style or "oblique" in style]
+
+
+def _read_metrics(path: Path) -> dict:
+    """Advance widths per character and vertical metrics, in ems."""
+    from fontTools.ttLib import TTFont      # only when measuring: not at start-up
+    font = TTFont(str(path), lazy=True)
+    upm = font["head"].unitsPerEm
+    cmap = font.getBestCmap()
+    hmtx = font["hmtx"].metrics
+    cap = getattr(font.get("OS/2"), "sCapHeight", 0) or 0.7 * upm
+    read = {"widths": {chr(code): hmtx[name][0] / upm for code, name in cmap.items()},
+            "ascent": font["hhea"].ascent / upm, "descent": -font["hhea"].descent / upm,
+            "cap_height": cap / upm}
+    font.close()
+    return read
 
 
 # --- what fontconfig resolves a family to (ctypes; fontconfig is what cairo uses) -------------

@@ -9,12 +9,10 @@ located mappings a YAML list gives, and go through the same checks after that.
 """
 from __future__ import annotations
 
-import contextlib
 import csv
 import datetime
 import difflib
 import hashlib
-import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -161,17 +159,14 @@ def read_sheet(path: Path, sheet: str | None, suffix: str) -> tuple[str, list[li
     from . import workdir
     try:
         key = hashlib.sha256(path.read_bytes() + b"\0" + (sheet or "").encode()).hexdigest()
-        entry = workdir.private_dir("sheets-read") / f"{key}.json"
-        if workdir.trusted_file(entry):
-            name, rows = json.loads(entry.read_text(encoding="utf-8"))
-            return name, rows
-    except (OSError, ValueError):
-        entry = None
-    name, rows = reader(path, sheet)
-    if entry is not None and all(type(v) in _PLAIN for row in rows for v in row):
-        with contextlib.suppress(OSError):
-            workdir.write_private(entry, json.dumps([name, rows]).encode())
+    except OSError:
+        return reader(path, sheet)          # it says what is wrong with the file
+    name, rows = workdir.remembered("sheets-read", key, lambda: reader(path, sheet), _plain_rows)
     return name, rows
+
+
+def _plain_rows(read) -> bool:
+    return all(type(v) in _PLAIN for row in read[1] for v in row)
 
 
 _PLAIN = (str, int, float, bool, type(None))        # what JSON gives back as it was

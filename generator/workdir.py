@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import hashlib
+import json
 import os
 import shutil
 import stat
@@ -82,3 +84,32 @@ def write_private(path: Path, data: bytes) -> None:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+def remembered(kind: str, key: str, make, keep=lambda value: True):
+    """make(), remembered as JSON in the private folder `kind` under `key` (a digest of what the
+    value is made from), so the next process reads it instead of making it. A missing, broken or
+    foreign entry is made again; values `keep` refuses (they would not come back from JSON as
+    they were) are not remembered."""
+    entry = None
+    try:
+        entry = private_dir(kind) / f"{key}.json"
+        if trusted_file(entry):
+            return json.loads(entry.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        pass
+    value = make()
+    if entry is not None and keep(value):
+        with contextlib.suppress(OSError, TypeError, ValueError):
+            write_private(entry, json.dumps(value).encode())
+    return value
+
+
+def file_key(path: Path, *extra: str) -> str:
+    """A digest naming a file as it is now (path, size, modification time) and `extra`; raises
+    OSError, as reading it would, when the file cannot be read (a remembered value must not
+    hide that)."""
+    with open(path, "rb") as handle:
+        info = os.fstat(handle.fileno())
+    text = "\0".join([str(Path(path).resolve()), str(info.st_size), str(info.st_mtime_ns), *extra])
+    return hashlib.sha256(text.encode()).hexdigest()
