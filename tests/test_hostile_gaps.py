@@ -128,7 +128,10 @@ def run_as_nobody(*argv, before=lambda: None) -> tuple[int, str, str]:
     they do for any user), then runs the CLI as run_cli does. The interpreter and its libraries
     stay those already imported here: the warm-up fixture has run each command once."""
     from generator import fonts, templating, workdir
-    import encodings.unicode_escape  # noqa: F401  (jinja compiles with it; the stdlib is root's alone)
+    # codecs jinja and fontTools load on first use; the stdlib is root's alone, so load them here
+    import encodings.unicode_escape, encodings.utf_16_be, encodings.mac_roman  # noqa: F401,E401
+    any_font = next(fonts.FONT_DIR.glob("*.ttf"))     # fontTools' modules, which remembered fonts spare us
+    fonts._read_face(any_font), fonts._read_metrics(any_font)
     with tempfile.TemporaryDirectory() as tmp:
         os.chmod(tmp, 0o777)
         out_path, err_path = Path(tmp) / "stdout", Path(tmp) / "stderr"
