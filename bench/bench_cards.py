@@ -98,7 +98,7 @@ from pathlib import Path
 import generator
 from generator import parallel
 from generator.build import BuildRequest, build
-import generator.pdfwrite, generator.fonts, fontTools.ttLib   # build imports these lazily: "after imports"
+import generator.pdfwrite, generator.fonts, fontTools.ttLib, pikepdf   # build imports these lazily: "after imports"
 parallel.MIN_PAGES_PER_CHUNK = {min_pages}
 start = time.perf_counter()
 build(Path({pack!r}), BuildRequest(out_dir=Path({out!r})))
