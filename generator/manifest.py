@@ -194,6 +194,7 @@ def load_pack(root: Path, reporter: Reporter | None = None) -> Game:
         players = _check_game(game_rec, rep)
     env = templating.environment(root)
     sources = {"root": root, "data": game_rec.data if game_rec is not INVALID else None,
+               "game_read": game_rec is not INVALID,
                "map": load_pack_yaml(root / "map.yaml", root, rep) if (root / "map.yaml").exists() else None}
     for link in confine.links_leaving(root / "templates", root):
         rep.error(Mark(display_path(link), 1, 1), f"'{link.name}' is a link to {os.path.realpath(link)}, outside the "
@@ -345,8 +346,9 @@ def _build_group(g, file: str, players, env, rep: Reporter, sources: dict) -> Gr
         width, height = size
     points = tuple((x - min(p[0] for p in g.points), y - min(p[1] for p in g.points)) for x, y in g.points) if shape == "polygon" else None
     if g.per_player and not players:
-        rep.error(g.value_mark("per_player"), f"group '{g.id}' is per_player but game.yaml lists no player_colors",
-                  "add players and player_colors to game.yaml, or remove per_player")
+        if sources["game_read"]:        # else game.yaml's own error says what is wrong
+            rep.error(g.value_mark("per_player"), f"group '{g.id}' is per_player but game.yaml lists no player_colors",
+                      "add players and player_colors to game.yaml, or remove per_player")
         return None
     errors_before = len(rep.errors)
     items = _expand_items(g, players, rep, sources)

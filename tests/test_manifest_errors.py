@@ -118,3 +118,13 @@ def test_references_read_map_and_data_per_player(tmp_path):
     code, err = validate(pack)
     assert code == 1 and re.search(r"chits\.yaml:9:\d+: '=map\.cuont': no 'cuont' there", err), err
     assert err.count("'=map.cuont'") == 1          # reported once, not once per player
+
+
+def test_a_broken_game_yaml_is_reported_without_its_consequences(tmp_path):
+    # per_player groups cannot be expanded without game.yaml's players: that is game.yaml's
+    # error alone, not one more per group claiming game.yaml lists no player colours
+    pack = copy_pack("royal-dukes", tmp_path)
+    (pack / "game.yaml").write_text("title: [Royal Dukes\n")
+    code, _, err = run_cli("validate", pack)
+    assert code == 1 and "game.yaml:" in err, err
+    assert "per_player" not in err and "player_colors" not in err, err
