@@ -8,6 +8,8 @@ gives the same bytes everywhere; a machine with one core just draws the chunks i
 """
 from __future__ import annotations
 
+import contextlib
+import gc
 import io
 import multiprocessing
 import multiprocessing.connection
@@ -53,10 +55,11 @@ def _forked(writer, chunks, progress, renderers) -> list[bytes]:
     _job = (writer, chunks, counter, renderers)
     pipes, workers = [], []
     try:
-        start_workers(ctx, _work, range(1, len(chunks)), pipes, workers)
-        report = _Progress(progress, counter)
-        first = writer.write(chunks[0], report.own)
-        rest = _collect(pipes, report)
+        with frozen_heap():
+            start_workers(ctx, _work, range(1, len(chunks)), pipes, workers)
+            report = _Progress(progress, counter)
+            first = writer.write(chunks[0], report.own)
+            rest = _collect(pipes, report)
         for told in (t for _, t in rest if renderers is not None):
             renderers.hear(told)
         return [first] + [pdf for pdf, _ in rest]
@@ -78,10 +81,11 @@ def in_halves(count: int, run, progress=None, minimum: int = 256) -> list:
     _job = (run, [(half, count)], counter, None)
     pipes, workers = [], []
     try:
-        start_workers(ctx, _work_range, [0], pipes, workers)
-        report = _Progress(progress, counter)
-        first = run(0, half, report.own)
-        return [first] + _collect(pipes, report)
+        with frozen_heap():
+            start_workers(ctx, _work_range, [0], pipes, workers)
+            report = _Progress(progress, counter)
+            first = run(0, half, report.own)
+            return [first] + _collect(pipes, report)
     finally:
         _job = None
         _stop(workers, pipes)
@@ -101,6 +105,19 @@ def start_workers(ctx, target, indices, pipes: list, workers: list) -> None:
         send.close()
         pipes.append(receive)
         workers.append(worker)
+
+
+@contextlib.contextmanager
+def frozen_heap():
+    """While parent and forked workers run side by side, the garbage collector leaves the
+    objects made before the fork alone, in every process: walking them writes to every page
+    the processes share, and the kernel then copies each one (two processes x1.55 -> x1.62 at
+    10,000 cards)."""
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
 
 
 def _stop(workers, pipes) -> None:
