@@ -16,14 +16,13 @@ import multiprocessing.connection
 import os
 import tempfile
 
-
 from . import interrupt
 from .errors import BuildError
 
 MIN_PAGES_PER_CHUNK = 8      # below this, forking costs more than it saves
 CHUNKS = 2
 
-_job = None                  # (writer, chunks, counter, renderers), inherited by forked workers
+_jobs = None                 # the jobs of side_by_side, inherited by its forked workers
 
 
 def chunk_sheets(sheets: list) -> list[list]:
@@ -41,53 +40,56 @@ def write_pdf(writer, sheets: list, progress=None, renderers=None) -> bytes:
     chunks = chunk_sheets(sheets)
     if len(chunks) == 1:
         return writer.write(sheets, progress)
-    if "fork" not in multiprocessing.get_all_start_methods() or (os.cpu_count() or 1) < 2:
+    if not can_fork():
         return merge([writer.write(chunk, progress) for chunk in chunks], writer.title)
-    return merge(_forked(writer, chunks, progress, renderers), writer.title)
-
-
-def _forked(writer, chunks, progress, renderers) -> list[bytes]:
-    """The first chunk is drawn here while forked workers draw the others: the parent does its
-    share instead of waiting, and its part needs no pipe."""
-    global _job
-    ctx = multiprocessing.get_context("fork")
-    counter = ctx.Value("q", 0)
-    _job = (writer, chunks, counter, renderers)
-    pipes, workers = [], []
-    try:
-        with frozen_heap():
-            start_workers(ctx, _work, range(1, len(chunks)), pipes, workers)
-            report = _Progress(progress, counter)
-            first = writer.write(chunks[0], report.own)
-            rest = _collect(pipes, report)
-        for told in (t for _, t in rest if renderers is not None):
+    drawn = side_by_side([_drawing(writer, chunk, renderers) for chunk in chunks], progress)
+    for _, told in drawn[1:]:
+        if renderers is not None:
             renderers.hear(told)
-        return [first] + [pdf for pdf, _ in rest]
-    finally:
-        _job = None
-        _stop(workers, pipes)
+    return merge([pdf for pdf, _ in drawn], writer.title)
+
+
+def _drawing(writer, chunk, renderers):
+    """The job of drawing one chunk: its PDF, and what rendering its faces said (to be told
+    by the parent when a worker drew it)."""
+    def job(advance):
+        known = renderers.known() if renderers is not None else None
+        pdf = writer.write(chunk, advance)
+        return pdf, renderers.told_since(known) if renderers is not None else None
+    return job
 
 
 def in_halves(count: int, run, progress=None, minimum: int = 256) -> list:
     """[run(0, half, advance), run(half, count, advance)]: the first half done here while a
     forked worker does the second (each result must pickle); one call for small jobs, or where
     there is one core or no fork. `advance(n)` reports progress from either process."""
-    half = count // 2
-    if count < minimum or "fork" not in multiprocessing.get_all_start_methods() or (os.cpu_count() or 1) < 2:
+    if count < minimum or not can_fork():
         return [run(0, count, progress or _ignore)]
-    global _job
+    half = count // 2
+    return side_by_side([lambda advance: run(0, half, advance), lambda advance: run(half, count, advance)], progress)
+
+
+def can_fork() -> bool:
+    return "fork" in multiprocessing.get_all_start_methods() and (os.cpu_count() or 1) >= 2
+
+
+def side_by_side(jobs: list, progress=None) -> list:
+    """[job(advance) for job in jobs], the first run here while a forked worker runs each other
+    one (their results must pickle): the parent does its share instead of waiting, and its part
+    needs no pipe. `advance(n)` reports progress from any of them to `progress`."""
+    global _jobs
     ctx = multiprocessing.get_context("fork")
     counter = ctx.Value("q", 0)
-    _job = (run, [(half, count)], counter, None)
+    _jobs = (jobs, counter)
     pipes, workers = [], []
     try:
         with frozen_heap():
-            start_workers(ctx, _work_range, [0], pipes, workers)
+            start_workers(ctx, _work, range(1, len(jobs)), pipes, workers)
             report = _Progress(progress, counter)
-            first = run(0, half, report.own)
+            first = jobs[0](report.own)
             return [first] + _collect(pipes, report)
     finally:
-        _job = None
+        _jobs = None
         _stop(workers, pipes)
 
 
@@ -154,8 +156,8 @@ class _Progress:
             self.shown = done
 
 
-def _collect(pipes, report: _Progress) -> list[tuple]:
-    """Each worker's (PDF, warnings told), in chunk order; woken as soon as one arrives (no polling delay)."""
+def _collect(pipes, report: _Progress) -> list:
+    """Each worker's result, in job order; woken as soon as one arrives (no polling delay)."""
     results = [None] * len(pipes)
     waiting = dict(enumerate(pipes))
     while waiting:
@@ -175,27 +177,14 @@ def _collect(pipes, report: _Progress) -> list[tuple]:
 
 
 def _work(index: int, send) -> None:
-    writer, chunks, counter, renderers = _job
-    known = renderers.known() if renderers is not None else None
+    """In a forked worker: job `index` of side_by_side, its result or its error sent back."""
+    jobs, counter = _jobs
 
-    def draw(advance):
-        pdf = writer.write(chunks[index], advance)
-        return pdf, renderers.told_since(known) if renderers is not None else None
-    _answer(send, counter, draw)
-
-
-def _work_range(index: int, send) -> None:
-    run, ranges, counter, _ = _job
-    _answer(send, counter, lambda advance: run(*ranges[index], advance))
-
-
-def _answer(send, counter, job) -> None:
-    """job(advance) in a worker, its result or its error sent to the parent."""
     def advance(n):
         with counter.get_lock():
             counter.value += n
     try:
-        result = ("ok", job(advance))
+        result = ("ok", jobs[index](advance))
     except (BuildError, interrupt.Interrupted) as exc:
         result = ("error", exc)
     except Exception as exc:          # report, don't hang the parent
