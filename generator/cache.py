@@ -16,8 +16,9 @@ import hashlib
 import json
 from dataclasses import dataclass
 
-from jinja2 import meta, nodes
+from jinja2 import nodes
 
+from . import templating
 from .render import FaceRef, FaceRenderer, face_place
 
 WHOLE = None             # a template reads the item (or groups) as a whole, not field by field
@@ -111,20 +112,14 @@ class CachedRenderer(FaceRenderer):
         """The hash of the sources of a template and all it includes or imports, the context
         names they read, and per BY_FIELD name the fields they read (WHOLE: all of it)."""
         if name not in self._templates:
-            sources, reads, todo, dynamic = {}, set(), [name], False
+            sources, reads, dynamic = {}, set(), False
             fields = {n: set() for n in BY_FIELD}
-            while todo:
-                current = todo.pop()
-                if current in sources:
-                    continue
-                source = self.env.loader.get_source(self.env, current)[0]
+            for current, source, (names, refs, read_fields) in templating.template_family(self.env, name, self._parsed):
                 sources[current] = source
-                names, refs, read_fields = self._parsed(current, source)
                 reads |= names
                 for n in BY_FIELD:
                     fields[n] = WHOLE if WHOLE in (fields[n], read_fields[n]) else fields[n] | read_fields[n]
                 dynamic |= None in refs
-                todo += [r for r in refs if r is not None]
             if dynamic:        # {% include some_variable %}: any template may be the one
                 sources = {n: self.env.loader.get_source(self.env, n)[0] for n in self.env.list_templates()}
                 fields = dict.fromkeys(BY_FIELD, WHOLE)
@@ -136,8 +131,7 @@ class CachedRenderer(FaceRenderer):
         key = (name, hashlib.sha256(source.encode()).hexdigest())
         if key not in self.store.templates:
             tree = self.env.parse(source)
-            self.store.templates[key] = (frozenset(meta.find_undeclared_variables(tree)),
-                                         tuple(meta.find_referenced_templates(tree)),
+            self.store.templates[key] = (*templating.names_and_references(tree),
                                          {n: _fields_read(tree, n) for n in BY_FIELD})
         return self.store.templates[key]
 

@@ -264,25 +264,37 @@ def _bytecode_cache() -> jinja2.BytecodeCache | None:
         return None
 
 
-def reads_any(env: jinja2.Environment, name: str, names: tuple[str, ...]) -> bool:
-    """Whether the template, or any template it includes or imports, reads one of `names` from
-    its context (an include chosen at run time: it may)."""
+def template_family(env: jinja2.Environment, name: str, parse):
+    """(name, source, parse(name, source)) for the template and, in turn, every template it
+    includes or imports. parse's result holds, second, the names the template references
+    (None for one chosen at run time: not followed, the caller decides what it means)."""
     todo, seen = [name], set()
     while todo:
         current = todo.pop()
         if current in seen:
             continue
         seen.add(current)
-        try:
-            tree = env.parse(env.loader.get_source(env, current)[0])
-        except (jinja2.TemplateError, OSError, UnicodeError, RecursionError, MemoryError):
-            return True         # rendering it will say what is wrong, with its place
-        if set(names) & jinja2.meta.find_undeclared_variables(tree):
-            return True
-        referenced = list(jinja2.meta.find_referenced_templates(tree))
-        if None in referenced:
-            return True
-        todo += referenced
+        source = env.loader.get_source(env, current)[0]
+        parsed = parse(current, source)
+        yield current, source, parsed
+        todo += [ref for ref in parsed[1] if ref is not None]
+
+
+def names_and_references(tree) -> tuple[frozenset, tuple]:
+    """The context names a parsed template reads, and the templates it references."""
+    return (frozenset(jinja2.meta.find_undeclared_variables(tree)),
+            tuple(jinja2.meta.find_referenced_templates(tree)))
+
+
+def reads_any(env: jinja2.Environment, name: str, names: tuple[str, ...]) -> bool:
+    """Whether the template, or any template it includes or imports, reads one of `names` from
+    its context (an include chosen at run time: it may)."""
+    try:
+        for _, _, (read, referenced) in template_family(env, name, lambda _, source: names_and_references(env.parse(source))):
+            if set(names) & read or None in referenced:
+                return True
+    except (jinja2.TemplateError, OSError, UnicodeError, RecursionError, MemoryError):
+        return True         # rendering it will say what is wrong, with its place
     return False
 
 

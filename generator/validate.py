@@ -54,8 +54,9 @@ def _printed_faces(game: Game, request: BuildRequest) -> list[tuple[FaceRenderer
 
 def _render_every_face(faces: list, result: Validation, progress: Progress) -> None:
     """Rendered on both cores: each half's errors and warnings come back in face order."""
+    renderers = Renderers({id(r): r for r, _ in faces})
+
     def render(start: int, end: int, advance) -> tuple[int, list[str], list]:
-        renderers = Renderers({id(r): r for r, _ in faces})
         known = renderers.known()
         done, errors = 0, []
         for renderer, face in faces[start:end]:
@@ -67,14 +68,13 @@ def _render_every_face(faces: list, result: Validation, progress: Progress) -> N
             advance(1)
         return done, errors, renderers.told_since(known)
 
-    renderers = Renderers({id(r): r for r, _ in faces})
     halves = in_halves(len(faces), render, progress.advance)
     for done, errors, told in halves[1:]:
         renderers.hear(told)
     for done, errors, _ in halves:
         result.faces += done
         result.errors += errors
-    result.warnings += [w for r in dict.fromkeys(r for r, _ in faces) for w in r.warnings]
+    result.warnings += [w for r in renderers.values() for w in r.warnings]
 
 
 def _check_map(game: Game, result: Validation) -> None:
