@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import time
 import traceback
 from pathlib import Path
 
@@ -117,6 +118,25 @@ def write_deck(folder: Path, titles, templates: dict[str, str]) -> Path:
                         "back_template": "back.svg.j2", "fields": {"title": "text"}, "items": items}]}
     (folder / "deck.yaml").write_text(json.dumps(deck))
     return folder
+
+
+def read_until(fd, proc, text: str | None, limit: float = 120) -> str:
+    """What the process wrote to its terminal until `text` appears (None: until it closes the
+    terminal) or it ends; woken by each write, never waiting a fixed time for the process."""
+    seen, deadline = "", time.monotonic() + limit
+    while (text is None or text not in seen) and time.monotonic() < deadline:
+        ready, _, _ = select.select([fd], [], [], 0.2)
+        if ready:
+            try:
+                chunk = os.read(fd, 4096)
+            except OSError:           # the process ended and closed the terminal
+                break
+            if not chunk:
+                break
+            seen += chunk.decode(errors="replace")
+        elif proc.poll() is not None:
+            break
+    return seen
 
 
 def copy_pack(name: str, dest: Path) -> Path:

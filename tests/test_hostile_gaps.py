@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import conftest
-from conftest import FIXTURES, ROOT, run_cli, start_on_terminal
+from conftest import FIXTURES, ROOT, read_until, run_cli, start_on_terminal
 
 GAMES = ("royal-dukes", "shires", "lords-of-doomspire", "dragon-towers", "cones-of-dunshire")
 
@@ -74,17 +74,11 @@ def test_a_copied_pack_under_another_name_writes_layouts_its_check_accepts(game,
 def run_on_terminal(argv: list) -> tuple[int, str]:
     """Exit code and everything pnpgen wrote on its terminal, read until it closes it."""
     proc, master = start_on_terminal(argv)
-    chunks = []
-    while True:
-        try:
-            data = os.read(master, 65536)
-        except OSError:               # EIO: the child's end is closed
-            break
-        if not data:
-            break
-        chunks.append(data)
-    os.close(master)
-    return proc.wait(timeout=300), b"".join(chunks).decode(errors="replace")
+    try:
+        shown = read_until(master, proc, None, limit=300)
+    finally:
+        os.close(master)
+    return proc.wait(timeout=300), shown
 
 
 def test_many_maps_show_progress_on_a_terminal_and_nowhere_else(tmp_path):

@@ -13,7 +13,7 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from conftest import ROOT, copy_pack, run_cli, start_on_terminal
+from conftest import ROOT, copy_pack, read_until, run_cli, start_on_terminal
 from generator import cli, render
 
 
@@ -140,25 +140,6 @@ def test_a_build_killed_midway_leaves_the_previous_output(tmp_path, sig):
     assert snapshot(out / "bench-deck") == before
     assert sorted(p.name for p in (out / "bench-deck").iterdir()) == sorted(before)
     assert [p.name for p in out.iterdir()] == ["bench-deck"], "no staging folder left"
-
-
-def read_until(fd, proc, text: str, limit: float = 120) -> str:
-    """What the process wrote to the terminal until `text` appears or it ends."""
-    import select
-    seen, deadline = "", time.monotonic() + limit
-    while text not in seen and time.monotonic() < deadline:
-        ready, _, _ = select.select([fd], [], [], 0.2)
-        if ready:
-            try:
-                chunk = os.read(fd, 4096)
-            except OSError:           # the process ended and closed the terminal
-                break
-            if not chunk:
-                break
-            seen += chunk.decode(errors="replace")
-        elif proc.poll() is not None:
-            break
-    return seen
 
 
 MUTATIONS = ("drop", "duplicate", "retype", "truncate")
