@@ -11,12 +11,11 @@ import ctypes
 import ctypes.util
 import multiprocessing
 import multiprocessing.connection
-import os
 from typing import Callable
 
 from .. import interrupt
 from ..errors import BuildError
-from ..parallel import start_workers
+from ..parallel import can_fork, start_workers
 
 MIN_JOBS = 12           # below this, forking costs more than it saves
 WORKERS = 2
@@ -35,8 +34,7 @@ def run_jobs(jobs: list[Callable[[], bytes]], advance: Callable[[int], None] | N
              weights: list[int] | None = None) -> list[bytes]:
     """Every job's bytes, in order; advance(weight) after each (for the progress bar)."""
     weights = weights or [1] * len(jobs)
-    forkable = "fork" in multiprocessing.get_all_start_methods() and (os.cpu_count() or 1) >= 2
-    if len(jobs) < MIN_JOBS or not forkable:
+    if len(jobs) < MIN_JOBS or not can_fork():
         out = []
         for job, weight in zip(jobs, weights):
             interrupt.check()
