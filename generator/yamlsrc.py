@@ -198,11 +198,21 @@ def _too_deep(text: str, loader_class):
                     return event.start_mark
             elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
                 depth -= 1
-    except yaml.YAMLError:
+    except yaml.MarkedYAMLError as exc:
+        if _LIBYAML_TOO_DEEP in (exc.problem or "") and loader_class is not yaml.SafeLoader:
+            return _too_deep(text, yaml.SafeLoader)
         return None               # the composer reports the syntax error with its place
+    except yaml.YAMLError:
+        return None
     finally:
         loader.dispose()
     return None
+
+
+# libyaml 0.2.5 as bundled since PyYAML 6.0.2 refuses flow nesting past its own limit while it
+# scans ahead for simple keys, before the parser gives the events that MAX_DEPTH counts; the
+# pure-Python parser, which has no such limit, then finds the same place as on older PyYAML.
+_LIBYAML_TOO_DEEP = "maximum nesting depth"
 
 
 @contextlib.contextmanager

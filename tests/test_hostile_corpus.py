@@ -383,3 +383,27 @@ def test_hostile_input(case: Case, tmp_path, earlier_output):
     assert result.peak_mb < PEAK_MEMORY_MB, f"peak memory {result.peak_mb:.0f} MB"
     assert snapshot(out) == before, "the earlier output changed"
     assert len(result.err.splitlines()) <= 210, "problems past the cap are counted, not printed"
+
+
+@pytest.mark.parametrize("loader_name", ["SafeLoader", "CSafeLoader"])
+@pytest.mark.parametrize("text", ["x: " + "[" * 1000 + "]" * 1000 + "\n",
+                                  "x: " + "{a: " * 300 + "1" + "}" * 300 + "\n"])
+def test_deep_flow_nesting_refused_at_one_place_by_either_parser(loader_name, text, tmp_path, monkeypatch):
+    """PyYAML's pure-Python parser gives events up to level 65; libyaml as bundled since PyYAML
+    6.0.2 refuses deep flow nesting itself before giving any. Both name the same bracket."""
+    import yaml
+    from generator import yamlsrc
+    from generator.errors import Reporter
+    loader = getattr(yaml, loader_name, None)
+    if loader is None:
+        pytest.skip("this PyYAML has no libyaml")
+    monkeypatch.setattr(yamlsrc, "SAFE_LOADER", loader)
+    path = tmp_path / "deep.yaml"
+    path.write_text(text)
+    reporter = Reporter()
+    assert yamlsrc.load_yaml(path, reporter) is None
+    [problem] = reporter.errors
+    # the top mapping is level 1, so the 64th bracket opens level 65
+    opener = yamlsrc.first_bracket_past(text, yamlsrc.MAX_DEPTH - 1)
+    assert (problem.mark.line, problem.mark.col) == (1, opener + 1)
+    assert "nested more than 64 deep" in problem.message
