@@ -158,13 +158,13 @@ def cmd_build(args) -> int:
 
 
 def cmd_preview(args) -> int:
-    from . import preview
+    from . import preview, serve
     pack = resolve_packs([args.game])[0]
     session = preview.Session(pack, _request(args), args.dpi)
     if not args.watch:
         return _report_rebuild(session.rebuild())
     preview.write_waiting_page(pack, session.request)
-    server = preview.serve(Path(args.out), args.port)
+    server = serve.serve(Path(args.out), args.port)
     try:
         print(f"preview: {preview.page_url(server, pack)}  (rebuilt on every save; Ctrl-C stops)", flush=True)
         _report_rebuild(session.rebuild())
@@ -393,7 +393,7 @@ def parser() -> argparse.ArgumentParser:
     pv.add_argument("game", metavar="GAME", help="pack name under components/ or a pack folder")
     pv.add_argument("--watch", action="store_true",
                     help="serve the page on this machine, rebuild when a file of the pack changes; the page refreshes itself")
-    pv.add_argument("--port", type=int, default=8765, help="port for --watch (default 8765; 0: any free port)")
+    pv.add_argument("--port", type=_port, default=8765, help="port for --watch (default 8765; 0: any free port)")
     pv.add_argument("--dpi", type=_positive, default=100, help="resolution of the face images (default 100)")
     _build_options(pv)
     pv.set_defaults(run=cmd_preview)
@@ -449,6 +449,13 @@ def _positive(text: str) -> int:
     value = _whole_number(text)
     if not 1 <= value <= 10_000:
         raise argparse.ArgumentTypeError("must be between 1 and 10000")
+    return value
+
+
+def _port(text: str) -> int:
+    value = _whole_number(text)
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"{value} is not a port: give 1024-65535, or 0 for any free port")
     return value
 
 

@@ -18,10 +18,9 @@ import html
 import json
 import multiprocessing
 import os
-import threading
+import stat
 import time
 from dataclasses import dataclass, field
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Callable
 from urllib.parse import quote
@@ -32,6 +31,7 @@ from .cache import FaceCache
 from .errors import BuildError, ManifestError
 from .manifest import load_pack, pack_id
 from .model import Game, Group
+from .publish import OwnFolder
 from .raster import face_png
 from .render import FaceRef
 from .templating import TEMPLATE_DIR
@@ -126,20 +126,27 @@ def _named(svg: str, drawn_as: str) -> str:
 def write_preview(game: Game, request: BuildRequest, cache: FaceCache, files: list[dict],
                   dpi: float = DEFAULT_DPI) -> Path:
     """Write preview/index.html and the face images it lacks; return the page's path."""
-    folder = preview_folder(game.root, request)
-    faces = folder / FACES_DIR
-    faces.mkdir(parents=True, exist_ok=True)
     page = contents(game, request, cache, dpi)
-    missing = [(name, svg, group) for name, (svg, group) in page.images.items() if not (faces / name).is_file()]
-    for (name, _, group), png in zip(missing, _rasterized(missing, dpi)):
-        if isinstance(png, ValueError):       # e.g. an <image> pointing at a file or URL
-            raise BuildError(f"{group.file}: group '{group.id}': {png}")
-        _write(faces / name, png)
-    _publish(folder, _page_html(game, page, files))
-    for stale in faces.glob("*.png"):
-        if stale.name not in page.images:
-            stale.unlink()
-    return folder / "index.html"
+    with OwnFolder(preview_folder(game.root, request)) as folder, OwnFolder(folder.path / FACES_DIR, folder) as faces:
+        present = set(faces.names())
+        missing = [(name, svg, group) for name, (svg, group) in page.images.items()
+                   if name not in present or not _plain_file(faces, name)]
+        for (name, _, group), png in zip(missing, _rasterized(missing, dpi)):
+            if isinstance(png, ValueError):       # e.g. an <image> pointing at a file or URL
+                raise BuildError(f"{group.file}: group '{group.id}': {png}")
+            faces.write(name, png)
+        _publish(folder, _page_html(game, page, files))
+        for stale in present:
+            if stale.endswith(".png") and stale not in page.images:
+                faces.remove(stale)
+        return folder.path / "index.html"
+
+
+def _plain_file(folder: OwnFolder, name: str) -> bool:
+    try:
+        return stat.S_ISREG(os.stat(name, dir_fd=folder.fd, follow_symlinks=False).st_mode)
+    except OSError:
+        return False
 
 
 MIN_FACES_TO_FORK = 24       # below this, starting a second process costs more than it saves
@@ -176,27 +183,18 @@ def write_waiting_page(pack_root: Path, request: BuildRequest) -> Path:
 
 
 def _write_notice(pack_root: Path, request: BuildRequest, title: str, body: str) -> Path:
-    folder = preview_folder(pack_root, request)
-    folder.mkdir(parents=True, exist_ok=True)
     name = html.escape(Path(pack_root).resolve().name)
-    _publish(folder, _document(f"{name}: {title}", f"<header><h1>{name}</h1></header>{body}"))
-    return folder / "index.html"
+    with OwnFolder(preview_folder(pack_root, request)) as folder:
+        _publish(folder, _document(f"{name}: {title}", f"<header><h1>{name}</h1></header>{body}"))
+        return folder.path / "index.html"
 
 
-def _publish(folder: Path, page: str) -> None:
+def _publish(folder: OwnFolder, page: str) -> None:
     """index.html first, then state.json with its version: an open page that sees the new
     version reloads and finds the new page already there."""
     version = hashlib.sha256(page.encode()).hexdigest()[:16]
-    _write(folder / "index.html", page.replace("@VERSION@", version).encode())
-    _write(folder / "state.json", json.dumps({"version": version}).encode())
-
-
-def _write(path: Path, data: bytes) -> None:
-    if path.is_file() and path.read_bytes() == data:
-        return
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    temporary.write_bytes(data)
-    os.replace(temporary, path)
+    folder.write("index.html", page.replace("@VERSION@", version).encode())
+    folder.write("state.json", json.dumps({"version": version}).encode())
 
 
 # --- HTML ------------------------------------------------------------------------------------
@@ -378,27 +376,6 @@ def watch(session: Session, report: Callable[[Rebuilt], None],
             report(session.rebuild(report_preview))
 
 
-class _QuietHandler(SimpleHTTPRequestHandler):
-    def end_headers(self):
-        self.send_header("Cache-Control", "no-store")
-        super().end_headers()
-
-    def log_message(self, format, *args):      # the terminal is for the build's messages
-        pass
-
-
-def serve(folder: Path, port: int) -> ThreadingHTTPServer:
-    """Serve the output folder (the preview and the PDFs it links) on this machine only
-    (127.0.0.1), in a background thread; port 0, or a port in use, takes a free one."""
-    handler = functools.partial(_QuietHandler, directory=str(folder))
-    try:
-        server = ThreadingHTTPServer(("127.0.0.1", port), handler)
-    except OSError:
-        server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server
-
-
-def page_url(server: ThreadingHTTPServer, pack_root: Path) -> str:
-    folder = quote(pack_id(Path(pack_root).resolve()) + PREVIEW_SUFFIX)
-    return f"http://127.0.0.1:{server.server_address[1]}/{folder}/index.html"
+def page_url(server, pack_root: Path) -> str:
+    """The page's address, with the run's secret (serve.py) that the browser keeps as a cookie."""
+    return server.url(pack_id(Path(pack_root).resolve()) + PREVIEW_SUFFIX + "/index.html")

@@ -16,6 +16,7 @@ import errno
 import fcntl
 import os
 import re
+import secrets
 import shutil
 import stat
 import tempfile
@@ -224,3 +225,76 @@ def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
+
+
+class OwnFolder:
+    """A folder this user owns, held open by its descriptor: files are made in it under names
+    nobody can guess (O_EXCL, never following a link) and renamed into place, so another user who
+    can write the folder above cannot plant a link at a name pnpgen is about to write, nor swap
+    the folder for a link to another one between a check and a write. A folder that is a link,
+    or that belongs to another user, is refused."""
+
+    def __init__(self, path: Path, parent: "OwnFolder | None" = None):
+        self.path = Path(path)
+        name = self.path.name if parent else str(self.path)
+        at = parent.fd if parent else None
+        try:
+            with contextlib.suppress(FileExistsError):
+                os.mkdir(name, 0o777, dir_fd=at) if at is not None else os.makedirs(name, exist_ok=False)
+            self.fd = os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=at)
+        except OSError as exc:
+            if exc.errno in (errno.ELOOP, errno.ENOTDIR):
+                raise BuildError(f"{display_path(self.path)} is a link or a file, not a folder of this user's; "
+                                 "remove it, or give --out another folder") from None
+            raise _cannot_write(self.path, exc) from None
+        owner = os.fstat(self.fd).st_uid
+        if owner != os.getuid():
+            os.close(self.fd)
+            raise BuildError(f"{display_path(self.path)} belongs to another user (uid {owner}); pnpgen writes only "
+                             "into folders of its own user: give --out a folder of yours")
+
+    def __enter__(self) -> "OwnFolder":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        os.close(self.fd)
+
+    def names(self) -> list[str]:
+        return os.listdir(self.fd)
+
+    def holds(self, name: str, data: bytes) -> bool:
+        """name is a plain file here holding exactly data (a link is never read)."""
+        try:
+            fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK, dir_fd=self.fd)
+        except OSError:
+            return False
+        with os.fdopen(fd, "rb") as handle:
+            info = os.fstat(fd)
+            return stat.S_ISREG(info.st_mode) and info.st_size == len(data) and handle.read() == data
+
+    def write(self, name: str, data: bytes) -> None:
+        """name holds data: written under a random name, then renamed over whatever was there."""
+        if self.holds(name, data):
+            return
+        for _ in range(100):
+            temporary = f".{name}.{secrets.token_hex(8)}.tmp"
+            try:
+                fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o666, dir_fd=self.fd)
+                break
+            except FileExistsError:
+                continue
+        else:
+            raise BuildError(f"cannot write {display_path(self.path / name)}: no free temporary name")
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+            os.replace(temporary, name, src_dir_fd=self.fd, dst_dir_fd=self.fd)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary, dir_fd=self.fd)
+            raise
+
+    def remove(self, name: str) -> None:
+        """A file (or a planted link, never its target) removed from this folder."""
+        with contextlib.suppress(FileNotFoundError, IsADirectoryError, PermissionError):
+            os.unlink(name, dir_fd=self.fd)
