@@ -28,6 +28,7 @@ from .errors import BuildError, display_path, os_error_text
 
 STAGING = re.compile(r"^\.pnpgen-(\d+)-[a-z0-9_]+\.(.*)$")   # .pnpgen-<pid>-<random>.<folder>
 RENAME_EXCHANGE = 2
+OLD = "old"                # inside a staging folder: the output a two-rename swap moved aside
 _AT_FDCWD = -100
 
 
@@ -51,6 +52,10 @@ def output_lock(out_dir: Path):
     except OSError as exc:
         raise _cannot_write(out_dir, exc) from None
     try:
+        owner = os.fstat(handle).st_uid
+        if owner != os.getuid():     # its owner could swap in links between our checks and writes
+            raise BuildError(f"{display_path(out_dir)} belongs to another user (uid {owner}); pnpgen writes only "
+                             "into folders of its own user: give --out a folder of yours")
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -67,20 +72,20 @@ def write_atomically(out_dir: Path, files: dict[str, bytes], replaces: Iterable[
     dropped = set(replaces) | set(files)
     with interrupt.deferred(), output_lock(out_dir):
         try:
-            remove_stale_staging(out_dir)
-            staging = _new_staging(out_dir)
+            repair(out_dir)
+            staging = new_staging(out_dir)
         except OSError as exc:
             raise _cannot_write(out_dir, exc) from None
         switched = False
         try:
             _fill(staging, files, out_dir, lambda name: name not in dropped)
             interrupt.check()                  # last moment to stop with the old output whole
-            _swap(staging, out_dir)
+            swap(staging, out_dir)
             switched = True
         except OSError as exc:
             raise _cannot_write(out_dir, exc) from None
         finally:
-            _remove(staging)                   # the old output once switched, else the new
+            remove(staging)                    # the old output once switched, else the new
         if interrupt.received():
             raise interrupt.Interrupted(interrupt.received(), _after_switch_message(out_dir, switched))
 
@@ -143,15 +148,19 @@ def _carry_over(source: Path, target: Path) -> None:
             shutil.copyfileobj(src, dst)
 
 
-def _swap(staging: Path, out_dir: Path) -> None:
-    """staging becomes out_dir and out_dir becomes staging, in one step."""
+def swap(staging: Path, out_dir: Path) -> None:
+    """staging becomes out_dir and out_dir becomes staging, in one step (out_dir may be missing)."""
+    if not os.path.lexists(out_dir):
+        os.rename(staging, out_dir)
+        _fsync_dir(out_dir.parent)
+        return
     if _renameat2(staging, out_dir, RENAME_EXCHANGE):
         _fsync_dir(out_dir.parent)
         return
     # no RENAME_EXCHANGE (not Linux, or a file system without it): two renames; a kill between
-    # them leaves the old output whole in the staging name and no out_dir
-    aside = _new_staging(out_dir)
-    os.rename(out_dir, aside / "old")
+    # them leaves the old output whole in the staging name and no out_dir, which repair() puts back
+    aside = new_staging(out_dir)
+    os.rename(out_dir, aside / OLD)
     os.rename(staging, out_dir)
     os.rename(aside, staging)
     _fsync_dir(out_dir.parent)
@@ -171,19 +180,29 @@ def _renameat2(source: Path, target: Path, flags: int) -> bool:
     raise OSError(code, os.strerror(code), str(target))
 
 
-def remove_stale_staging(out_dir: Path) -> None:
-    """Folders left by a killed command (its process is gone) and anything planted under their
-    names: removed without following links. Called with the lock held."""
+def repair(out_dir: Path) -> None:
+    """What a killed command left beside out_dir put right, with the lock held: when it died
+    between the two renames of a swap without RENAME_EXCHANGE, out_dir is missing and its old
+    content waits in a staging folder, and goes back; then folders of commands that are gone,
+    and anything planted under their names, are removed without following links."""
+    stale = []
     for entry in os.scandir(out_dir.parent):
         match = STAGING.match(entry.name)
         if not match or match.group(2) != out_dir.name:
             continue
         if _alive(int(match.group(1))) and not entry.is_symlink():
             continue
-        _remove(Path(entry.path))
+        stale.append(Path(entry.path))
+    for path in stale:
+        old = path / OLD
+        if not os.path.lexists(out_dir) and _ours(path) and _ours(old) and old.is_dir():
+            os.rename(old, out_dir)
+    for path in stale:
+        remove(path)
 
 
-def _remove(path: Path) -> None:
+
+def remove(path: Path) -> None:
     """Remove a file, a link (never its target) or a folder tree; what cannot go stays."""
     try:
         info = os.lstat(path)
@@ -194,6 +213,15 @@ def _remove(path: Path) -> None:
     else:
         with contextlib.suppress(OSError):
             os.unlink(path)
+
+
+def _ours(path: Path) -> bool:
+    """path is a folder of this user's, not a link."""
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return False
+    return stat.S_ISDIR(info.st_mode) and info.st_uid == os.getuid()
 
 
 def _alive(pid: int) -> bool:
@@ -208,7 +236,7 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def _new_staging(out_dir: Path) -> Path:
+def new_staging(out_dir: Path) -> Path:
     """A new folder beside out_dir, owner-only, under a name made at random (mkdtemp)."""
     return Path(tempfile.mkdtemp(prefix=f".pnpgen-{os.getpid()}-", suffix=f".{out_dir.name}", dir=out_dir.parent))
 

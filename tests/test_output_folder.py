@@ -91,12 +91,12 @@ def test_an_output_folder_that_is_a_link_is_refused(tmp_path, capsys):
 def test_a_signal_after_the_switch_reports_the_new_output_and_exits_130(tmp_path, capsys, monkeypatch):
     pack = copy_pack("mini", tmp_path)
     out = tmp_path / "out"
-    swap = publish._swap
+    swap = publish.swap
 
     def swap_then_ctrl_c(staging, out_dir):
         swap(staging, out_dir)
         os.kill(os.getpid(), signal.SIGINT)       # lands while the old output is being removed
-    monkeypatch.setattr(publish, "_swap", swap_then_ctrl_c)
+    monkeypatch.setattr(publish, "swap", swap_then_ctrl_c)
     assert cli.main(["build", str(pack), "--out", str(out), "--quiet"]) == 130
     err = capsys.readouterr().err
     assert "interrupted by SIGINT; the new output is complete in" in err, err

@@ -7,15 +7,14 @@ when every file is ready, so a failed export leaves the earlier one as it was.
 from __future__ import annotations
 
 import os
-import shutil
 from pathlib import Path
 
 import importlib
 
 from .. import interrupt
 from ..errors import BuildError, display_path
-from ..manifest import load_pack
-from ..publish import check_not_locked, output_lock
+from ..manifest import load_pack, pack_id
+from ..publish import check_not_locked, new_staging, output_lock, remove, repair, swap
 from .common import ExportRequest, ExportResult
 
 # format -> "module:function"; imported when used, so the command line starts without cairo
@@ -30,6 +29,7 @@ def format_function(fmt: str):
 def export(pack_root: Path, fmt: str, request: ExportRequest, progress=None) -> ExportResult:
     from ..build import Progress
     progress = progress or Progress()
+    _repair(Path(request.out_dir) / pack_id(Path(pack_root).resolve()) / fmt)
     game = load_pack(pack_root)                                    # manifest -> model
     folder = Path(request.out_dir) / game.id / fmt
     result = ExportResult(game, folder)
@@ -40,6 +40,14 @@ def export(pack_root: Path, fmt: str, request: ExportRequest, progress=None) -> 
         replace_folder(folder, files)
     result.files = sorted(files)
     return result
+
+
+def _repair(folder: Path) -> None:
+    """An export killed mid-swap last time: the earlier export put back first, whatever this
+    run then does (a broken pack, say)."""
+    if folder.parent.is_dir() and not folder.parent.is_symlink():
+        with output_lock(folder.parent):
+            repair(folder)
 
 
 def _write_or_link(path: Path, data: bytes, written: dict[int, Path]) -> None:
@@ -57,13 +65,15 @@ def _write_or_link(path: Path, data: bytes, written: dict[int, Path]) -> None:
 
 
 def replace_folder(folder: Path, files: dict[str, bytes]) -> None:
-    """Write the files into a staging folder beside `folder`, then swap it in whole: no file of
-    an earlier export lingers, and a failure or a signal leaves the earlier export untouched."""
-    staging = folder.parent / f".pnpgen-export-{os.getpid()}-{folder.name}"
-    retired = folder.parent / f".pnpgen-export-{os.getpid()}-{folder.name}-old"
+    """Write the files into a staging folder beside `folder` (made by mkdtemp: a name nobody can
+    guess, so nothing planted is followed), then swap it in whole (publish.swap: one rename
+    where the system can): no file of an earlier export lingers, and a failure, a signal or a
+    kill leaves the earlier export untouched."""
     with interrupt.deferred():
+        staging = None
         try:
-            shutil.rmtree(staging, ignore_errors=True)
+            repair(folder)
+            staging = new_staging(folder)
             written: dict[int, Path] = {}          # copies share their bytes object: one file, linked
             for name, data in files.items():
                 interrupt.check()
@@ -71,13 +81,9 @@ def replace_folder(folder: Path, files: dict[str, bytes]) -> None:
                 path.parent.mkdir(parents=True, exist_ok=True)
                 _write_or_link(path, data, written)
             interrupt.check()                      # last moment to stop with the old export whole
-            if folder.exists():
-                os.replace(folder, retired)
-            os.replace(staging, folder)
+            swap(staging, folder)
         except OSError as exc:
-            if retired.exists() and not folder.exists():
-                os.replace(retired, folder)
             raise BuildError(f"cannot write {display_path(folder)}: {exc.strerror}") from None
         finally:
-            shutil.rmtree(staging, ignore_errors=True)
-            shutil.rmtree(retired, ignore_errors=True)
+            if staging is not None:
+                remove(staging)                    # the old export once swapped, else the new
