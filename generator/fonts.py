@@ -51,7 +51,8 @@ class FontMetrics:
     """Advance widths from the font file: the same unhinted widths cairo uses in a PDF."""
 
     def __init__(self, path: Path):
-        read = workdir.remembered("font-metrics", workdir.file_key(path, "metrics-1"), lambda: _read_metrics(path))
+        read = workdir.remembered("font-metrics", workdir.file_key(path, "metrics-1"), lambda: _read_metrics(path),
+                                  shape=_metrics_shape)
         self.widths = read["widths"]
         self.ascent, self.descent, self.cap_height = read["ascent"], read["descent"], read["cap_height"]
         self._word_cache: dict[str, float] = {}
@@ -105,12 +106,23 @@ def library() -> FontLibrary:
 
 
 def _describe(path: Path) -> FontFace:
-    family, bold, italic = workdir.remembered("font-faces", workdir.file_key(path, "face-1"), lambda: _read_face(path))
+    family, bold, italic = workdir.remembered("font-faces", workdir.file_key(path, "face-1"), lambda: _read_face(path),
+                                              shape=_face_shape)
     return FontFace(family, bold, italic, path)
 
 
 # Reading a font with fontTools costs 15-35 ms (most of it importing its table modules): what
 # is read is remembered by file (workdir.remembered), so a command seldom imports fontTools.
+
+def _face_shape(value) -> bool:
+    return [type(v) for v in value] == [str, bool, bool]
+
+
+def _metrics_shape(value) -> bool:
+    numbers = (int, float)
+    return (all(isinstance(value[k], numbers) for k in ("ascent", "descent", "cap_height"))
+            and all(isinstance(w, numbers) for w in value["widths"].values()))
+
 
 def _read_face(path: Path) -> list:
     """[family, bold, italic] from the font's name and OS/2 tables."""

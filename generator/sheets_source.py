@@ -161,8 +161,13 @@ def read_sheet(path: Path, sheet: str | None, suffix: str) -> tuple[str, list[li
         key = hashlib.sha256(path.read_bytes() + b"\0" + (sheet or "").encode()).hexdigest()
     except OSError:
         return reader(path, sheet)          # it says what is wrong with the file
-    name, rows = workdir.remembered("sheets-read", key, lambda: reader(path, sheet), _plain_rows)
+    name, rows = workdir.remembered("sheets-read", key, lambda: reader(path, sheet), _plain_rows, _sheet_shape)
     return name, rows
+
+
+def _sheet_shape(read) -> bool:
+    return len(read) == 2 and isinstance(read[0], str) and all(isinstance(row, list) for row in read[1]) \
+        and _plain_rows(read)
 
 
 def _plain_rows(read) -> bool:

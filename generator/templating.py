@@ -18,19 +18,16 @@ Helpers given to every template (sizes of text in points, everything else in mm)
 from __future__ import annotations
 
 import difflib
-import hashlib
 import math
 import os
-from functools import lru_cache
 from pathlib import Path
 
 import jinja2
-import jinja2.bccache
 import jinja2.meta
 from jinja2.sandbox import SandboxedEnvironment, modifies_known_mutable
 from markupsafe import Markup
 
-from . import confine, workdir
+from . import confine
 from .errors import display_path, os_error_text
 from .glyphs import composed, snippet
 from .fonts import PROJECT_ROOT, library
@@ -237,31 +234,7 @@ def environment(pack_root: Path) -> jinja2.Environment:
     """Templates are looked up in the pack's own templates/ first, then in the shared templates/."""
     loader = ConfinedLoader([(Path(pack_root) / "templates", Path(pack_root)), (TEMPLATE_DIR, TEMPLATE_DIR)])
     return Sandbox(loader=loader, autoescape=True, undefined=jinja2.StrictUndefined,
-                   trim_blocks=True, lstrip_blocks=True, auto_reload=False, cache_size=400,
-                   bytecode_cache=_bytecode_cache())
-
-
-class _SourceKeyedCache(jinja2.FileSystemBytecodeCache):
-    """Jinja's per-user cache folder, with each entry found by the template's name and source
-    instead of its path: copies of a pack (a designer's variants, the test suite's temporary
-    ones) share one entry per distinct template, so the folder does not grow with every copy."""
-
-    def get_bucket(self, environment, name, filename, source):
-        key = hashlib.sha1(f"{name}\0{source}".encode("utf-8")).hexdigest()
-        bucket = jinja2.bccache.Bucket(environment, key, self.get_source_checksum(source))
-        self.load_bytecode(bucket)
-        return bucket
-
-
-@lru_cache(maxsize=1)
-def _bytecode_cache() -> jinja2.BytecodeCache | None:
-    """Compiled templates kept between runs, so validate, list and build do not recompile
-    unchanged templates: compiling is most of what loading a pack costs. They are code, so
-    they live in pnpgen's owner-only working folder (workdir), where nobody else can plant one."""
-    try:
-        return _SourceKeyedCache(str(workdir.private_dir("templates-compiled")))
-    except OSError:                       # no private folder: compile every time
-        return None
+                   trim_blocks=True, lstrip_blocks=True, auto_reload=False, cache_size=400)
 
 
 def template_family(env: jinja2.Environment, name: str, parse):

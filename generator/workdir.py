@@ -6,6 +6,10 @@ folder (not a link), owned by this user, closed to everyone else. When someone e
 first (a link, another owner, open permissions), this process works in a fresh folder with an
 unpredictable name instead, removed when it ends. Files are written under random names and
 renamed into place, so a planted name is never opened for writing.
+
+Nothing kept here can run code: values are JSON, read back only when they have the shape their
+reader expects (anything else, a truncated entry included, is made again), and PNG icons. Each
+kind's folder is bounded (MAX_ENTRIES files, MAX_BYTES): the entries used longest ago go first.
 """
 from __future__ import annotations
 
@@ -19,6 +23,11 @@ import stat
 import tempfile
 from functools import lru_cache
 from pathlib import Path
+
+
+MAX_ENTRIES = 1_000          # files in one kind's folder
+MAX_BYTES = 32 << 20         # bytes in one kind's folder (a 400-row sheet's rows are ~0.8 MB)
+RETIRED = ("templates-compiled",)   # Jinja's compiled templates: marshalled code, no longer kept
 
 
 class UnsafeFolder(Exception):
@@ -41,6 +50,9 @@ def _base() -> Path:
     shared = Path(tempfile.gettempdir()) / f"pnpgen-{os.getuid()}"
     try:
         _ensure_private(shared)
+        for name in RETIRED:
+            if os.path.lexists(shared / name):
+                shutil.rmtree(shared / name, ignore_errors=True)
         return shared
     except (UnsafeFolder, OSError):
         return _process_folder()
@@ -84,25 +96,55 @@ def write_private(path: Path, data: bytes) -> None:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+    prune(path.parent)
 
 
-def remembered(kind: str, key: str, make, keep=lambda value: True):
+def prune(folder: Path) -> None:
+    """The folder back within MAX_ENTRIES and MAX_BYTES, the entries used longest ago removed
+    first (an entry read is touched: see remembered)."""
+    entries = []
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(folder):
+            with contextlib.suppress(OSError):
+                info = entry.stat(follow_symlinks=False)
+                entries.append((info.st_mtime_ns, info.st_size, entry.path))
+    total = sum(size for _, size, _ in entries)
+    entries.sort()
+    while entries and (len(entries) > MAX_ENTRIES or total > MAX_BYTES):
+        _, size, path = entries.pop(0)
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+        total -= size
+
+
+def remembered(kind: str, key: str, make, keep=lambda value: True, shape=lambda value: True):
     """make(), remembered as JSON in the private folder `kind` under `key` (a digest of what the
-    value is made from), so the next process reads it instead of making it. A missing, broken or
-    foreign entry is made again; values `keep` refuses (they would not come back from JSON as
-    they were) are not remembered."""
+    value is made from), so the next process reads it instead of making it. A missing, broken,
+    foreign or wrong-shaped entry (one `shape` refuses) is made again; values `keep` refuses
+    (they would not come back from JSON as they were) are not remembered."""
     entry = None
     try:
         entry = private_dir(kind) / f"{key}.json"
         if trusted_file(entry):
-            return json.loads(entry.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+            value = json.loads(entry.read_text(encoding="utf-8"))
+            if _fits(shape, value):
+                with contextlib.suppress(OSError):
+                    os.utime(entry)               # used: pruned last
+                return value
+    except (OSError, ValueError, RecursionError):
         pass
     value = make()
     if entry is not None and keep(value):
         with contextlib.suppress(OSError, TypeError, ValueError):
             write_private(entry, json.dumps(value).encode())
     return value
+
+
+def _fits(shape, value) -> bool:
+    try:
+        return bool(shape(value))
+    except (TypeError, ValueError, KeyError, IndexError, AttributeError):
+        return False
 
 
 def file_key(path: Path, *extra: str) -> str:

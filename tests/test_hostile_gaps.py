@@ -121,7 +121,7 @@ def run_as_nobody(*argv, before=lambda: None) -> tuple[int, str, str]:
     """pnpgen in a forked child that drops root for uid/gid 65534 (so file permissions bind, as
     they do for any user), then runs the CLI as run_cli does. The interpreter and its libraries
     stay those already imported here: the warm-up fixture has run each command once."""
-    from generator import fonts, templating, workdir
+    from generator import fonts, workdir
     # codecs jinja and fontTools load on first use; the stdlib is root's alone, so load them here
     import encodings.unicode_escape, encodings.utf_16_be, encodings.mac_roman  # noqa: F401,E401
     any_font = next(fonts.FONT_DIR.glob("*.ttf"))     # fontTools' modules, which remembered fonts spare us
@@ -138,7 +138,6 @@ def run_as_nobody(*argv, before=lambda: None) -> tuple[int, str, str]:
                     os.setuid(NOBODY)
                 # what a process of that user starts with: its own private folder, not root's
                 workdir._base.cache_clear()
-                templating._bytecode_cache.cache_clear()
                 fonts.configure_fontconfig()
                 before()
             except BaseException:              # never run the command as root by mistake

@@ -3,6 +3,7 @@ and metrics, spreadsheet rows. What comes back is what reading the file gives; a
 unreadable or tampered file is never hidden by what was remembered."""
 from __future__ import annotations
 
+import json
 import os
 import shutil
 
@@ -68,3 +69,72 @@ def test_an_unreadable_font_is_an_error_even_when_remembered(private, tmp_path):
         font.unlink()
     with pytest.raises(OSError):
         fonts._describe(font)
+
+
+# --- nothing that runs code, nothing corrupt trusted, nothing unbounded -----------------------
+
+def test_no_compiled_template_is_kept_between_runs(tmp_path, monkeypatch):
+    """Jinja's bytecode cache held marshalled code: a tampered entry ran as pnpgen. What a run
+    keeps now is JSON, PNG icons and the fontconfig set-up; the old folder is removed."""
+    import tempfile
+    from conftest import copy_pack, run_cli
+    from generator import templating
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    base = tmp_path / f"pnpgen-{os.getuid()}"
+    (base / "templates-compiled").mkdir(parents=True)
+    os.chmod(base, 0o700)
+    (base / "templates-compiled" / "old.cache").write_bytes(b"marshalled code")
+    workdir._base.cache_clear()
+    try:
+        assert templating.environment(copy_pack("mini", tmp_path)).bytecode_cache is None
+        code, _, err = run_cli("validate", copy_pack("mini", tmp_path / "b"))
+        assert code == 0, err
+        assert workdir._base() == base and not (base / "templates-compiled").exists()
+        for entry in base.rglob("*"):
+            if entry.is_file() and entry.parent.name != "fontconfig":
+                assert entry.suffix in (".json", ".png"), entry
+                if entry.suffix == ".json":
+                    json.loads(entry.read_text())
+    finally:
+        workdir._base.cache_clear()
+
+
+@pytest.mark.parametrize("text", ['{"widths": {"a": 0.5}}', '["Sans"]', '[1, 2, 3]', '{"widths": [], "ascent": 1, '
+                                  '"descent": 1, "cap_height": 1}', '"just a string"', '{"wid', ""])
+def test_a_wrong_shaped_or_truncated_entry_is_made_again_not_a_traceback(private, tmp_path, text):
+    font = tmp_path / "Sans.ttf"
+    shutil.copy(ROOT / "fonts" / "LiberationSans-Regular.ttf", font)
+    for kind, key in (("font-metrics", workdir.file_key(font, "metrics-1")), ("font-faces", workdir.file_key(font, "face-1"))):
+        (private / kind).mkdir(mode=0o700, exist_ok=True)
+        (private / kind / f"{key}.json").write_text(text)
+    assert fonts._describe(font).family == "Liberation Sans"
+    assert fonts.FontMetrics(font).widths == fonts._read_metrics(font)["widths"]
+
+
+def test_a_wrong_shaped_sheet_entry_is_read_again(private, tmp_path):
+    from generator import sheets_source
+    import openpyxl
+    book = openpyxl.Workbook()
+    book.active.append(["id", "name"])
+    book.active.append(["a", "Alpha"])
+    book.save(tmp_path / "s.xlsx")
+    first = sheets_source.read_sheet(tmp_path / "s.xlsx", None, ".xlsx")
+    assert first[1] == [["id", "name"], ["a", "Alpha"]]
+    [entry] = (private / "sheets-read").iterdir()
+    for text in ('["Sheet", [["id"], 5]]', '["Sheet"]', '{"a": 1}', '["Sheet", [[{"x": 1}]]]', '["Sheet", 7]'):
+        entry.write_text(text)
+        assert sheets_source.read_sheet(tmp_path / "s.xlsx", None, ".xlsx") == first
+
+
+def test_the_folder_of_a_kind_is_bounded_the_oldest_entries_going_first(private, monkeypatch):
+    monkeypatch.setattr(workdir, "MAX_BYTES", 10 << 20)
+    big = "x" * (800 << 10)                       # a 400-row sheet's rows are about this size
+    for n in range(40):
+        workdir.remembered("sheets-read", f"k{n:02d}", lambda: [big])
+        os.utime(private / "sheets-read" / f"k{n:02d}.json", ns=(n * 10**9, n * 10**9))
+    names = sorted(p.name for p in (private / "sheets-read").iterdir())
+    size = sum(p.stat().st_size for p in (private / "sheets-read").iterdir())
+    assert size <= 10 << 20 and names[-1] == "k39.json" and "k00.json" not in names
+    monkeypatch.setattr(workdir, "MAX_ENTRIES", 5)
+    workdir.remembered("sheets-read", "last", lambda: [1])
+    assert len(list((private / "sheets-read").iterdir())) == 5
