@@ -27,7 +27,7 @@ import jinja2.meta
 from jinja2.sandbox import SandboxedEnvironment, modifies_known_mutable
 from markupsafe import Markup
 
-from . import confine
+from . import confine, growth
 from .errors import display_path, os_error_text
 from .glyphs import composed, snippet
 from .fonts import PROJECT_ROOT, library
@@ -46,16 +46,26 @@ class Sandbox(SandboxedEnvironment):
     given read-only: a template may build its own lists and dicts, but calling palette.update()
     or item.tags.append() would change every face drawn after it."""
 
-    intercepted_binops = frozenset(["*", "**", "+"])
+    intercepted_binops = frozenset(["*", "**", "+", "%"])
+    code_generator_class = growth.GrowthChecks
+    check_concat = staticmethod(growth.check_concat)
 
     def __init__(self, **kw):
         super().__init__(**kw)
         self.globals["range"] = _bounded_range
+        growth.bound_globals(self.globals)
+        self.filters = dict(self.filters)
+        growth.bound_filters(self.filters)
 
     def call_binop(self, context, operator, left, right):
-        """'x' * 10**20, [1] * 10**9 and 9 ** 10**9 refused before Python tries them."""
-        _check_growth(operator, left, right)
+        """'x' * 10**20, [1] * 10**9, 9 ** 10**9 refused before Python tries them (growth.py)."""
+        growth.check_binop(operator, left, right)
         return super().call_binop(context, operator, left, right)
+
+    def call(__self, __context, __obj, *args, **kwargs):
+        """'x'.center(10**9) and the like refused before Python tries them (growth.py)."""
+        growth.check_call(__obj, args, kwargs)
+        return super().call(__context, __obj, *args, **kwargs)
 
     # `a.b` on a mapping reads its key b first, so a palette or data key is never mistaken for a
     # Python method (palette.clear is the colour 'clear'); on what the template is given, a name
@@ -141,24 +151,7 @@ def read_only(value):
 
 
 MAX_TEMPLATE_CHARS = 1_000_000   # a template's own source; the largest shipped one is a few KB
-MAX_BUILT = 1_000_000       # characters of a string or items of a list one operation may build
-MAX_POWER_BITS = 4_096      # an integer power larger than this is no number a face prints
-
-
-def _check_growth(operator: str, left, right) -> None:
-    sized = (str, list, tuple)
-    if operator == "*":
-        seq, times = (left, right) if isinstance(left, sized) else (right, left)
-        if isinstance(seq, sized) and isinstance(times, int) and len(seq) * times > MAX_BUILT:
-            raise jinja2.exceptions.SecurityError(
-                f"repeating {len(seq):,} {'characters' if isinstance(seq, str) else 'items'} {times:,} times "
-                f"is over the limit of {MAX_BUILT:,}")
-    elif operator == "+":
-        if isinstance(left, sized) and isinstance(right, sized) and len(left) + len(right) > MAX_BUILT:
-            raise jinja2.exceptions.SecurityError(f"joining to more than {MAX_BUILT:,} characters or items is over the limit")
-    elif operator == "**" and isinstance(left, int) and isinstance(right, int) and right > 0 and abs(left) > 1:
-        if right * math.log2(abs(left)) > MAX_POWER_BITS:
-            raise jinja2.exceptions.SecurityError(f"{left} ** {right} is too large a number")
+MAX_BUILT = growth.MAX_BUILT
 
 
 def _length_ok(value) -> bool:
