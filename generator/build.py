@@ -61,12 +61,14 @@ def build(pack_root: Path, request: BuildRequest, progress: Progress | None = No
     for name, role, groups in documents(game):
         staged[name], meta = _render_groups(game, groups, request, progress, role, result)
         result.files.append({"path": name, "role": role, **meta})
+        _check_output_bytes(game, staged)
     progress.finish()
     if (game.root / "map.yaml").is_file():
         staged.update(_map_files(game, request, result))
     if (game.root / "handout.yaml").is_file():
         staged.update(_handout_file(game, request, result))
     staged["build.json"] = build_json(game, request, result).encode()
+    _check_output_bytes(game, staged)
     write_atomically(result.out_dir, staged, replaces=previous_build_files(result.out_dir))
     return result
 
@@ -85,10 +87,12 @@ def documents(game: Game) -> list[tuple[str, str, list[Group]]]:
 def layout_problems(game: Game, request: BuildRequest) -> list[str]:
     """What laying the faces out on paper would refuse (a face too large for the paper), found
     without drawing anything, so `validate` refuses what `build` would."""
-    problems = []
+    problems, pages = [], 0
     for _, role, groups in documents(game):
         try:
-            plan_sheets(game, groups, request, role)
+            sheets = plan_sheets(game, groups, request, role)
+            _check_pages(sheets, groups, pages)
+            pages += len(sheets)
         except BuildError as exc:
             problems.append(str(exc))
     return problems
@@ -162,6 +166,7 @@ def _render_groups(game, groups, request, progress, role, result):
     renderers = Renderers({g.id: renderer_for(game, options_for(game, g, request).bleed, request.lenient,
                                               request.face_cache) for g in groups})
     sheets = plan_sheets(game, groups, request, role)
+    _check_pages(sheets, groups, sum(f.get("pages") or 0 for f in result.files))
     writer = PdfWriter(
         face_svg=lambda f: renderers[f.group.id].svg(f), face_name=drawn_face_place,
         face_outline=lambda f, grow: f.group.outline(grow),
@@ -180,6 +185,31 @@ def _render_groups(game, groups, request, progress, role, result):
     return pdf, {"pages": len(sheets), "page_width_mm": round(first.width, 3),
                  "page_height_mm": round(first.height, 3),
                  **page_guide(sheets, groups, options_for(game, groups[0], request).duplex)}
+
+
+MAX_PAGES = 10_000           # of one build: 10,000 poker cards with backs are 2,224 pages
+MAX_OUTPUT_BYTES = 1 << 30   # of one build's files, held in memory until they are written together
+
+
+def _check_pages(sheets: list, groups: list[Group], before: int) -> None:
+    """Refused before drawing: the build's pages past MAX_PAGES, naming the group with most."""
+    if before + len(sheets) <= MAX_PAGES:
+        return
+    count = {g.id: 0 for g in groups}
+    for sheet in sheets:
+        for gid in set(sheet.groups) if len(groups) > 1 else (groups[0].id,):    # a board's pages name none
+            count[gid] = count.get(gid, 0) + 1
+    group = max(groups, key=lambda g: count.get(g.id, 0))
+    raise BuildError(f"{group.mark}: group '{group.id}': the build would print {before + len(sheets):,} pages "
+                     f"({count[group.id]:,} of them this group's {group.total:,} copies), over the limit of "
+                     f"{MAX_PAGES:,} pages; print fewer copies or a smaller face, or build groups in another pack")
+
+
+def _check_output_bytes(game: Game, staged: dict[str, bytes]) -> None:
+    size = sum(len(data) for data in staged.values())
+    if size > MAX_OUTPUT_BYTES:
+        raise BuildError(f"{game.id}: the build's files come to {size:,} bytes, over the limit of "
+                         f"{MAX_OUTPUT_BYTES:,} bytes (1 GB); print fewer copies, or smaller images")
 
 
 def plan_sheets(game, groups, request, role) -> list:

@@ -118,6 +118,13 @@ def png_bytes() -> bytes:
     return buffer.getvalue()
 
 
+def both(*setups):
+    def setup(pack, work):
+        for step in setups:
+            step(pack, work)
+    return setup
+
+
 def fifo(rel: str):
     def setup(pack, work):
         os.mkfifo(pack / rel)
@@ -204,6 +211,10 @@ TRACEBACKS = [
 ]
 
 HANGS = [
+    Case("a 2,000 mm mat in 1,000 copies (88,000 pages)", both(replace("board.yaml", "{id: board}", "{id: board, copies: 1000}"), replace(
+        "board.yaml", "size: {width: 300mm, height: 400mm}", "size: {width: 2000mm, height: 2000mm}")),
+         BUILD, r"board\.yaml:2:\d+: group 'board': the build would print \d{2},\d{3} pages \(.* of them this group's "
+         r"1,000 copies\), over the limit of 10,000 pages"),
     Case("wide YAML merge-key bomb", merge_bomb, BUILD,
          r"m\.yaml:\d+:\d+: (file expands to more than 2,000,000 values|more than 10,000 merge keys)"),
     Case("60,000 items each wrong: capped and counted", sixty_thousand_bad_items, BUILD,

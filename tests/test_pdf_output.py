@@ -258,3 +258,15 @@ def test_every_page_of_a_two_worker_build_keeps_its_faces(tmp_path):
         assert coloured > 20, f"page {number + 1} lost its faces"
         if number % 2 == 0:
             assert "Action" in page.get_text() or "Event" in page.get_text() or "Item" in page.get_text()
+
+
+def test_a_build_over_the_output_byte_limit_is_refused_and_writes_nothing(tmp_path, monkeypatch):
+    from conftest import copy_pack
+    from generator import build as build_module
+    from generator.build import BuildRequest, build
+    from generator.errors import BuildError
+    pack = copy_pack("mini", tmp_path)
+    monkeypatch.setattr(build_module, "MAX_OUTPUT_BYTES", 20_000)
+    with pytest.raises(BuildError, match=r"mini: the build's files come to [\d,]+ bytes, over the limit of 20,000 bytes"):
+        build(pack, BuildRequest(out_dir=tmp_path / "out"))
+    assert not (tmp_path / "out" / "mini").exists()
