@@ -80,6 +80,13 @@ def _face_to_page(ctx, p: Placement) -> None:
         ctx.rotate(math.radians(p.rotation))
 
 
+MAX_ELEMENTS = 2_000_000    # SVG elements of the distinct faces one PDF (or part) draws: ~40 s of cairo
+
+
+def _elements(svg: str) -> int:
+    return svg.count("<") - svg.count("</")      # an element opens once; its closing tag is not another
+
+
 class PdfWriter:
     """Draws sheets; `face_svg(face)` gives a face's SVG, `face_outline(face, grow)` its outline,
     `face_name(face)` what to call it in an error."""
@@ -106,9 +113,14 @@ class PdfWriter:
         # with the most bleed any of their copies shows
         uses: Counter = Counter()
         reach: dict = {}
+        elements = 0
         for s in sheets:
             for p in s.placements:
                 key = self.face_svg(p.face)
+                if key not in uses:
+                    elements += _elements(key)
+                    if elements > MAX_ELEMENTS:
+                        raise BuildError(self._too_much(p.face, key))
                 uses[key] += 1
                 reach[key] = max(reach.get(key, 0.0), max(p.bleed))
         recorded: dict = {}
@@ -123,6 +135,11 @@ class PdfWriter:
                 progress(len(sheet.placements))
         surface.finish()
         return without_repeated_keys(buffer.getvalue())
+
+    def _too_much(self, face, svg: str) -> str:
+        return (f"{self.face_name(face)}: the distinct faces drawn into this PDF hold more than {MAX_ELEMENTS:,} "
+                f"SVG elements, the limit (this face {_elements(svg):,}); use a simpler icon (fewer paths), "
+                "or draw it on fewer faces")
 
     def _draw_sheet(self, ctx, sheet: Sheet, uses: Counter, reach: dict, recorded: dict) -> None:
         if sheet.clip:

@@ -125,6 +125,15 @@ def both(*setups):
     return setup
 
 
+def big_icon_on_4000_faces(pack, work):
+    """An icon of 12,000 paths (366 KB, under the 512 KB limit) on 4,000 distinct faces."""
+    paths = "".join(f'<path d="M{i % 20} {i % 17} L{i * 7 % 23} {i * 3 % 19} L{i * 5 % 21} 3 Z"/>' for i in range(12_000))
+    (pack / "icons" / "star.svg").write_text(f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24">{paths}</svg>')
+    (pack / "templates" / "card.svg.j2").write_text("{{ icon('star', 5, 5, 20) }}<text x='5' y='50'>{{ item.id }}</text>")
+    replace("cards.yaml", "vary: {n: 1..10}", "vary: {n: 1..4000}")(pack, work)
+    replace("cards.yaml", "rulebook_count: 12", "rulebook_count: 4002")(pack, work)
+
+
 def fifo(rel: str):
     def setup(pack, work):
         os.mkfifo(pack / rel)
@@ -211,6 +220,9 @@ TRACEBACKS = [
 ]
 
 HANGS = [
+    Case("a 366 KB icon on 4,000 faces", big_icon_on_4000_faces, BUILD,
+         r"cards\.yaml:11:9: group 'cards', item 'plain-\d+' \(front\): template card\.svg\.j2: the distinct faces "
+         r"drawn into this PDF hold more than 2,000,000 SVG elements, the limit \(this face 12,00\d\)"),
     Case("a 2,000 mm mat in 1,000 copies (88,000 pages)", both(replace("board.yaml", "{id: board}", "{id: board, copies: 1000}"), replace(
         "board.yaml", "size: {width: 300mm, height: 400mm}", "size: {width: 2000mm, height: 2000mm}")),
          BUILD, r"board\.yaml:2:\d+: group 'board': the build would print \d{2},\d{3} pages \(.* of them this group's "
