@@ -42,6 +42,7 @@ FONTS = {"Sans": "LiberationSans-Regular.ttf", "Sans-Bold": "LiberationSans-Bold
          "Sans-Italic": "LiberationSans-Italic.ttf", "Serif-Bold": "LiberationSerif-Bold.ttf"}
 BLOCK_KINDS = ("text", "bullets", "steps", "table", "note")
 CELL_PADDING = 2             # pt each side of a cell's text
+MAX_TABLE_ROWS = 400         # a table of a two-page handout: more rows could not be printed (and lay out slowly)
 MAX_WORD_LINES = 3           # a word broken across more lines than this is refused, not printed
 
 TABLE_COLUMN = Spec("table column", {"header": Field(Str(80), True), "field": Field(Str(80), True)})
@@ -221,6 +222,8 @@ class _Typesetter:
 
     def _table_rows(self, table):
         if table.values.get("from") is None:
+            if len(table.rows or []) > MAX_TABLE_ROWS:
+                raise ValueError(f"{len(table.rows):,} rows are over the limit of {MAX_TABLE_ROWS} for a two-page handout")
             for row in table.rows or []:
                 if len(row) != len(table.columns):
                     raise ValueError(f"a row has {len(row)} cells for {len(table.columns)} columns")
@@ -228,6 +231,10 @@ class _Typesetter:
         group = self.source.context["group"].get(table.values["from"])
         if group is None:
             raise KeyError(f"no component group '{table.values['from']}'")
+        if len(group["items"]) > MAX_TABLE_ROWS:         # refused before reportlab lays them out
+            raise ValueError(f"'from: {table.values['from']}' makes {len(group['items']):,} rows, one per item, over "
+                             f"the limit of {MAX_TABLE_ROWS} for a two-page handout; make a table of the rows "
+                             "that matter (rows: [...])")
         columns = [TABLE_COLUMN.check(c, None, Reporter(), "column") for c in table.columns]
         rows = [[item.get(c.field, "") for c in columns] for item in group["items"]]
         return [c.header for c in columns], rows

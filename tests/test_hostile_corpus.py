@@ -220,6 +220,12 @@ TRACEBACKS = [
 ]
 
 HANGS = [
+    Case("handout table from a 100,000-item group", both(
+        replace("settlements.yaml", "{id: village, name: Village, vp: 1, icon: village, copies: 6}",
+                "{id: village, icon: village, vary: {vp: 1..1000, name: [%s]}}" % ", ".join(f"n{i}" for i in range(100))),
+        replace("settlements.yaml", "rulebook_count: 20", "rulebook_count: 100014")), HANDOUT,
+         r"handout\.yaml:\d+:\d+: section 'Setup', table: 'from: settlements' makes 100,0\d\d rows, one per item, "
+         r"over the limit of 400", pack="royal-dukes"),
     Case("a 366 KB icon on 4,000 faces", big_icon_on_4000_faces, BUILD,
          r"cards\.yaml:11:9: group 'cards', item 'plain-\d+' \(front\): template card\.svg\.j2: the distinct faces "
          r"drawn into this PDF hold more than 2,000,000 SVG elements, the limit \(this face 12,00\d\)"),
