@@ -32,7 +32,7 @@ from .errors import BuildError, ManifestError
 from .manifest import load_pack, pack_id
 from .model import Game, Group
 from .publish import OwnFolder
-from .raster import face_png
+from .raster import face_png, px
 from .render import FaceRef
 from .templating import TEMPLATE_DIR
 
@@ -126,6 +126,7 @@ def _named(svg: str, drawn_as: str) -> str:
 def write_preview(game: Game, request: BuildRequest, cache: FaceCache, files: list[dict],
                   dpi: float = DEFAULT_DPI) -> Path:
     """Write preview/index.html and the face images it lacks; return the page's path."""
+    _check_pixels(game, dpi)
     page = contents(game, request, cache, dpi)
     with OwnFolder(preview_folder(game.root, request)) as folder, OwnFolder(folder.path / FACES_DIR, folder) as faces:
         present = set(faces.names())
@@ -140,6 +141,23 @@ def write_preview(game: Game, request: BuildRequest, cache: FaceCache, files: li
             if stale.endswith(".png") and stale not in page.images:
                 faces.remove(stale)
         return folder.path / "index.html"
+
+
+MAX_PIXELS = 40_000_000     # one face image: a 600 x 800 mm board at 200 dpi is 30 million
+
+
+def _check_pixels(game: Game, dpi: float) -> None:
+    """Refused before drawing: a face image past MAX_PIXELS (a --dpi meant for print, not a screen)."""
+    for group in game.groups:
+        w, h = px(group.width, dpi), px(group.height, dpi)
+        if w * h > MAX_PIXELS:
+            raise BuildError(f"{group.mark}: group '{group.id}' at {dpi:g} DPI is {w} x {h} pixels, over the limit "
+                             f"of {MAX_PIXELS // 1_000_000} million for a preview image; preview with a lower --dpi "
+                             f"(at most {_highest_dpi(group)})")
+
+
+def _highest_dpi(group: Group) -> int:
+    return int((MAX_PIXELS / (group.width * group.height)) ** 0.5 * 25.4) - 1
 
 
 def _plain_file(folder: OwnFolder, name: str) -> bool:

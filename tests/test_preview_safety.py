@@ -231,3 +231,16 @@ def test_a_preview_folder_of_another_user_is_refused(tmp_path):
     assert code == 1 and "Traceback" not in err
     assert "mini-preview belongs to another user (uid 4242)" in err
     assert list(folder.iterdir()) == []
+
+
+@pytest.mark.parametrize("dpi", ["6000", "10000"])
+def test_a_dpi_for_print_not_for_a_screen_is_refused_before_drawing(tmp_path, dpi):
+    """--dpi 6000 peaked at 3 GB; --dpi 10000 was a cairo traceback."""
+    pack = copy_pack("mini", tmp_path)
+    code, _, err = run_cli("preview", pack, "--dpi", dpi, "--out", tmp_path / "out")
+    assert code == 1 and "Traceback" not in err
+    assert re.search(rf"board\.yaml:2:5: group 'board' at {dpi} DPI is \d+ x \d+ pixels, over the limit of 40 million "
+                     r"for a preview image; preview with a lower --dpi \(at most 462\)", err), err
+    page = (tmp_path / "out" / "mini-preview" / "index.html").read_text()
+    assert 'id="errors"' in page and "over the limit of 40 million" in page
+    assert not list((tmp_path / "out" / "mini-preview").glob("faces/*.png"))
