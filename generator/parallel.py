@@ -9,11 +9,13 @@ gives the same bytes everywhere; a machine with one core just draws the chunks i
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import gc
 import io
 import multiprocessing
 import multiprocessing.connection
 import os
+import signal
 import tempfile
 
 from . import interrupt
@@ -100,13 +102,42 @@ def _ignore(n: int) -> None:
 def start_workers(ctx, target, indices, pipes: list, workers: list) -> None:
     """A forked process running target(index, send) per index; the read end of each one's pipe
     goes to `pipes`, the process to `workers` (as each starts, so the caller can stop them all)."""
+    parent = os.getpid()
     for index in indices:
         receive, send = ctx.Pipe(duplex=False)
-        worker = ctx.Process(target=target, args=(index, send), daemon=True)
+        worker = ctx.Process(target=_worker_main, args=(target, parent, index, send, [*pipes, receive]), daemon=True)
         worker.start()
         send.close()
         pipes.append(receive)
         workers.append(worker)
+
+
+PR_SET_PDEATHSIG = 1
+
+
+def _worker_main(target, parent: int, index: int, send, read_ends: list) -> None:
+    """A worker's whole life. It holds no read end of any pipe (a worker that held its own once
+    waited for ever to send a large PDF to a parent killed with SIGKILL), it dies with its
+    parent, and a stop signal from the parent, however late it comes, ends it without a
+    traceback: the parent tells the user."""
+    for pipe in read_ends:
+        pipe.close()
+    try:
+        _die_with(parent)
+        target(index, send)
+    except interrupt.Interrupted:
+        pass
+    finally:
+        interrupt.hold()        # a SIGTERM while exiting is only noted
+
+
+def _die_with(parent: int) -> None:
+    """SIGKILL to this process when its parent ends (Linux); gone already: end now."""
+    with contextlib.suppress(OSError, AttributeError):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:
+        os._exit(1)
 
 
 @contextlib.contextmanager

@@ -16,7 +16,6 @@ import functools
 import hashlib
 import html
 import json
-import multiprocessing
 import os
 import stat
 import time
@@ -31,6 +30,7 @@ from .cache import FaceCache
 from .errors import BuildError, ManifestError
 from .manifest import load_pack, pack_id
 from .model import Game, Group
+from .parallel import in_halves
 from .publish import OwnFolder
 from .raster import face_png, px
 from .render import FaceRef
@@ -174,10 +174,12 @@ def _rasterized(todo: list, dpi: float):
     """The PNG (or the ValueError) of each (name, svg, group), in order; on both cores when
     there are many (the first preview of a pack draws every face)."""
     jobs = [(svg, g.width, g.height, g.outline(0), dpi) for _, svg, g in todo]
-    if len(jobs) < MIN_FACES_TO_FORK or "fork" not in multiprocessing.get_all_start_methods():
-        return map(_png_or_error, jobs)
-    with multiprocessing.get_context("fork").Pool(2) as pool:
-        return pool.map(_png_or_error, jobs, chunksize=8)
+
+    def draw(start: int, stop: int, advance) -> list:
+        return [_png_or_error(job) for job in jobs[start:stop]]
+    # parallel's workers, not a multiprocessing.Pool: a Pool ends its idle workers with SIGTERM,
+    # which the CLI's handler turned into "interrupted by SIGTERM" tracebacks (and once a hang)
+    return [png for half in in_halves(len(jobs), draw, minimum=MIN_FACES_TO_FORK) for png in half]
 
 
 def _png_or_error(job):
