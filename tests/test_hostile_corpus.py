@@ -338,6 +338,9 @@ UNPLACED = [
     Case("second layout of a file with text players", layout_file(
         lambda good: json.dumps({"layouts": [good, {**good, "players": "four"}]})), CHECK,
          r"l\.json: layouts\[1\]\.players: must be a whole number, not \"four\""),
+    Case("preview --port 70000", lambda pack, work: None,
+         ("preview", "{pack}", "--watch", "--port", "70000", "--out", "{out}"),
+         r"argument --port: 70000 is not a port: give 1024-65535, or 0 for any free port", code=2),
     Case("--out that is a file", lambda pack, work: (work / "a-file").write_text("x"),
          ("build", "{pack}", "--out", "{work}/a-file", "--quiet"), r"argument --out: '.*a-file' is a file, not a folder",
          code=2),
