@@ -200,9 +200,13 @@ def _check_pages(sheets: list, groups: list[Group], before: int) -> None:
         for gid in set(sheet.groups) if len(groups) > 1 else (groups[0].id,):    # a board's pages name none
             count[gid] = count.get(gid, 0) + 1
     group = max(groups, key=lambda g: count.get(g.id, 0))
-    raise BuildError(f"{group.mark}: group '{group.id}': the build would print {before + len(sheets):,} pages "
-                     f"({count[group.id]:,} of them this group's {group.total:,} copies), over the limit of "
-                     f"{MAX_PAGES:,} pages; print fewer copies or a smaller face, or build groups in another pack")
+    raise BuildError(_too_many_pages(group, before + len(sheets), count[group.id]))
+
+
+def _too_many_pages(group: Group, pages: int, its_pages: int) -> str:
+    return (f"{group.mark}: group '{group.id}': the build would print {pages:,} pages ({its_pages:,} of them this "
+            f"group's {group.total:,} copies), over the limit of {MAX_PAGES:,} pages; print fewer copies or a "
+            "smaller face, or build groups in another pack")
 
 
 def _check_output_bytes(game: Game, staged: dict[str, bytes]) -> None:
@@ -239,9 +243,14 @@ def _plan(game, groups, request, role) -> list:
         pieces = _in_pieces(game, group, request)
         if pieces:
             return impose_runs(pieces, opts, game.title)
-        return [sheet for face in expand_faces(group)[0]
-                for sheet in impose_board(face, group.width, group.height, f"{game.title}: {group.name}", opts,
-                                          outline=group.points if group.shape == "polygon" else None)]
+        def tiled(face):
+            return impose_board(face, group.width, group.height, f"{game.title}: {group.name}", opts,
+                                outline=group.points if group.shape == "polygon" else None)
+        faces = expand_faces(group)[0]
+        pages = len(tiled(faces[0])) * len(faces)      # every copy is tiled alike: refused before tiling them all
+        if pages > MAX_PAGES:
+            raise BuildError(_too_many_pages(group, pages, pages))
+        return [sheet for face in faces for sheet in tiled(face)]
     return impose_runs([_run(game, group, request) for group in groups], opts, game.title)
 
 
