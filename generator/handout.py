@@ -10,6 +10,7 @@ import hashlib
 import io
 import math
 import re
+import zlib
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -390,11 +391,29 @@ def _rasterize_icon(icon, color: str) -> bytes:
 
 
 def _cached_png_ok(path: Path) -> bool:
+    """Our own plain file holding a whole PNG of the icon's size: every chunk's checksum right,
+    the image data unpacking to exactly its pixels (a truncated or garbled entry is drawn again)."""
     if not workdir.trusted_file(path):
         return False
-    head = path.read_bytes()[:24]
-    return (head[:8] == b"\x89PNG\r\n\x1a\n" and head[12:16] == b"IHDR"
-            and int.from_bytes(head[16:20], "big") == ICON_PX == int.from_bytes(head[20:24], "big"))
+    data = path.read_bytes()
+    if data[:8] != b"\x89PNG\r\n\x1a\n" or data[12:16] != b"IHDR" \
+            or not int.from_bytes(data[16:20], "big") == ICON_PX == int.from_bytes(data[20:24], "big"):
+        return False
+    at, packed = 8, b""
+    while at + 12 <= len(data):
+        size = int.from_bytes(data[at:at + 4], "big")
+        kind, body = data[at + 4:at + 8], data[at + 8:at + 8 + size]
+        if len(body) != size or zlib.crc32(kind + body) != int.from_bytes(data[at + 8 + size:at + 12 + size], "big"):
+            return False
+        if kind == b"IDAT":
+            packed += body
+        if kind == b"IEND":
+            try:
+                return len(zlib.decompress(packed)) == ICON_PX * (ICON_PX * 4 + 1)     # RGBA rows, filter bytes
+            except zlib.error:
+                return False
+        at += 12 + size
+    return False
 
 
 class _SectionMark(Flowable):

@@ -105,3 +105,17 @@ def test_folders_another_user_made_first_do_not_stop_us(tmpdir_, victim, tmp_pat
     assert pdf.read_bytes() == reference.read_bytes()
     for name in ("icons", "fontconfig"):
         assert list((tmpdir_ / f"pnpgen-{os.getuid()}" / name).iterdir()) == [], "nothing written into theirs"
+
+
+def test_a_truncated_or_garbled_icon_of_our_own_is_drawn_again(tmpdir_, tmp_path):
+    handout_ok(tmpdir_, tmp_path / "first")
+    icons = sorted((tmpdir_ / f"pnpgen-{os.getuid()}" / "icons").glob("*.png"))
+    assert len(icons) >= 2
+    whole = [icon.read_bytes() for icon in icons[:2]]
+    icons[0].write_bytes(whole[0][:len(whole[0]) // 2])                  # truncated, its header intact
+    garbled = bytearray(whole[1])
+    garbled[len(garbled) // 2] ^= 0xFF
+    icons[1].write_bytes(bytes(garbled))                                # one byte of its image data changed
+    pdf = handout_ok(tmpdir_, tmp_path / "second")
+    assert [icon.read_bytes() for icon in icons[:2]] == whole
+    assert pdf.read_bytes() == (tmp_path / "first" / "royal-dukes" / "royal-dukes-handout.pdf").read_bytes()
