@@ -244,3 +244,38 @@ def test_a_dpi_for_print_not_for_a_screen_is_refused_before_drawing(tmp_path, dp
     page = (tmp_path / "out" / "mini-preview" / "index.html").read_text()
     assert 'id="errors"' in page and "over the limit of 40 million" in page
     assert not list((tmp_path / "out" / "mini-preview").glob("faces/*.png"))
+
+
+def test_a_browser_keeping_cookies_gets_the_page_its_images_state_and_pdfs(tmp_path):
+    """What tests/test_preview_browser.py checks in Chromium, with urllib's cookie jar (it runs
+    where Chromium is missing): the printed address, then everything the page loads."""
+    import http.cookiejar
+    import urllib.parse
+    import urllib.request
+    pack = copy_pack("mini", tmp_path)
+    proc = subprocess.Popen([sys.executable, "-m", "generator", "preview", pack, "--watch", "--port", "0",
+                             "--out", tmp_path / "out"], cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        deadline, line, printed = time.monotonic() + 60, "", ""
+        while "PDFs after" not in line and time.monotonic() < deadline:      # the first rebuild done
+            if select.select([proc.stdout], [], [], deadline - time.monotonic())[0]:
+                line = proc.stdout.readline()
+                printed = printed or (line if line.startswith("preview: ") else "")
+        url = printed.split()[1]
+        browser = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+        with browser.open(url, timeout=30) as response:
+            page = response.read().decode()
+            assert response.url == url.split("?")[0] and "<h1>Test Pack</h1>" in page
+        image = re.search(r'src="(faces/[0-9a-f]+\.png)"', page).group(1)
+        pdf = re.search(r'href="(\.\./mini/mini-sheets\.pdf)"', page).group(1)
+        for path, start in ((image, b"\x89PNG"), ("state.json", b'{"version"'), (pdf, b"%PDF")):
+            with browser.open(urllib.parse.urljoin(url, path), timeout=30) as response:    # as a browser resolves ..
+                assert response.read().startswith(start), path
+        stranger = urllib.request.build_opener()                  # another user's client, no cookie
+        with pytest.raises(urllib.error.HTTPError, match="403"):
+            stranger.open(url.split("?")[0], timeout=30)
+    finally:
+        proc.terminate()
+        proc.communicate(timeout=30)
+    assert proc.returncode == 143
