@@ -86,7 +86,7 @@ def test_no_compiled_template_is_kept_between_runs(tmp_path, monkeypatch):
     (base / "templates-compiled" / "old.cache").write_bytes(b"marshalled code")
     workdir._base.cache_clear()
     try:
-        assert templating.environment(copy_pack("mini", tmp_path)).bytecode_cache is None
+        assert templating.environment(copy_pack("mini", tmp_path)).bytecode_cache is templating.COMPILED   # in memory
         code, _, err = run_cli("validate", copy_pack("mini", tmp_path / "b"))
         assert code == 0, err
         assert workdir._base() == base and not (base / "templates-compiled").exists()
@@ -138,3 +138,21 @@ def test_the_folder_of_a_kind_is_bounded_the_oldest_entries_going_first(private,
     monkeypatch.setattr(workdir, "MAX_ENTRIES", 5)
     workdir.remembered("sheets-read", "last", lambda: [1])
     assert len(list((private / "sheets-read").iterdir())) == 5
+
+
+def test_a_template_is_compiled_once_per_process_whatever_its_environments(tmp_path):
+    """Kept in memory only (the working folder holds no code), shared by the environments a
+    pack's check and renderers make: the second copy of a pack compiles nothing."""
+    from conftest import copy_pack
+    from generator import templating
+    first = templating.environment(copy_pack("mini", tmp_path / "a"))
+    first.get_template("card.svg.j2")
+    second = templating.environment(copy_pack("mini", tmp_path / "b"))
+
+    def compile_again(*args, **kwargs):
+        raise AssertionError("compiled again")
+    second.compile = compile_again
+    assert second.get_template("card.svg.j2") is not first.get_template("card.svg.j2")   # its own Template
+    (tmp_path / "b" / "mini" / "templates" / "card.svg.j2").write_text("changed {{ 1 }}")
+    third = templating.environment(tmp_path / "b" / "mini")
+    assert third.get_template("card.svg.j2").render() == "changed 1"       # a new source compiles anew
