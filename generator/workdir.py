@@ -27,7 +27,6 @@ from pathlib import Path
 
 MAX_ENTRIES = 1_000          # files in one kind's folder
 MAX_BYTES = 32 << 20         # bytes in one kind's folder (a 400-row sheet's rows are ~0.8 MB)
-RETIRED = ("templates-compiled",)   # Jinja's compiled templates: marshalled code, no longer kept
 
 
 class UnsafeFolder(Exception):
@@ -50,9 +49,6 @@ def _base() -> Path:
     shared = Path(tempfile.gettempdir()) / f"pnpgen-{os.getuid()}"
     try:
         _ensure_private(shared)
-        for name in RETIRED:
-            if os.path.lexists(shared / name):
-                shutil.rmtree(shared / name, ignore_errors=True)
         return shared
     except (UnsafeFolder, OSError):
         return _process_folder()
