@@ -19,8 +19,8 @@ from pathlib import Path
 from . import workdir
 from .errors import PnpError, display_path, os_error_text
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
-FONT_DIR = PROJECT_ROOT / "fonts"
+from .resources import FONT_DIR
+
 FONT_SUFFIXES = (".ttf", ".otf")
 
 

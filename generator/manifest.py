@@ -175,6 +175,17 @@ def pack_candidates(name_or_path: str, components_dir: Path) -> list[Path]:
     return [path, components_dir / name_or_path] if is_bare_name else [path]
 
 
+def enclosing_pack(folder: Path) -> Path | None:
+    """The pack a folder is in: the nearest of it and the folders above it with a game.yaml."""
+    for candidate in (folder, *folder.parents):
+        try:
+            if (candidate / "game.yaml").is_file():
+                return candidate.resolve()
+        except OSError:               # a folder above that this user may not look into
+            return None
+    return None
+
+
 def list_packs(components_dir: Path) -> list[Path]:
     return sorted(p.parent for p in components_dir.glob("*/game.yaml"))
 

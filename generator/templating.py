@@ -33,13 +33,13 @@ from markupsafe import Markup
 from . import confine, workdir
 from .errors import display_path, os_error_text
 from .glyphs import composed, snippet
-from .fonts import PROJECT_ROOT, library
+from .fonts import library
+from .resources import TEMPLATE_DIR
 from .schema import type_name
 from .shapes import SQRT3, hex_points
 from .textfit import ICON_TOKEN, Style, TextFitError, fit, icon_svg, layout_lines, render_block
 from .units import MAX_MM, mm_to_pt, pt_to_mm
 
-TEMPLATE_DIR = PROJECT_ROOT / "templates"
 MAX_RANGE = 10_000
 READABLE_PT = 6            # text shrunk below this is a warning naming the face
 

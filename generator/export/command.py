@@ -16,7 +16,7 @@ def add_parser(sub) -> None:
                        description="png: every face and back as its own PNG with bleed. tts: a folder Tabletop "
                                    "Simulator loads as a Saved Object (decks, tiles, boards).")
     e.add_argument("format", choices=sorted(FORMATS), help="png or tts")
-    e.add_argument("games", nargs="+", metavar="GAME", help="pack name under components/ or a pack folder")
+    e.add_argument("games", nargs="*", metavar="GAME", help=cli.GAME_HELP)
     e.add_argument("--dpi", type=cli._dpi, help="resolution (png default 300; tts default 200, limited by --max-px)")
     e.add_argument("--preset", choices=sorted(load_presets()),
                    help="png: the print shop's image sizes (thegamecrafter, makeplayingcards, drivethrucards)")
@@ -25,7 +25,7 @@ def add_parser(sub) -> None:
     e.add_argument("--max-px", type=_max_px, default=4096, metavar="PX",
                    help="tts: no image side over this many pixels (default 4096)")
     e.add_argument("--base-url", metavar="URL", help="tts: where you will host the images folder (default: file:// URLs)")
-    e.add_argument("--out", type=cli._out_folder, default="output", metavar="DIR", help="output folder (default: output)")
+    cli.add_out_option(e)
     e.add_argument("--lenient", action="store_true", help="text that does not fit is a warning, not an error")
     e.add_argument("-q", "--quiet", action="store_true", help="no progress bar or summary")
     e.set_defaults(run=run)
@@ -47,7 +47,7 @@ def run(args) -> int:
             print(f"{pack.name}: {len(result.files)} files -> {display_path(result.folder)}/")
             for note in result.notes:
                 print(f"  {note}")
-    failed = cli.for_each_pack(args.games, lambda pack: export(pack, args.format, request,
+    failed = cli.for_each_pack(args.games or [str(p) for p in cli.resolve_packs([], all_by_default=False)], lambda pack: export(pack, args.format, request,
                                                                cli.TerminalProgress(not args.quiet)),
                                report, "not exported")
     return 1 if failed else 0

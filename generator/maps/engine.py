@@ -22,7 +22,7 @@ import yaml
 
 from .. import interrupt
 from ..errors import os_error_text
-from ..fonts import PROJECT_ROOT
+from ..resources import BUILTIN_PACKS
 from .layout import Layout, LayoutKeys
 from .rules import MapOptions, Violation
 
@@ -59,7 +59,7 @@ class MapRules:
 
 
 def builtin_root(name: str) -> Path:
-    return PROJECT_ROOT / "components" / name
+    return BUILTIN_PACKS / name
 
 
 def rules_for(game: "str | Path | MapRules") -> MapRules:

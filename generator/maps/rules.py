@@ -13,7 +13,7 @@ from functools import lru_cache
 
 import yaml
 
-from ..fonts import PROJECT_ROOT
+from ..resources import BUILTIN_PACKS
 
 
 @dataclass(frozen=True)
@@ -44,7 +44,7 @@ def cached_map_data(game: str) -> dict:
 
 def map_data(game: str) -> dict:
     """A game's map rules as data: components/<game>/map.yaml (trusted, shipped with pnpgen)."""
-    path = PROJECT_ROOT / "components" / game / "map.yaml"
+    path = BUILTIN_PACKS / game / "map.yaml"
     return yaml.safe_load(path.read_text(encoding="utf-8"))
 
 
