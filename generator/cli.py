@@ -382,6 +382,16 @@ def find_handout(name: str) -> Path:
     raise UsageError(f"no handout for '{name}': no {name}/handout.yaml under {display_path(components_dir())}/ or at that path")
 
 
+def cmd_new(args) -> int:
+    from .starter import write_starter
+    folder = Path(args.path).expanduser()
+    written = write_starter(folder, args.title)
+    print(f"{display_path(folder)}: a starter pack of {len(written)} files; now:\n"
+          f"  cd {display_path(folder)}\n  pnpgen build        # the PDFs in output/\n"
+          f"  pnpgen preview --watch   # every face in the browser, rebuilt as you edit")
+    return 0
+
+
 def _handout_here() -> Path:
     here = resolve_packs([], all_by_default=False)[0]
     if not (here / "handout.yaml").is_file():
@@ -460,6 +470,10 @@ def parser() -> argparse.ArgumentParser:
     h.add_argument("--paper", choices=sorted(PAPERS), default="a4")
     add_out_option(h)
     h.set_defaults(run=cmd_handout)
+    n = sub.add_parser("new", help="write a starter pack (deck with art, hex tiles, map rules, handout) into a folder")
+    n.add_argument("path", metavar="PATH", help="the new pack's folder (made if missing; nothing in it is overwritten)")
+    n.add_argument("--title", help="the game's title (default: from the folder's name)")
+    n.set_defaults(run=cmd_new)
     from .export.command import add_parser as add_export_parser
     add_export_parser(sub)
     return p
