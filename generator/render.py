@@ -161,10 +161,7 @@ class FaceRenderer:
         except (jinja2.TemplateError, TextFitError, TypeError, ValueError, ArithmeticError, MemoryError, NameError, SyntaxError,
                 AttributeError, KeyError, RecursionError, TemplateTimeout) as exc:
             raise BuildError(f"{where}: {_where(exc, name)}{_message(exc)}") from None
-        try:
-            body = self._pack_pictures(body)
-        except art.ArtError as exc:
-            raise BuildError(f"{where}: template {name}: {exc}") from None
+        body = self._pack_pictures(body, name, where)
         head = SVG_HEAD.format(W=group.width + 2 * bleed, H=group.height + 2 * bleed, x=-bleed, y=-bleed)
         svg = head + body + "</svg>"
         problem = well_formed_problem(svg, self.env, name, len(head))
@@ -177,7 +174,7 @@ class FaceRenderer:
         return svg
 
 
-    def _pack_pictures(self, body: str) -> str:
+    def _pack_pictures(self, body: str, name: str, where: str) -> str:
         """A raw <image href="art/x.png"> names a picture inside the pack: loaded and checked like
         image()'s, and pointed at by its digest (data: URLs and pictures image() placed stay)."""
         if "<image" not in body:
@@ -185,13 +182,19 @@ class FaceRenderer:
 
         def one(match):
             quote, value = match.group(2), html.unescape(match.group(3))
-            if value.startswith(("data:", "#", art.HREF_PREFIX)):
-                return match.group(0)
-            return f"{match.group(1)}{quote}{self.helpers.picture(value).href}{quote}"
+            if value.startswith(("data:", "#", art.HREF_PREFIX)) or _URL.match(value):
+                return match.group(0)       # a URL: svgdraw's fallback refuses it, saying so
+            try:
+                href = self.helpers.picture(value).href
+            except art.ArtError as exc:
+                line = _template_line(self.env, name, match.group(3))
+                raise BuildError(f"{where}: template {name}{line}: {exc}") from None
+            return f"{match.group(1)}{quote}{href}{quote}"
 
         return _IMAGE_TAG.sub(lambda tag: _HREF.sub(one, tag.group(0)), body)
 
 
+_URL = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]+:")
 _IMAGE_TAG = re.compile(r"<image\b[^>]*>")
 _HREF = re.compile(r"(\s(?:xlink:)?href\s*=\s*)([\"'])(.*?)\2", re.S)
 
