@@ -198,9 +198,10 @@ def _pillow():
 
 
 def _raster_size(rel: str, data: bytes) -> tuple[int, int, str]:
-    """(width, height as printed, kind); the whole image is decoded once here, so a truncated
-    or garbage file is refused at load, not halfway through drawing (a JPEG at 1/8 scale: every
-    byte is still read, for a tenth of the time)."""
+    """(width, height as printed, kind). A PNG or WebP is decoded whole here, so a garbage or
+    truncated file is refused at load, not halfway through drawing; a JPEG, which PDFs embed
+    undecoded, is checked for its structure only (markers up to the image data, and the end
+    marker: a cut file has none), which costs nothing next to decoding it."""
     other = next((name for magic, name in OTHER_FORMATS.items() if data.startswith(magic)), None)
     if other:
         raise ArtError(f"image '{rel}' is a {other} file; pnpgen draws PNG, JPEG, WebP and SVG art: "
@@ -214,9 +215,10 @@ def _raster_size(rel: str, data: bytes) -> tuple[int, int, str]:
                                f"{MAX_PIXELS // 1_000_000} megapixel limit; save it smaller")
             kind = RASTER_FORMATS[image.format]
             orientation = image.getexif().get(_ORIENTATION, 1)
-            if kind == "jpeg":
-                image.draft(image.mode, (max(1, width // 8), max(1, height // 8)))
-            image.load()
+            if kind != "jpeg":
+                image.load()
+            elif not data.rstrip(b"\x00").endswith(b"\xff\xd9"):
+                raise OSError("the file ends before its last picture data")
     except ArtError:
         raise
     except Image.UnidentifiedImageError:
@@ -231,6 +233,7 @@ def _raster_size(rel: str, data: bytes) -> tuple[int, int, str]:
 
 # --- for drawing ------------------------------------------------------------------------------
 
+@lru_cache(maxsize=2)
 def data_of(art: Art) -> bytes:
     """The image's bytes, read again and checked against the digest it was loaded with."""
     with open(art.path, "rb") as handle:
@@ -240,26 +243,26 @@ def data_of(art: Art) -> bytes:
     return data
 
 
-@lru_cache(maxsize=8)
-def jpeg_stream(art: Art) -> bytes | None:
-    """What a PDF embeds as a JPEG stream: the file's own bytes where they print as they are
-    (no EXIF turn, no colour profile other than sRGB, RGB or grey), else the corrected image
-    re-encoded at quality 95 when it is an opaque JPEG or lossy WebP; None for the rest (PNG,
-    transparency: drawn from pixels, compressed losslessly)."""
-    if art.kind not in ("jpeg", "webp"):
-        return None
-    data = data_of(art)
+def for_pdf(art: Art, reduce: int):
+    """(pixels, JPEG stream or None) for a PDF. The stream, when there is one, is what the PDF
+    embeds: the file's own bytes where they print as they are (no EXIF turn, no colour profile
+    other than sRGB, RGB or grey), else the corrected image re-encoded at quality 95 when it is
+    an opaque JPEG or lossy WebP; the pixels are then the image at 1/reduce (a JPEG decodes that
+    from its own scaled data, for a fraction of the time). Without a stream (PNG, transparency)
+    the pixels are the whole image, compressed losslessly by cairo."""
     Image = _pillow()
-    with Image.open(io.BytesIO(data)) as image:
-        if art.kind == "jpeg" and _passes_through(image):
-            return data
-        lossy = art.kind == "jpeg" or not _webp_lossless(data)
-        if not lossy or _has_alpha(image):
-            return None
-        corrected = _corrected(image)
+    data = data_of(art)
+    image = Image.open(io.BytesIO(data))
+    if art.kind == "jpeg" and _passes_through(image):
+        image.draft("RGB", (max(1, image.width // reduce), max(1, image.height // reduce)))
+        return image.convert("RGB"), data
+    lossy = art.kind == "jpeg" or (art.kind == "webp" and not _webp_lossless(data))
+    corrected = _corrected(image)
+    if not lossy or corrected.mode != "RGB":
+        return corrected, None
     out = io.BytesIO()
     corrected.save(out, "JPEG", quality=REENCODE_QUALITY, subsampling=0, optimize=True)
-    return out.getvalue()
+    return corrected.reduce(reduce), out.getvalue()
 
 
 def _passes_through(image) -> bool:
@@ -287,25 +290,17 @@ def _has_alpha(image) -> bool:
     return image.mode in ("RGBA", "LA", "PA", "RGBa", "La") or (image.mode == "P" and "transparency" in image.info)
 
 
-def pixels(art: Art, reduce: int = 1):
+def pixels(art: Art):
     """The image as printed, in sRGB: a Pillow image in mode RGB (opaque) or RGBA, its EXIF
-    orientation applied; `reduce` > 1 decodes at 1/reduce of the size (cheaper; JPEG draws it
-    from its own scaled decoding)."""
-    Image = _pillow()
-    image = Image.open(io.BytesIO(data_of(art)))
-    if reduce > 1 and art.kind == "jpeg":
-        image.draft(image.mode, (max(1, image.width // reduce), max(1, image.height // reduce)))
-        reduce = 1
-    out = _corrected(image)
-    if reduce > 1:
-        out = out.reduce(reduce)
-    return out
+    orientation applied."""
+    return _corrected(_pillow().open(io.BytesIO(data_of(art))))
 
 
 def _corrected(image):
     """EXIF orientation applied; ICC profile (or CMYK without one) converted to sRGB."""
     from PIL import ImageCms, ImageOps
-    image = ImageOps.exif_transpose(image)
+    if image.getexif().get(_ORIENTATION, 1) not in (1, None):
+        image = ImageOps.exif_transpose(image)
     alpha = _has_alpha(image)
     icc = image.info.get("icc_profile")
     if image.mode == "P":

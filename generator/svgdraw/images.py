@@ -169,8 +169,7 @@ def _surface(picture, vector: bool):
     if surface is not None:
         _surfaces.move_to_end(key)
         return surface
-    stream = artmod.jpeg_stream(picture) if vector else None
-    image = artmod.pixels(picture, THUMBNAIL if stream is not None else 1)
+    image, stream = artmod.for_pdf(picture, THUMBNAIL) if vector else (artmod.pixels(picture), None)
     surface = _from_pillow(image)
     if stream is not None:
         surface.set_mime_data("image/jpeg", stream)
