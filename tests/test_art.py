@@ -255,3 +255,30 @@ def test_face_cache_renders_again_when_the_picture_changes(tmp_path):
     (pack / "art" / "q.png").write_bytes(encoded(quadrants(60, 90, (BLUE, BLUE, BLUE, BLUE)), "PNG"))
     changed = svg()
     assert changed != first and cache.renders == 2
+
+
+# --- the docs' example ---------------------------------------------------------------------------
+
+def test_docs_picture_example_builds(tmp_path):
+    """docs/manifests.md, Pictures: its deck and template, with the worked example's game.yaml."""
+    import re
+    from conftest import ROOT
+    doc = (ROOT / "docs" / "manifests.md").read_text()
+    section = doc[doc.index("### Pictures"):doc.index("## Print layout")]
+    deck, template = re.findall(r"```(?:yaml|jinja)\n(.*?)```", section, re.S)
+    game = re.search(r"^`game\.yaml`:\n\n```yaml\n(.*?)```", doc, re.M | re.S).group(1)
+    pack = tmp_path / "monsters"
+    (pack / "templates").mkdir(parents=True)
+    (pack / "art").mkdir()
+    (pack / "game.yaml").write_text(re.sub(r"^icons:.*\n", "", game, flags=re.M))
+    (pack / "monsters.yaml").write_text(deck)
+    (pack / "templates" / "monster.svg.j2").write_text(template)
+    pictures = {name: encoded(quadrants(600, 900, colours), "JPEG") for name, colours in
+                (("goblin", QUADRANTS), ("troll", (BLUE, BLUE, GREEN, GREEN)))}
+    for name, data in pictures.items():
+        (pack / "art" / f"{name}.jpg").write_bytes(data)
+    pdf, said = build(pack, "--paper", "face")
+    assert "dpi" not in said
+    assert sorted(i[5] for i in pdf_images(pdf)) == sorted(pictures.values())
+    top = at(page_pixels(pdf, 0), 31.5, 10)            # focus='top': the goblin's top half shows
+    assert near(top, RED) or near(top, GREEN), top
