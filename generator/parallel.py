@@ -46,7 +46,9 @@ def write_pdf(writer, sheets: list, progress=None, renderers=None) -> bytes:
     for _, told in drawn[1:]:
         if renderers is not None:
             renderers.hear(told)
-    return merge([pdf for pdf, _ in drawn], writer.title)
+    parts = [pdf for pdf, _ in drawn]
+    del drawn           # merge lets go of each part once it is on disk (a deck of art: 100s of MB each)
+    return merge(parts, writer.title)
 
 
 def _drawing(writer, chunk, renderers):
@@ -205,10 +207,11 @@ def merge(parts: list[bytes], title: str) -> bytes:
     import pikepdf          # here: validate splits its work with this module and never merges
     with tempfile.TemporaryDirectory(prefix="pnpgen-merge-") as folder:
         names = []
-        for index, part in enumerate(parts):
+        for index in range(len(parts)):
             names.append(os.path.join(folder, f"part{index}.pdf"))
             with open(names[-1], "wb") as handle:
-                handle.write(part)
+                handle.write(parts[index])
+            parts[index] = None         # the caller's list: its bytes are freed before the merged file is read
         out = os.path.join(folder, "merged.pdf")
         pages = [arg for name in names[1:] for arg in (name, "1-z")]
         pikepdf.Job(["pnpgen", names[0], "--pages", ".", "1-z", *pages, "--", "--deterministic-id",

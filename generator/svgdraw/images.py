@@ -31,7 +31,7 @@ _VECTOR_TARGETS = (cairocffi.SURFACE_TYPE_PDF, cairocffi.SURFACE_TYPE_RECORDING)
 THUMBNAIL = 8                        # the small surface a PDF gets is 1/8 of the image
 _ALIGN = {'min': 0.0, 'mid': 0.5, 'max': 1.0}
 _PAR = re.compile(r'^\s*(?:defer\s+)?(none|x(min|mid|max)y(min|mid|max))(?:\s+(meet|slice))?\s*$', re.IGNORECASE)
-SURFACE_BYTES = 96 * 2**20           # decoded pictures kept for the faces that follow
+SURFACE_BYTES = 64 * 2**20           # pictures kept for the faces that follow
 
 
 def aspect(value, view_box, viewport):
@@ -159,26 +159,30 @@ def _svg_of(picture) -> str:
     return text
 
 
-_surfaces: OrderedDict = OrderedDict()      # (digest, vector) -> cairo surface, least recent first
+_surfaces: OrderedDict = OrderedDict()      # (digest, vector) -> (cairo surface, bytes it holds), least recent first
 _surface_bytes = [0]
 
 
 def _surface(picture, vector: bool):
+    """The picture's cairo surface, kept while it is among the last SURFACE_BYTES drawn (pixels
+    and JPEG stream counted): a picture on many faces is decoded once, a deck of pictures each
+    drawn once does not pile up (cairo lets go of a PDF's pictures as each page is written)."""
     key = (picture.digest, vector)
-    surface = _surfaces.get(key)
-    if surface is not None:
+    hit = _surfaces.get(key)
+    if hit is not None:
         _surfaces.move_to_end(key)
-        return surface
+        return hit[0]
     image, stream = artmod.for_pdf(picture, THUMBNAIL) if vector else (artmod.pixels(picture), None)
     surface = _from_pillow(image)
     if stream is not None:
-        surface.set_mime_data("image/jpeg", stream)
+        surface.set_mime_data('image/jpeg', stream)
     surface.set_mime_data('application/x-cairo.uuid', picture.digest.encode())
-    _surfaces[key] = surface
-    _surface_bytes[0] += surface.get_stride() * surface.get_height()
+    size = surface.get_stride() * surface.get_height() + len(stream or b'')
+    _surfaces[key] = (surface, size)
+    _surface_bytes[0] += size
     while _surface_bytes[0] > SURFACE_BYTES and len(_surfaces) > 1:
-        _, old = _surfaces.popitem(last=False)
-        _surface_bytes[0] -= old.get_stride() * old.get_height()
+        _, (_, old) = _surfaces.popitem(last=False)
+        _surface_bytes[0] -= old
     return surface
 
 
