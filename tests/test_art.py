@@ -282,3 +282,15 @@ def test_docs_picture_example_builds(tmp_path):
     assert sorted(i[5] for i in pdf_images(pdf)) == sorted(pictures.values())
     top = at(page_pixels(pdf, 0), 31.5, 10)            # focus='top': the goblin's top half shows
     assert near(top, RED) or near(top, GREEN), top
+
+
+def test_a_picture_in_both_halves_of_a_large_pdf_is_stored_once(tmp_path):
+    """40 pages are drawn in two parts (two processes where there are two cores) and merged; the
+    picture every card shows was in both."""
+    jpeg = encoded(quadrants(600, 900), "JPEG")
+    pack = make_pack(tmp_path / "halves", [{"id": f"c{n}", "art": "art/q.jpg", "focus": f"0.5,{n / 40}"} for n in range(40)],
+                     {"art/q.jpg": jpeg})
+    pdf, _ = build(pack, "--paper", "face")
+    images = pdf_images(pdf)
+    assert [i[5] for i in images] == [jpeg]
+    assert near(at(page_pixels(pdf, 39), 17, 32), BLUE)        # the last page still shows it

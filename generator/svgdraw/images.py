@@ -126,9 +126,20 @@ def _op_image(ptr, argument):
         ctx.restore()
 
 
+_in_pdfs: list[str] = []          # digests of the pictures drawn for PDFs, in order (see drawn_for_pdf)
+
+
+def drawn_for_pdf(since: int = 0) -> list[str]:
+    """The pictures this process has drawn for PDFs since the `since`-th (len() of an earlier
+    call): a PDF written in parts learns which pictures more than one part holds."""
+    return _in_pdfs[since:]
+
+
 def _paint_raster(ctx, picture) -> None:
     """The picture in its own pixel space (0, 0, width, height) onto ctx."""
     vector = _lib.cairo_surface_get_type(_lib.cairo_get_target(ctx._pointer)) in _VECTOR_TARGETS  # pylint: disable=protected-access
+    if vector:
+        _in_pdfs.append(picture.digest)
     surface = _surface(picture, vector)
     scale_x, scale_y = picture.width / surface.get_width(), picture.height / surface.get_height()
     ctx.rectangle(0, 0, picture.width, picture.height)
