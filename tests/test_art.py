@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+from pathlib import Path
 
 import numpy as np
 import pikepdf
@@ -294,3 +295,54 @@ def test_a_picture_in_both_halves_of_a_large_pdf_is_stored_once(tmp_path):
     images = pdf_images(pdf)
     assert [i[5] for i in images] == [jpeg]
     assert near(at(page_pixels(pdf, 39), 17, 32), BLUE)        # the last page still shows it
+
+
+# --- colour profiles ----------------------------------------------------------------------------
+
+SRGB_ICC = Path(pikepdf.__file__).parent / "pdfa" / "data" / "sRGB.icc"      # shipped with pikepdf
+
+
+def swapped_profile() -> bytes:
+    """pikepdf's sRGB profile with its red and blue primaries swapped (and its name changed): a
+    picture tagged with it means blue where its pixels say red."""
+    import struct
+    icc = bytearray(SRGB_ICC.read_bytes())
+    entries = {}
+    for i in range(struct.unpack(">I", icc[128:132])[0]):
+        sig, offset, size = struct.unpack(">4sII", icc[132 + 12 * i:144 + 12 * i])
+        entries[sig] = (132 + 12 * i, offset, size)
+    (red_at, *red), (blue_at, *blue) = entries[b"rXYZ"], entries[b"bXYZ"]
+    icc[red_at + 4:red_at + 12], icc[blue_at + 4:blue_at + 12] = struct.pack(">II", *blue), struct.pack(">II", *red)
+    return bytes(icc).replace(b"sRGB", b"swap")
+
+
+def test_icc_profile_converted_and_srgb_passed_through(tmp_path):
+    swapped = encoded(quadrants(400, 400), "JPEG", quality=95, icc_profile=swapped_profile())
+    tagged = encoded(quadrants(400, 400), "JPEG", quality=95,
+                     icc_profile=SRGB_ICC.read_bytes())
+    pack = make_pack(tmp_path / "icc", [{"id": "a", "art": "art/swapped.jpg", "fit": "fill"},
+                                        {"id": "b", "art": "art/srgb.jpg", "fit": "fill"}],
+                     {"art/swapped.jpg": swapped, "art/srgb.jpg": tagged})
+    pdf, _ = build(pack, "--paper", "face")
+    pixels = page_pixels(pdf, 0)
+    for (x, y), colour in {(17, 16): BLUE, (43, 16): GREEN, (17, 29): RED, (43, 29): (0, 255, 255)}.items():
+        assert near(at(pixels, x, y), colour, 50), ((x, y), at(pixels, x, y), colour)
+    raws = [i[5] for i in pdf_images(pdf)]
+    assert tagged in raws and swapped not in raws and len(raws) == 2    # sRGB as it is; the other converted
+
+
+# --- spreadsheets ----------------------------------------------------------------------------------
+
+def test_image_column_of_a_spreadsheet(tmp_path):
+    pack = make_pack(tmp_path / "sheet", [], {"art/goblin.jpg": encoded(quadrants(600, 900), "JPEG")})
+    deck = json.loads((pack / "cards.yaml").read_text())
+    deck["groups"][0]["items"] = {"from": "cards.csv"}
+    (pack / "cards.yaml").write_text(json.dumps(deck))
+    (pack / "cards.csv").write_text("id,art,fit,focus\ngoblin,art/goblin.jpg,cover,top\n")
+    pdf, _ = build(pack, "--paper", "face")
+    assert near(at(page_pixels(pdf), 17, 32), RED)            # its top: red and green only
+    (pack / "cards.csv").write_text("id,art,fit,focus\ngoblin,art/goblin.jpg,cover,top\ntroll,art/gobiln.jpg,fill,center\n")
+    code, _, err = run_cli("validate", pack)
+    assert code == 1 and "Traceback" not in err
+    assert ("cards.csv, row 3, column art: items[2].art: image 'art/gobiln.jpg' not found in the game pack; "
+            "did you mean 'art/goblin.jpg'?") in err, err
