@@ -18,7 +18,7 @@ from pathlib import Path
 
 import yaml
 
-from . import confine, templating
+from . import art, confine, templating
 from .errors import Mark, ManifestError, Problem, Reporter, display_path, os_error_text
 from .fonts import library
 from .kinds import KINDS
@@ -79,8 +79,29 @@ class VaryType(Type):
         return INVALID
 
 
+class Picture(Str):
+    """A picture inside the pack (field type `image`): checked when the pack loads (art.load: the
+    file, its format and size), kept as the path written, which templates give to image()."""
+    description = "the path of a picture inside the game pack, e.g. art/goblin.jpg"
+
+    def __init__(self, root: Path | None = None):
+        super().__init__(1000)
+        self.root = root
+
+    def check(self, value, mark, rep, where):
+        value = super().check(value, mark, rep, where)
+        if value is INVALID or self.root is None:
+            return value
+        try:
+            art.load(self.root, value)
+        except art.ArtError as exc:
+            rep.error(mark, f"{where}: {exc}")
+            return INVALID
+        return value
+
+
 FIELD_TYPES = {"text": Str(), "int": Int(), "number": Num(), "bool": Bool(), "color": Color(),
-               "list": ListOf(AnyData()), "data": AnyData()}
+               "list": ListOf(AnyData()), "data": AnyData(), "image": Picture()}
 
 PLAYER_SPEC = Spec("player colour", {
     "id": Field(Id(), True, doc="a short id such as red"),
@@ -436,7 +457,9 @@ def _resolved(raw, sources, seat, rep: Reporter):
 def _expand_items(g, players, rep: Reporter, sources: dict | None = None) -> list[Item] | None:
     """Items as written -> items as printed: references resolved (per player where they name
     the player), then one item per value combination of `vary`, per player."""
-    declared = {name: Field(FIELD_TYPES[kind]) for name, kind in (g.fields or {}).items() if kind}
+    root = (sources or {}).get("root")
+    declared = {name: Field(Picture(root) if kind == "image" else FIELD_TYPES[kind])
+                for name, kind in (g.fields or {}).items() if kind}
     item_spec = Spec(f"item of {g.id}", {
         "id": Field(Id(), True, doc="a short id"), "copies": Field(Int(0, 100_000), default=1),
         "vary": Field(MapOf(VaryType())), **declared})

@@ -18,6 +18,7 @@ from .ops import (
     _new_matrix, _op_pop, _op_push, _op_restore, _op_save_transform, _op_shape)
 from .properties import _ROOT_PROPS
 from .shapes import _SHAPE_HANDLERS, SHAPE_HANDLERS
+from .images import h_image, h_nested_svg
 from .text import _h_text
 from .transforms import _IDENTITY, _compose
 from .units import _attr_len
@@ -205,10 +206,6 @@ def _h_skip(c, elem, props):
     pass
 
 
-def _h_nested_svg(c, elem, props):
-    raise UnsupportedSVG('nested <svg> is not supported')
-
-
 def _h_use(c, elem, props):
     href = elem.get('href')
     if href is None:
@@ -253,7 +250,8 @@ _HANDLERS = {}
 for _prefix in ('', _SVG_NS):
     _HANDLERS.update({
         _prefix + 'g': _h_g,
-        _prefix + 'svg': _h_nested_svg,
+        _prefix + 'svg': h_nested_svg,
+        _prefix + 'image': h_image,
         _prefix + 'defs': _h_skip,
         _prefix + 'symbol': _h_skip,
         _prefix + 'title': _h_skip,

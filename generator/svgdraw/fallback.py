@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from .. import art
 from .units import _finite
 
 _FALLBACK_CLASS = None
@@ -92,8 +93,10 @@ MAX_IMAGE_PIXELS = 40_000_000
 
 
 def _refuse_fetch(url, resource_type):
-    """Only images written into the SVG itself (data: URLs) load, within size limits; a file
-    or network URL never does."""
+    """Only images written into the SVG itself (data: URLs) load, within size limits, and the
+    pack's pictures (already checked; given corrected, as PNG); a file or network URL never does."""
+    if url.startswith(art.HREF_PREFIX):
+        return _pack_picture(url)
     if not url.startswith("data:"):
         raise ExternalResourceRefused(f"SVG refers to an external resource ({url[:80]}); "
                                       "templates may not load files or URLs")
@@ -106,6 +109,18 @@ def _refuse_fetch(url, resource_type):
     if data and b"<svg" not in data[:1024]:      # raster, not a nested SVG
         _check_raster(data)
     return result
+
+
+def _pack_picture(url):
+    picture = art.lookup(url[len(art.HREF_PREFIX):])
+    if picture is None:
+        raise ExternalResourceRefused(f"<image href=\"{url[:80]}\"> names no picture of the pack")
+    if not picture.raster:
+        return art.data_of(picture)
+    import io
+    out = io.BytesIO()
+    art.pixels(picture).save(out, "PNG", compress_level=1)
+    return out.getvalue()
 
 
 def _check_raster(data):
