@@ -36,10 +36,10 @@ def pack_library(root: Path, rep: Reporter) -> FontLibrary:
             found = faces_of(path, in_pack=True)
             signature.update(workdir.file_key(path).encode())
         except FontFileError as exc:
-            rep.error(Mark(display_path(path), 1, 1), f"'{path.name}' is not a font pnpgen can use: {exc}", FIX)
+            rep.error(Mark(_shown(path), 1, 1), f"'{path.name}' is not a font pnpgen can use: {exc}", FIX)
             continue
         except OSError as exc:
-            rep.error(Mark(display_path(path), 1, 1), f"cannot read the font '{path.name}': "
+            rep.error(Mark(_shown(path), 1, 1), f"cannot read the font '{path.name}': "
                       f"{os_error_text(exc, 'file')}", FIX)
             continue
         faces += found
@@ -54,7 +54,7 @@ def font_files(folder: Path, root: Path, rep: Reporter) -> list[Path]:
     found = []
     for path in _walk(folder):
         suffix = path.suffix.lower()
-        where = Mark(display_path(path), 1, 1)
+        where = Mark(_shown(path), 1, 1)
         if suffix in WEB_FONT_SUFFIXES:
             rep.error(where, f"'{path.name}' is a web font, which cairo cannot embed in a PDF",
                       f"convert it to TTF or OTF (e.g. fonttools ttLib.woff2 decompress {path.name})")
@@ -94,3 +94,8 @@ def licence_file(font: FontFace) -> Path | None:
                 path.suffix.lower() not in FONT_SUFFIXES:
             return path
     return None
+
+
+def _shown(path: Path) -> str:
+    """The file as the pack names it (a link by its own name, not its target's)."""
+    return os.path.join(display_path(path.parent), path.name)
