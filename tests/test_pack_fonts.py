@@ -318,3 +318,93 @@ def test_the_preview_caches_follow_the_pack_font_bytes(tmp_path, shipped_fonts_a
     assert keys() == first
     make_font(pack / "fonts" / "Goblin.ttf", "Goblin Hand", widen=1.2)
     assert all(a != b for a, b in zip(keys(), first))
+
+
+def make_otf(dest: Path, family: str) -> Path:
+    """An OpenType font with CFF outlines (Liberation Sans's printable ASCII, redrawn), named family."""
+    from fontTools.fontBuilder import FontBuilder
+    from fontTools.pens.t2CharStringPen import T2CharStringPen
+    from fontTools.ttLib import TTFont
+    source = TTFont(SHIPPED / "LiberationSans-Regular.ttf")
+    cmap = {code: glyph for code, glyph in source.getBestCmap().items() if 32 <= code < 127}
+    order, glyphs, hmtx = [".notdef", *sorted(set(cmap.values()))], source.getGlyphSet(), source["hmtx"].metrics
+    charstrings = {}
+    for name in order:
+        pen = T2CharStringPen(hmtx[name][0], glyphs)
+        glyphs[name].draw(pen)
+        charstrings[name] = pen.getCharString()
+    postscript = family.replace(" ", "") + "-Regular"
+    builder = FontBuilder(source["head"].unitsPerEm, isTTF=False)
+    builder.setupGlyphOrder(order)
+    builder.setupCharacterMap(cmap)
+    builder.setupCFF(postscript, {"FullName": family}, charstrings, {})
+    builder.setupHorizontalMetrics({name: hmtx[name] for name in order})
+    builder.setupHorizontalHeader(ascent=source["hhea"].ascent, descent=source["hhea"].descent)
+    builder.setupNameTable({"familyName": family, "styleName": "Regular", "psName": postscript})
+    builder.setupOS2(sCapHeight=source["OS/2"].sCapHeight, usWinAscent=source["OS/2"].usWinAscent,
+                     usWinDescent=source["OS/2"].usWinDescent)
+    builder.setupPost()
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    builder.save(dest)
+    return dest
+
+
+def test_an_opentype_font_with_cff_outlines_is_embedded_as_cff(tmp_path):
+    pack = pack_with_font(tmp_path)
+    make_otf(pack / "fonts" / "orcs" / "Orc.otf", "Orc Script")
+    edit(pack / "templates" / "card.svg.j2", 'font-family="Goblin Hand"', 'font-family="Orc Script"')
+    out = built(pack, tmp_path / "out")
+    page = pymupdf.open(out / "goblins-sheets.pdf")[0]
+    [orc] = [f for f in page.get_fonts() if f[3].endswith("+OrcScript-Regular")]
+    assert orc[1] == "cff", "the CFF program is embedded"
+    assert any(s["text"] == "raw goblin" and "OrcScript" in s["font"] for s in spans(page))
+    files = {f["postscript_name"]: f for f in json.loads((out / "build.json").read_text())["fonts"]}
+    assert files["OrcScript-Regular"]["file"] == "fonts/orcs/Orc.otf"
+    assert files["OrcScript-Regular"]["licence"] is None, "no licence file beside it"
+
+
+def test_a_pack_family_replaces_pnpgens_family_of_that_name(tmp_path):
+    """fonts/Mine.ttf calls itself Liberation Sans (regular only): the pack's regular prints,
+    and pnpgen's bold Liberation Sans is not mixed in."""
+    pack = pack_with_font(tmp_path)
+    make_font(pack / "fonts" / "Mine.ttf", "Liberation Sans", widen=1.3)
+    edit(pack / "game.yaml", "body: {family: Goblin Hand}", "body: {family: Liberation Sans}")
+    out = built(pack, tmp_path / "out")
+    files = {f["postscript_name"]: f["file"] for f in json.loads((out / "build.json").read_text())["fonts"]}
+    assert files["LiberationSans-Regular"] == "fonts/Mine.ttf" and "LiberationSans" not in files, files
+    edit(pack / "game.yaml", "body: {family: Liberation Sans}", "body: {family: Liberation Sans, weight: bold}")
+    code, _, err = run_cli("validate", pack)
+    assert code == 1 and re.search(r"family 'Liberation Sans' has no bold, normal face \(it has regular\)", err), err
+
+
+def test_a_character_the_pack_font_lacks_is_refused_naming_the_font(tmp_path):
+    from fontTools.ttLib import TTFont
+    pack = pack_with_font(tmp_path)
+    font = TTFont(pack / "fonts" / "Goblin.ttf")
+    for table in font["cmap"].tables:
+        table.cmap.pop(ord("Z"), None)
+    font.save(pack / "fonts" / "Goblin.ttf")
+    edit(pack / "templates" / "card.svg.j2", "raw goblin", "raw Zombie")
+    code, _, err = run_cli("build", pack, "--out", tmp_path / "out", "--quiet")
+    assert code == 1 and re.search(r"text 'raw Zombie' in font 'Goblin Hand' \(Goblin\.ttf\): the font has no glyph "
+                                   r"for 'Z'", err), err
+
+
+def test_generic_families_are_liberation_sans():
+    from generator import fonts
+    for generic in ("sans-serif", "serif"):
+        assert fonts.shipped().resolve(generic).family == "Liberation Sans"
+
+
+def test_the_font_folder_is_bounded(tmp_path):
+    pack = copy_pack("mini", tmp_path)
+    (pack / "fonts").mkdir()
+    with open(pack / "fonts" / "Huge.ttf", "wb") as handle:
+        handle.truncate(65 * 2**20)                 # sparse: never read, refused by its size
+    code, _, err = run_cli("validate", pack)
+    assert code == 1 and re.search(r"fonts/Huge\.ttf:1:1: 'Huge\.ttf' is 65 MB, over the 64 MB a font file may have", err)
+    (pack / "fonts" / "Huge.ttf").unlink()
+    for n in range(201):
+        (pack / "fonts" / f"F{n:03}.ttf").write_bytes(b"x")      # each its own error; the 201st not read
+    code, _, err = run_cli("validate", pack)
+    assert code == 1 and re.search(r"fonts/F200\.ttf:1:1: more than 200 font files in \S*fonts", err), err
