@@ -166,7 +166,9 @@ def fonts_used(staged: dict[str, bytes], root: Path) -> list[dict]:
             licence = licence_file(face)
             place = (lambda p: p.relative_to(root).as_posix()) if face.in_pack else (lambda p: p.name)
             entry.update(family=face.family, style=face.style, source="pack" if face.in_pack else "pnpgen",
-                         file=place(face.path), licence=place(licence) if licence else None)
+                         file=place(face.file), licence=place(licence) if licence else None)
+            if face.instance:
+                entry["instance"] = face.instance       # of a variable font, made static to embed
         out.append(entry)
     return out
 

@@ -1,5 +1,7 @@
 """The fonts a pack prints with -> a library of families with metrics: the pack's own fonts/
-(read and checked by packfonts.py) searched before the fonts pnpgen ships (fonts/).
+(read and checked by packfonts.py) searched before the fonts pnpgen ships (fonts/). A variable
+font's named instances are made static fonts in the private folder: cairo 1.16 would embed
+only its default outlines.
 
 cairo and cairosvg find fonts through fontconfig and silently substitute a missing family, so
 (1) fontconfig gets a configuration listing only pnpgen's fonts/, so a name nothing matches
@@ -18,6 +20,7 @@ import ctypes
 import ctypes.util
 import difflib
 import hashlib
+import json
 import os
 from dataclasses import dataclass
 from functools import lru_cache
@@ -61,10 +64,21 @@ class FontFace:
     index: int = 0                  # the face's number in a collection (.ttc)
     postscript: str = ""            # the name a PDF gives the embedded font
     in_pack: bool = False           # from the pack's fonts/, not pnpgen's
+    source: Path | None = None      # a variable font's file, when path is a static instance of it
+    instance: str = ""              # that instance's name (Bold)
 
     @property
     def style(self) -> str:
         return " ".join(w for w, on in (("bold", self.bold), ("italic", self.italic)) if on) or "regular"
+
+    @property
+    def file(self) -> Path:
+        """The font file as the pack has it (a variable font's, not its instance's)."""
+        return self.source or self.path
+
+    @property
+    def shown(self) -> str:
+        return self.file.name + (f", instance {self.instance}" if self.instance else "")
 
 
 class FontMetrics:
@@ -166,7 +180,7 @@ class FontLibrary:
         them), read once per library: a pack is loaded afresh for each build."""
         if self._content is None:
             digest = hashlib.sha256()
-            for path in sorted({f.path for f in self.pack_faces}):
+            for path in sorted({f.file for f in self.pack_faces}):
                 digest.update(str(path).encode() + b"\0" + path.read_bytes())
             self._content = digest.hexdigest()
         return self._content
@@ -208,11 +222,18 @@ def activate(fonts: FontLibrary) -> None:
 
 
 def faces_of(path: Path, in_pack: bool = False) -> list[FontFace]:
-    """Every face in a font file (a collection has several); FontFileError when it is unusable,
-    OSError when it cannot be read."""
-    read = workdir.remembered("font-faces", workdir.file_key(path, "faces-2"), lambda: _read_faces(path))
-    return [FontFace(family, bold, italic, path, index, postscript, in_pack)
-            for index, (family, bold, italic, postscript) in enumerate(read)]
+    """Every face in a font file (a collection has several; a variable font gives its regular,
+    bold and italic named instances, each made a static font of its own); FontFileError when
+    the file is unusable, OSError when it cannot be read."""
+    read = workdir.remembered("font-faces", workdir.file_key(path, "faces-3"), lambda: _read_faces(path))
+    faces = []
+    for family, bold, italic, postscript, index, instance in read:
+        if instance is None:
+            faces.append(FontFace(family, bold, italic, path, index, postscript, in_pack))
+        else:
+            static = _static_instance(path, index, family, instance)
+            faces.append(FontFace(family, bold, italic, static, 0, postscript, in_pack, path, instance["name"]))
+    return faces
 
 
 def _describe(path: Path, index: int = 0) -> FontFace:
@@ -227,15 +248,15 @@ NEEDED_TABLES = ("cmap", "head", "hhea", "hmtx", "maxp", "name")
 
 
 def _read_faces(path: Path) -> list:
-    """[family, bold, italic, postscript name] of each face in the file, each checked to be one
-    cairo can embed and pnpgen can measure."""
+    """[family, bold, italic, postscript name, face number, instance or None] of each face in
+    the file, each checked to be one cairo can embed and pnpgen can measure."""
     with open(path, "rb") as handle:
         head = handle.read(12)
         size = os.fstat(handle.fileno()).st_size
     count = int.from_bytes(head[8:12], "big") if head[:4] == b"ttcf" and len(head) == 12 else 1
     if not 0 < count <= MAX_FACES_IN_A_FILE:
         raise FontFileError(f"a font collection claiming {count} faces (at most {MAX_FACES_IN_A_FILE} are read)")
-    return [_read_face(path, index, size) for index in range(count)]
+    return [entry for index in range(count) for entry in _read_face(path, index, size)]
 
 
 def _read_face(path: Path, index: int = 0, size: int | None = None) -> list:
@@ -247,7 +268,7 @@ def _read_face(path: Path, index: int = 0, size: int | None = None) -> list:
     except Exception as exc:        # fontTools raises many kinds on a file that is no font
         raise FontFileError(f"not a TrueType or OpenType font ({_why(exc)})") from None
     try:
-        return _checked_face(font, path, size if size is not None else os.path.getsize(path))
+        return _checked_face(font, path, index, size if size is not None else os.path.getsize(path))
     except FontFileError:
         raise
     except Exception as exc:        # a table fontTools cannot decode: the file is damaged
@@ -256,18 +277,15 @@ def _read_face(path: Path, index: int = 0, size: int | None = None) -> list:
         font.close()
 
 
-def _checked_face(font, path: Path, size: int) -> list:
+def _checked_face(font, path: Path, index: int, size: int) -> list:
     reader = font.reader
     for tag in reader.keys():
         entry = reader.tables[tag]
         if entry.offset + entry.length > size:
             raise FontFileError(f"the file is cut short: its '{tag.strip()}' table ends at byte "
                                 f"{entry.offset + entry.length:,} of {size:,}")
-    if "fvar" in font:
-        raise FontFileError("a variable font: cairo 1.16 embeds only its default outlines, so other "
-                            "styles would print wrong; add static instances instead")
     missing = [t for t in NEEDED_TABLES if t not in font] + \
-        ([] if "glyf" in font or "CFF " in font else ["glyf or CFF"])
+        ([] if any(t in font for t in ("glyf", "CFF ", "CFF2")) else ["glyf or CFF"])
     if missing:
         raise FontFileError(f"the font has no {', '.join(repr(t) for t in missing)} table")
     if not font.getBestCmap():
@@ -276,10 +294,77 @@ def _checked_face(font, path: Path, size: int) -> list:
     font["hmtx"].metrics       # decoded now: a damaged table fails here, not while drawing
     names = font["name"]
     family = (names.getDebugName(16) or names.getDebugName(1) or path.stem)
+    if "fvar" in font:
+        return [[family, bold, italic, postscript, index, instance]
+                for bold, italic, postscript, instance in _named_instances(font, family)]
+    if "CFF2" in font:
+        raise FontFileError("CFF2 outlines without variations, which cairo cannot embed; use a TTF or a CFF OTF")
     style = (names.getDebugName(17) or names.getDebugName(2) or "Regular").lower()
     weight = getattr(font.get("OS/2"), "usWeightClass", 400)
-    return [family, weight >= 600 or "bold" in style, "italic" in style or "oblique" in style,
-            names.getDebugName(6) or ""]
+    return [[family, weight >= 600 or "bold" in style, "italic" in style or "oblique" in style,
+             names.getDebugName(6) or "", index, None]]
+
+
+# --- variable fonts: cairo 1.16 embeds only a variable font's default outlines, so each style
+# used is made a static font (fontTools' instancer), kept in pnpgen's private folder ---------
+
+def _named_instances(font, family: str) -> list:
+    """(bold, italic, postscript name, instance) for the named instances nearest to regular and
+    bold, upright and italic (roles know no other weights); the default outlines when the font
+    names none."""
+    names = font["name"]
+    found = []
+    for instance in font["fvar"].instances:
+        style = names.getDebugName(instance.subfamilyNameID) or "Instance"
+        coordinates = dict(instance.coordinates)
+        italic = "italic" in style.lower() or "oblique" in style.lower() or \
+            coordinates.get("ital", 0) >= 0.5 or coordinates.get("slnt", 0) != 0
+        postscript = names.getDebugName(instance.postscriptNameID) if instance.postscriptNameID != 0xFFFF else None
+        found.append((coordinates.get("wght", 400), italic, style, coordinates,
+                      postscript or f"{family}-{style}".replace(" ", "")))
+    if not found:
+        defaults = {axis.axisTag: axis.defaultValue for axis in font["fvar"].axes}
+        found = [(defaults.get("wght", 400), False, "Regular", defaults, names.getDebugName(6) or family.replace(" ", ""))]
+    chosen = {}
+    for bold in (False, True):
+        for italic in (False, True):
+            near = [f for f in found if f[1] == italic and (f[0] >= 600) == bold]
+            if near:
+                weight, _, style, coordinates, postscript = min(near, key=lambda f: abs(f[0] - (700 if bold else 400)))
+                chosen[(bold, italic)] = (bold, italic, postscript,
+                                          {"name": style, "coordinates": coordinates, "postscript": postscript})
+    return list(chosen.values())
+
+
+def _static_instance(path: Path, index: int, family: str, instance: dict) -> Path:
+    """The named instance of a variable font as a static font file of its own, made once and
+    kept in the private folder under a name that digests the variable font as it is now."""
+    key = workdir.file_key(path, "instance-1", str(index), json.dumps(instance, sort_keys=True))
+    static = workdir.private_dir("font-instances") / f"{key}.ttf"
+    if not workdir.trusted_file(static):
+        workdir.write_private(static, _instantiated(path, index, family, instance))
+    if not faces_of(static):
+        raise FontFileError(f"its instance {instance['name']} could not be made a static font")
+    return static
+
+
+def _instantiated(path: Path, index: int, family: str, instance: dict) -> bytes:
+    import io
+    from fontTools.ttLib import TTFont
+    from fontTools.varLib import instancer
+    try:
+        font = instancer.instantiateVariableFont(TTFont(str(path), fontNumber=index), instance["coordinates"])
+    except Exception as exc:        # fontTools' instancer refuses what it cannot do in many ways
+        raise FontFileError(f"its instance {instance['name']} cannot be made a static font ({_why(exc)})") from None
+    style = instance["name"]
+    for record in list(font["name"].names):
+        text = {1: family, 2: style, 4: f"{family} {style}", 6: instance["postscript"], 16: family,
+                17: style}.get(record.nameID)
+        if text is not None:
+            record.string = text
+    out = io.BytesIO()
+    font.save(out)
+    return out.getvalue()
 
 
 def _why(exc: Exception) -> str:

@@ -83,7 +83,7 @@ def _coverage_in(fonts, family: str, bold: bool, italic: bool) -> tuple[frozense
     face = fonts.resolve(family, bold, italic)
     if face is None:
         return frozenset(), f"font '{family}'"
-    return coverage(face.path, face.index), f"font '{family}' ({face.path.name})"
+    return coverage(face.path, face.index), f"font '{family}' ({face.shown})"
 
 
 @lru_cache(maxsize=None)

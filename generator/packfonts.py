@@ -1,7 +1,8 @@
 """A pack's fonts/ folder -> the font library its faces are drawn with (its fonts before
-pnpgen's), each font file checked first: a file that is no font, is cut short, has no usable
-character map or is a variable font is a problem naming the file, never a traceback or a
-wrong face in the PDF.
+pnpgen's), each font file checked first: a file that is no font, is cut short or has no usable
+character map is a problem naming the file, never a traceback or a wrong face in the PDF. A
+variable font's regular and bold instances are made static fonts (fonts.faces_of), which cairo
+embeds as it embeds any other.
 
 TTF, OTF and collections (TTC, OTC) are read, in subfolders too (a family with its licence file
 beside it); web fonts (WOFF, WOFF2) are refused with how to convert them. The folder is bounded
@@ -89,7 +90,7 @@ def _walk(folder: Path) -> list[Path]:
 
 def licence_file(font: FontFace) -> Path | None:
     """The licence text beside a font file (OFL.txt, LICENSE, COPYING...), if its folder has one."""
-    for path in sorted(font.path.parent.iterdir()):
+    for path in sorted(font.file.parent.iterdir()):
         if path.is_file() and any(w in path.name.lower() for w in LICENCE_WORDS) and \
                 path.suffix.lower() not in FONT_SUFFIXES:
             return path
