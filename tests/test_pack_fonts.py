@@ -467,3 +467,18 @@ def test_a_variable_font_prints_its_named_instances(tmp_path):
     fonts = {f["postscript_name"]: f for f in json.loads((out / "build.json").read_text())["fonts"]}
     assert (fonts["Wobble-Bold"]["file"], fonts["Wobble-Bold"]["instance"], fonts["Wobble-Bold"]["style"]) == \
         ("fonts/Wobble.ttf", "Bold", "bold")
+
+
+def test_a_face_drawn_by_cairosvg_prints_the_pack_font_too(tmp_path):
+    """A gradient sends the whole face to cairosvg, which chooses fonts by name: it must be
+    given the pack's face as the fast path is."""
+    pack = pack_with_font(tmp_path, widen=1.0)
+    card = pack / "templates" / "card.svg.j2"
+    card.write_text('<defs><linearGradient id="g"><stop offset="0" stop-color="#ffffff"/>'
+                    '<stop offset="1" stop-color="#dddddd"/></linearGradient></defs>\n'
+                    '<rect width="20" height="20" fill="url(#g)"/>\n'
+                    '<text x="5" y="40" font-family="Goblin Hand" font-size="5">slow goblin</text>\n')
+    out = built(pack, tmp_path / "out")
+    page = pymupdf.open(out / "goblins-sheets.pdf")[0]
+    assert any(s["text"] == "slow goblin" and s["font"] == "GoblinHand-Regular" for s in spans(page)), \
+        [(s["text"], s["font"]) for s in spans(page)]
