@@ -202,6 +202,9 @@ def shipped() -> FontLibrary:
             except OSError as exc:          # pnpgen's own file: its install is broken
                 raise PnpError(f"{display_path(path)}: cannot read this font of pnpgen's: "
                                f"{os_error_text(exc, 'file')}") from None
+            except FontFileError as exc:
+                raise PnpError(f"{display_path(path)}: this font of pnpgen's is damaged ({exc}); "
+                               "reinstall pnpgen") from None
     return FontLibrary(faces)
 
 
