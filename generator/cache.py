@@ -2,7 +2,7 @@
 
 A face's SVG is a function of: its template and every template that one includes or imports
 (their source text), the face's geometry, side and bleed, the game's fonts, icons and palette,
---lenient, and only as far as the templates read them: the item's fields (item.cost), its player,
+--lenient, the bytes of the pack's own fonts, and only as far as the templates read them: the item's fields (item.cost), its player,
 `game`, and the groups they name (groups.troops: a card showing another group's numbers renders
 again when those change, and no other card does). Reading a whole value (passing `item` to a
 macro, looping over `groups`) counts as reading all of it. All of that is hashed into the face's
@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from jinja2 import nodes
 
 from . import art, templating
+from .fonts import library
 from .render import FaceRef, FaceRenderer, face_place
 
 WHOLE = None             # a template reads the item (or groups) as a whole, not field by field
@@ -70,7 +71,7 @@ class CachedRenderer(FaceRenderer):
         self._game_key = digest([
             sorted((k, [f.family, f.bold, f.italic]) for k, f in game.fonts.items()),
             sorted((k, [i.view_box, i.markup]) for k, i in game.icons.items()),
-            game.palette, lenient, bleed])
+            game.palette, lenient, bleed, library().content_digest()])    # the pack's font files
         self._game_data = digest(self.game_data)
         self._group_parts: dict[str, str] = {}
 

@@ -17,6 +17,7 @@ from . import glyphs, interrupt
 from .errors import BuildError
 from .impose import GUIDE_SIZE, Placement, Sheet
 from .svgdraw import draw_svg
+from .svgdraw.fontface import font_face
 from .units import MM_PER
 
 PT_PER_MM = 1 / MM_PER["pt"]
@@ -153,7 +154,7 @@ class PdfWriter:
             except glyphs.GlyphError as exc:
                 raise BuildError(str(exc)) from None
             ctx.set_source_rgb(0.25, 0.25, 0.25)
-            ctx.select_font_face(LABEL_FONT)
+            ctx.set_font_face(font_face(LABEL_FONT, False, False))     # the face the check above read
             if sheet.label_at:
                 ctx.set_font_size(GUIDE_SIZE)
                 ctx.move_to(*sheet.label_at)

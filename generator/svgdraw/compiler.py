@@ -14,6 +14,7 @@ from functools import lru_cache
 
 from .base import _MAX_ELEMENTS, _SVG_NS, _XLINK_HREF, UnsupportedSVG
 from .cascade import _CACHE_LIMIT, _paints, _prep
+from .fontface import check_library, on_library_change
 from .ops import (
     _new_matrix, _op_pop, _op_push, _op_restore, _op_save_transform, _op_shape)
 from .properties import _ROOT_PROPS
@@ -286,12 +287,21 @@ def _compile(svg_text):
     return tuple(compiler.ops)
 
 
-@lru_cache(maxsize=256)
 def _compile_cached(svg_text):
-    """Compiled program, or None when the fast path cannot draw it."""
+    """Compiled program, or None when the fast path cannot draw it (its faces those of the
+    active font library)."""
+    check_library()
+    return _compile_memo(svg_text)
+
+
+@lru_cache(maxsize=256)
+def _compile_memo(svg_text):
     try:
         return _compile(svg_text)
     except UnsupportedSVG:
         return None
 
 
+
+
+on_library_change(_compile_memo.cache_clear)

@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import re
 
+import cairocffi
+
 from .. import art
+from .fontface import check_library, font_face
 from .units import _finite
 
 _FALLBACK_CLASS = None
@@ -171,7 +174,17 @@ def _fallback(ctx, svg_text):
     # xlink to a file or the network loads nothing (cairosvg's default fetcher would)
     tree = Tree(bytestring=data, unsafe=False, url_fetcher=_refuse_fetch)
     _check_text(tree)
-    _fallback_class()(tree, ctx)
+    check_library()
+    _fallback_class()(tree, _LibraryFonts._from_pointer(ctx._pointer, incref=True))
+
+
+class _LibraryFonts(cairocffi.Context):
+    """The caller's context, with cairosvg's choice of font by name (select_font_face) made from
+    the active font library's files, as the fast path makes it (fontface.py)."""
+
+    def select_font_face(self, family='', slant=cairocffi.FONT_SLANT_NORMAL, weight=cairocffi.FONT_WEIGHT_NORMAL):
+        self.set_font_face(font_face(family, weight == cairocffi.FONT_WEIGHT_BOLD,
+                                     slant != cairocffi.FONT_SLANT_NORMAL))
 
 
 def _check_text(node):
@@ -181,7 +194,7 @@ def _check_text(node):
     if node.tag in ('text', 'tspan', 'textPath') and node.text:
         family = node.get('font-family', 'sans-serif').split(',', 1)[0].strip().strip('"\'') or 'sans-serif'
         weight = node.get('font-weight', 'normal')
-        bold = weight in ('bold', 'bolder') or (weight.isdigit() and int(weight) >= 600)
+        bold = weight == 'bold' or (weight.isdigit() and int(weight) >= 550)     # as cairosvg chooses
         covered, font = glyphs.font_coverage(family, bold, node.get('font-style', 'normal') != 'normal')
         glyphs.check(node.text, covered, '<text>', font)
         node.text = glyphs.printable(node.text)
