@@ -482,3 +482,15 @@ def test_a_face_drawn_by_cairosvg_prints_the_pack_font_too(tmp_path):
     page = pymupdf.open(out / "goblins-sheets.pdf")[0]
     assert any(s["text"] == "slow goblin" and s["font"] == "GoblinHand-Regular" for s in spans(page)), \
         [(s["text"], s["font"]) for s in spans(page)]
+
+
+def test_pack_fonts_are_never_registered_with_fontconfig(tmp_path, shipped_fonts_after):
+    """Loading a pack makes its fonts the active library, but fontconfig (what cairo and
+    cairosvg would look names up in) still knows pnpgen's fonts only."""
+    from generator import fonts
+    from generator.manifest import load_pack
+    pack = pack_with_font(tmp_path)
+    load_pack(pack)
+    assert fonts.library().resolve("Goblin Hand").path == (pack / "fonts" / "Goblin.ttf").resolve()
+    fonts.resolved_file.cache_clear()
+    assert fonts.resolved_file("Goblin Hand").parent.resolve() == fonts.FONT_DIR.resolve()
