@@ -494,3 +494,23 @@ def test_pack_fonts_are_never_registered_with_fontconfig(tmp_path, shipped_fonts
     assert fonts.library().resolve("Goblin Hand").path == (pack / "fonts" / "Goblin.ttf").resolve()
     fonts.resolved_file.cache_clear()
     assert fonts.resolved_file("Goblin Hand").parent.resolve() == fonts.FONT_DIR.resolve()
+
+
+def test_a_variable_font_builds_byte_identically_whenever_its_instances_are_made(tmp_path, monkeypatch):
+    """Its static instances are made afresh in another private folder at another time: the
+    PDFs must not change (fontTools would stamp the instance with the time it was made)."""
+    from fontTools.ttLib.tables import _h_e_a_d
+    from generator import workdir
+    pack = pack_with_font(tmp_path)
+    make_variable_font(pack / "fonts" / "Wobble.ttf", "Wobble")
+    edit(pack / "game.yaml", "title: {family: Liberation Serif, weight: bold}", "title: {family: Wobble, weight: bold}")
+    pdfs = []
+    for when in (1, 2):
+        private = tmp_path / f"private-{when}"
+        private.mkdir(mode=0o700)
+        monkeypatch.setattr(workdir, "_base", lambda: private)           # the forked CLI inherits both
+        monkeypatch.setattr(_h_e_a_d, "timestampNow", lambda: 3_000_000_000 + when * 86_400)
+        out = built(pack, tmp_path / f"out-{when}")
+        assert list((private / "font-instances").glob("*.ttf")), "made here, this time"
+        pdfs.append((out / "goblins-sheets.pdf").read_bytes())
+    assert pdfs[0] == pdfs[1]
