@@ -342,7 +342,7 @@ def _named_instances(font, family: str) -> list:
 def _static_instance(path: Path, index: int, family: str, instance: dict) -> Path:
     """The named instance of a variable font as a static font file of its own, made once and
     kept in the private folder under a name that digests the variable font as it is now."""
-    key = workdir.file_key(path, "instance-1", str(index), json.dumps(instance, sort_keys=True))
+    key = workdir.file_key(path, "instance-2", str(index), json.dumps(instance, sort_keys=True))
     static = workdir.private_dir("font-instances") / f"{key}.ttf"
     if not workdir.trusted_file(static):
         workdir.write_private(static, _instantiated(path, index, family, instance))
@@ -356,7 +356,9 @@ def _instantiated(path: Path, index: int, family: str, instance: dict) -> bytes:
     from fontTools.ttLib import TTFont
     from fontTools.varLib import instancer
     try:
-        font = instancer.instantiateVariableFont(TTFont(str(path), fontNumber=index), instance["coordinates"])
+        # the variable font's own time stamp kept: the PDF embeds it, and a rebuild must not differ
+        variable = TTFont(str(path), fontNumber=index, recalcTimestamp=False)
+        font = instancer.instantiateVariableFont(variable, instance["coordinates"])
     except Exception as exc:        # fontTools' instancer refuses what it cannot do in many ways
         raise FontFileError(f"its instance {instance['name']} cannot be made a static font ({_why(exc)})") from None
     style = instance["name"]

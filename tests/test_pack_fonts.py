@@ -482,3 +482,35 @@ def test_a_face_drawn_by_cairosvg_prints_the_pack_font_too(tmp_path):
     page = pymupdf.open(out / "goblins-sheets.pdf")[0]
     assert any(s["text"] == "slow goblin" and s["font"] == "GoblinHand-Regular" for s in spans(page)), \
         [(s["text"], s["font"]) for s in spans(page)]
+
+
+def test_pack_fonts_are_never_registered_with_fontconfig(tmp_path, shipped_fonts_after):
+    """Loading a pack makes its fonts the active library, but fontconfig (what cairo and
+    cairosvg would look names up in) still knows pnpgen's fonts only."""
+    from generator import fonts
+    from generator.manifest import load_pack
+    pack = pack_with_font(tmp_path)
+    load_pack(pack)
+    assert fonts.library().resolve("Goblin Hand").path == (pack / "fonts" / "Goblin.ttf").resolve()
+    fonts.resolved_file.cache_clear()
+    assert fonts.resolved_file("Goblin Hand").parent.resolve() == fonts.FONT_DIR.resolve()
+
+
+def test_a_variable_font_builds_byte_identically_whenever_its_instances_are_made(tmp_path, monkeypatch):
+    """Its static instances are made afresh in another private folder at another time: the
+    PDFs must not change (fontTools would stamp the instance with the time it was made)."""
+    from fontTools.ttLib.tables import _h_e_a_d
+    from generator import workdir
+    pack = pack_with_font(tmp_path)
+    make_variable_font(pack / "fonts" / "Wobble.ttf", "Wobble")
+    edit(pack / "game.yaml", "title: {family: Liberation Serif, weight: bold}", "title: {family: Wobble, weight: bold}")
+    pdfs = []
+    for when in (1, 2):
+        private = tmp_path / f"private-{when}"
+        private.mkdir(mode=0o700)
+        monkeypatch.setattr(workdir, "_base", lambda: private)           # the forked CLI inherits both
+        monkeypatch.setattr(_h_e_a_d, "timestampNow", lambda: 3_000_000_000 + when * 86_400)
+        out = built(pack, tmp_path / f"out-{when}")
+        assert list((private / "font-instances").glob("*.ttf")), "made here, this time"
+        pdfs.append((out / "goblins-sheets.pdf").read_bytes())
+    assert pdfs[0] == pdfs[1]
