@@ -20,7 +20,7 @@ from generator.render import FaceRenderer, expand_faces
 from generator.errors import ManifestError
 from generator.export.raster import png_bytes, rasterize, trim_window
 
-TTS_OBJECTS = {"DeckCustom", "Card", "Custom_Tile", "Custom_Board"}
+TTS_OBJECTS = {"DeckCustom", "Card", "Custom_Tile", "Custom_Dice", "Die_4", "Die_8"}
 DECK_FIELDS = {"FaceURL", "BackURL", "NumWidth", "NumHeight", "BackIsHidden", "UniqueBack", "Type"}
 
 
@@ -188,12 +188,15 @@ def test_tts_save_has_the_structure_tts_reads(tts_royal):
     pack, folder, save = tts_royal
     assert isinstance(save["ObjectStates"], list) and save["SaveName"] == "Royal Dukes"
     names = {o["Name"] for o in _objects(save)}
-    assert names <= TTS_OBJECTS and {"DeckCustom", "Custom_Tile", "Custom_Board"} <= names
+    assert names <= TTS_OBJECTS and {"DeckCustom", "Custom_Tile"} <= names
     game = load_pack(pack)
-    tiles = [o for o in save["ObjectStates"] if o["Name"] == "Custom_Tile"]
+    tiles = [o for o in save["ObjectStates"] if o["Name"] == "Custom_Tile" and not o["Locked"]]
     assert len(tiles) == sum(g.total for g in game.groups if g.kind in ("tile", "chit"))     # one per copy
     hexes = {o["CustomImage"]["CustomTile"]["Type"] for o in tiles}
     assert hexes == {1}                          # Royal Dukes' counters and settlements are hexes
+    boards = [o for o in save["ObjectStates"] if o["Locked"]]        # mats: locked box tiles
+    assert len(boards) == sum(g.total for g in game.groups if g.kind == "mat")
+    assert {o["CustomImage"]["CustomTile"]["Type"] for o in boards} == {0}
     for obj in _objects(save):
         assert set(obj["Transform"]) == {"posX", "posY", "posZ", "rotX", "rotY", "rotZ", "scaleX", "scaleY", "scaleZ"}
         assert re.fullmatch(r"[0-9a-f]{6}", obj["GUID"])

@@ -3,8 +3,10 @@
 Card groups become decks drawn from sprite sheets (at most 10 x 7 cells, the last one the hidden
 card; several sheets when a deck is larger), card ids = sheet key x 100 + cell. Tiles and chits
 become custom tiles of their shape with both sides, one stacked object per copy; mats become
-custom boards. Every image is drawn by raster.draw_face from the FaceRenderer's SVG, the same
-faces the PDFs show. Objects are laid out in rows: boards, then decks, then tiles.
+locked box tiles (the way public mods lay boards, and sized by the same sourced rule). Every image
+is drawn by raster.draw_face from the FaceRenderer's SVG, the same faces the PDFs show. Sizes keep
+the printed proportions: data/tts.yaml gives, with their sources, how tall a card and a tile are
+at scale 1. Objects are laid out in rows: boards, then decks, then tiles.
 """
 from __future__ import annotations
 
@@ -20,7 +22,7 @@ from ..manifest import DATA_DIR
 from ..model import Game, Group, Item
 from ..render import FaceRef, FaceRenderer, expand_faces
 from .common import ExportRequest, ExportResult, selected_groups
-from .raster import draw_face, new_sheet, png_bytes, rasterize, trim_window
+from .raster import draw_face, new_sheet, png_bytes, rasterize, rasterize_turned, trim_window
 from .workers import run_jobs
 
 TTS = yaml.safe_load((DATA_DIR / "tts.yaml").read_text())
@@ -31,6 +33,8 @@ HIDDEN_GREY = (0.45, 0.45, 0.45)
 # what each component kind becomes (a TtsExport method) and the row of the table it goes to:
 # boards in front, decks behind them, tiles and chits at the back
 OBJECTS_OF_KIND = {"mat": "boards", "card": "decks", "tile": "tile_stacks", "chit": "tile_stacks"}
+CARD_TINT = TTS["card"]["tint"]
+MM = TTS["units_per_mm"]             # table units per millimetre, for positions only
 ROW_OF_KIND = {"mat": 0, "card": 1, "tile": 2, "chit": 2}
 
 
@@ -82,7 +86,8 @@ class TtsExport:
     def face_image(self, face: FaceRef, size: tuple[int, int]):
         group = face.group
         clip = None if group.shape in ("rect", "square") else group.outline(0.0)
-        return rasterize(self.renderer.svg(face), trim_window(group, *size), clip)
+        draw = rasterize_turned if turned(group) else rasterize
+        return draw(self.renderer.svg(face), trim_window(group, *size), clip)
 
     def face_job(self, face: FaceRef, size: tuple[int, int]):
         """A drawing job for one face; its SVG rendered now, so template errors surface here."""
@@ -114,18 +119,17 @@ class TtsExport:
                 back_url = self.draw_sheet(group, back_sheet, cell_w, cell_h, f"{group.id}-{sheet.key}-backs.png")
             custom[str(sheet.key)] = {"FaceURL": face_url, "BackURL": back_url, "NumWidth": sheet.cols,
                                       "NumHeight": sheet.rows, "BackIsHidden": True, "UniqueBack": unique_back,
-                                      "Type": 0}
+                                      "Type": card_type(group)}
             for cell, face in enumerate(sheet.faces):
                 cards.append(self.card(group, face.item, sheet.card_id(cell), {str(sheet.key): custom[str(sheet.key)]}))
         width, depth = self.footprint(group)
-        scale = self.scale(group, TTS["card_width_in"])
         if len(cards) == 1:             # TTS makes a deck of two cards or more
             state = cards[0]
         else:
-            state = self.base("DeckCustom", group.name, scale, face_down=True)
+            state = self.base("DeckCustom", group.name, card_scale(group), face_down=True, tint=CARD_TINT)
             state.update({"SidewaysCard": group.width > group.height, "DeckIDs": [c["CardID"] for c in cards],
                           "CustomDeck": custom, "ContainedObjects": cards, "HideWhenFaceDown": True,
-                          "Hands": True})
+                          "Hands": False})          # a deck is not held; its cards are
         self.keep_thumbnail(fronts[0], (cell_w, cell_h))
         return Placed(state, width, depth)
 
@@ -175,14 +179,14 @@ class TtsExport:
         return surface
 
     def card(self, group: Group, item: Item, card_id: int, custom: dict) -> dict:
-        state = self.base("Card", item_title(group, item), self.scale(group, TTS["card_width_in"]), face_down=True,
-                          salt=str(card_id))
+        state = self.base("Card", item_title(group, item), card_scale(group), face_down=True,
+                          salt=str(card_id), tint=CARD_TINT)
         state.update({"CardID": card_id, "CustomDeck": custom, "SidewaysCard": group.width > group.height,
                       "HideWhenFaceDown": True, "Hands": True})
         return state
 
     # -- tiles, chits, boards ----------------------------------------------------------------
-    def tile_stacks(self, group: Group) -> list[Placed]:
+    def tile_stacks(self, group: Group, locked: bool = False) -> list[Placed]:
         fronts, backs = expand_faces(group)
         size = self.face_size(group)
         placed, done = [], set()
@@ -195,66 +199,56 @@ class TtsExport:
             back_url = (self.add_image(f"{group.id}-{item.id}-back.png", self.face_job(backs[index], size), item.copies)
                         if backs else front_url)
             self.keep_thumbnail(front, size)
-            kind = "rounded" if group.shape == "rect" and group.corner_radius > 0 else group.shape
-            scale = self.scale(group, TTS["tile_width_in"])
             base = {"CustomImage": {"ImageURL": front_url, "ImageSecondaryURL": back_url, "ImageScalar": 1.0,
                                     "WidthScale": 0.0,
-                                    "CustomTile": {"Type": TTS["tile_types"][kind], "Thickness": TTS["tile_thickness"],
-                                                   "Stackable": True, "Stretch": False}}}
+                                    "CustomTile": {"Type": TTS["tile"]["types"][tile_kind(group)],
+                                                   "Thickness": TTS["tile"]["thickness"],
+                                                   "Stackable": not locked, "Stretch": TTS["tile"]["stretch"]}}}
             width, depth = self.footprint(group)
             stack = []
             for copy in range(item.copies):
-                state = self.base("Custom_Tile", item_title(group, item), scale, salt=f"{group.id}/{item.id}/{copy}")
+                state = self.base("Custom_Tile", item_title(group, item), tile_scale(group),
+                                  salt=f"{group.id}/{item.id}/{copy}", locked=locked)
                 state.update(base)
+                if turned(group):                   # the image was turned: turn the object back
+                    state["Transform"]["rotY"] = (state["Transform"]["rotY"] + TTS["tile"]["flat_hex_turn"]) % 360
                 stack.append(state)
-            placed.append(Placed({"stack": stack}, width, depth))
+            placed.append(Placed({"stack": stack} if len(stack) > 1 or not locked else stack[0], width, depth))
         return placed
 
     def boards(self, group: Group) -> list[Placed]:
-        fronts, _ = expand_faces(group)
-        size = self.face_size(group)
-        placed, urls = [], {}
-        for copy, face in enumerate(fronts):
-            self.keep_thumbnail(face, size)
-            if face.item.id not in urls:
-                urls[face.item.id] = self.add_image(f"{group.id}-{face.item.id}.png", self.face_job(face, size),
-                                                    group.sides * face.item.copies)
-            state = self.base("Custom_Board", item_title(group, face.item), 1.0, salt=f"{group.id}/{copy}")
-            state["CustomImage"] = {"ImageURL": urls[face.item.id], "ImageSecondaryURL": "", "ImageScalar": 1.0,
-                                    "WidthScale": 0.0}
-            state["Transform"].update(self.board_scale(group))
-            placed.append(Placed(state, *self.footprint(group)))
+        """Mats as locked box tiles, one per copy side by side: a Custom_Board's size follows its
+        image's pixels (Knowledge Base, "Custom Board") by a factor no public source gives."""
+        placed = []
+        for p in self.tile_stacks(group, locked=True):
+            placed += [Placed(s, p.width, p.depth) for s in p.state["stack"]] if "stack" in p.state else [p]
         return placed
 
     # -- objects -----------------------------------------------------------------------------
-    def base(self, name: str, nickname: str, scale: float, face_down: bool = False, salt: str = "") -> dict:
+    def base(self, name: str, nickname: str, scale: float, face_down: bool = False, salt: str = "",
+             tint: float = 1.0, locked: bool = False) -> dict:
         guid = hashlib.sha1(f"{self.game.id}/{name}/{nickname}/{salt}".encode()).hexdigest()[:6]
         return {"GUID": guid, "Name": name, "Nickname": nickname, "Description": "", "GMNotes": "",
                 "Transform": {"posX": 0.0, "posY": 1.0, "posZ": 0.0, "rotX": 0.0, "rotY": 180.0,
                               "rotZ": 180.0 if face_down else 0.0,
                               "scaleX": scale, "scaleY": 1.0, "scaleZ": scale},
-                "ColorDiffuse": {"r": 1.0, "g": 1.0, "b": 1.0}, "Locked": False, "Grid": True, "Snap": True,
+                "ColorDiffuse": {"r": tint, "g": tint, "b": tint}, "Locked": locked, "Grid": True, "Snap": True,
                 "IgnoreFoW": False, "Autoraise": True, "Sticky": True, "Tooltip": True,
                 "GridProjection": False, "LuaScript": "", "LuaScriptState": "", "XmlUI": ""}
 
-    def scale(self, group: Group, base_width_in: float) -> float:
-        return round(min(group.width, group.height) / 25.4 / base_width_in, 4)
-
-    def board_scale(self, group: Group) -> dict:
-        s = round(max(group.width, group.height) / 25.4 / TTS["board_width_in"], 4)
-        return {"scaleX": s, "scaleY": 1.0, "scaleZ": s}
-
     def footprint(self, group: Group) -> tuple[float, float]:
-        """Table space (TTS units, about inches) the object takes, for the layout."""
-        return group.width / 25.4, group.height / 25.4
+        """Table space (TTS units) the object takes as the sheets show it, for the layout."""
+        return group.width * MM, group.height * MM
 
     def keep_thumbnail(self, face: FaceRef, size: tuple[int, int]) -> None:
         """TTS shows <game>.png beside the saved object: the first object's face."""
         if self.thumbnail is None:
             scale = THUMBNAIL_PX / max(size)
             self.thumbnail = f"{self.game.id}.png"
-            job = self.face_job(face, (max(1, int(size[0] * scale)), max(1, int(size[1] * scale))))
-            self.jobs[self.thumbnail] = (lambda: png_bytes(job(), None), 0)
+            svg, window = self.renderer.svg(face), trim_window(face.group, max(1, int(size[0] * scale)),
+                                                               max(1, int(size[1] * scale)))
+            clip = None if face.group.shape in ("rect", "square") else face.group.outline(0.0)
+            self.jobs[self.thumbnail] = (lambda: png_bytes(rasterize(svg, window, clip), None), 0)     # upright
 
     # -- the whole game ----------------------------------------------------------------------
     def run(self) -> dict[str, bytes]:
@@ -265,7 +259,8 @@ class TtsExport:
             rows[ROW_OF_KIND[g.kind]] += getattr(self, OBJECTS_OF_KIND[g.kind])(g)
         objects = lay_out(rows)
         self.result.warnings += self.renderer.warnings
-        save = {"SaveName": self.game.title, "GameMode": self.game.title, "Date": "", "VersionNumber": "",
+        save = {"SaveName": self.game.title, "GameMode": self.game.title, "GameType": "", "GameComplexity": "",
+                "Tags": [], "Date": "", "VersionNumber": "",
                 "Gravity": 0.5, "PlayArea": 0.5, "Table": "", "Sky": "", "Note": "", "Rules": "", "XmlUI": "",
                 "LuaScript": "", "LuaScriptState": "", "TabStates": {}, "ObjectStates": objects}
         images = run_jobs([job for job, _ in self.jobs.values()], self.progress.advance,
@@ -287,10 +282,47 @@ def item_title(group: Group, item: Item) -> str:
     return f"{title} ({item.player.name})" if item.player else title
 
 
+def turned(group: Group) -> bool:
+    """A pointy-topped hex: TTS's hex tile is flat-topped, so its image is turned a quarter."""
+    return group.kind != "card" and group.shape == "hexagon" and group.orientation == "pointy"
+
+
+def tile_kind(group: Group) -> str:
+    return "rounded" if group.shape == "rect" and group.corner_radius > 0 else group.shape
+
+
+def card_type(group: Group) -> int:
+    """CustomDeck Type: square corners (a die net, a corner radius of 0) or TTS's rounded card."""
+    return TTS["card"]["types"]["square" if group.corner_radius == 0 else "rounded"]
+
+
+def card_scale(group: Group) -> float:
+    """TTS keeps a card's height and takes its width from the cell's aspect: scale 1 is a poker
+    card's height (data/tts.yaml)."""
+    return round(group.height / TTS["card"]["height_mm_at_scale_1"], 4)
+
+
+def tile_scale(group: Group) -> float:
+    """A tile's height is its scale times tts.yaml's height at scale 1; its width follows the
+    image's aspect. A turned hex's image is as high as the hex is wide on the sheets."""
+    image_height = group.width if turned(group) else group.height
+    return round(image_height / TTS["tile"]["height_mm_at_scale_1"], 4)
+
+
+def object_size_mm(state: dict, image_aspect: float) -> tuple[float, float]:
+    """The (width, depth) in millimetres an object shows on the table by tts.yaml's rules, before
+    its turn: what tests compare with the printed sizes."""
+    t = state["Transform"]
+    base = TTS["card"]["height_mm_at_scale_1"] if state["Name"] in ("Card", "DeckCustom") \
+        else TTS["tile"]["height_mm_at_scale_1"]
+    depth = base * t["scaleZ"]
+    return depth * image_aspect * t["scaleX"] / t["scaleZ"], depth
+
+
 def lay_out(rows: list[list[Placed]]) -> list[dict]:
     """Rows of objects left to right, wrapping at the table width, each row behind the last;
     a tile stack's copies piled up where it stands."""
-    gap, limit = TTS["gap_in"], TTS["table_width_in"]
+    gap, limit = TTS["layout"]["gap_mm"] * MM, TTS["layout"]["table_width_mm"] * MM
     objects, z = [], 0.0
     for row in rows:
         x, depth = -limit / 2, 0.0
