@@ -1,0 +1,139 @@
+"""What a player meets when a pnpgen Tabletop Simulator export loads (issue 25): each object kind
+re-read from the export and checked against the structure of public mods' saves and the figures
+of generator/data/tts.yaml (hex images flat-topped, tiles Stretch true, true relative sizes)."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+import cairocffi as cairo
+import pytest
+import yaml
+
+from conftest import copy_pack, run_cli
+from generator.manifest import DATA_DIR, load_pack
+
+TTS = yaml.safe_load((DATA_DIR / "tts.yaml").read_text())
+
+
+@pytest.fixture(scope="module")
+def royal(tmp_path_factory):
+    """Royal Dukes: a card deck (player aids), pointy-topped hex counters, a board."""
+    tmp = tmp_path_factory.mktemp("table")
+    pack = copy_pack("royal-dukes", tmp)
+    code, _, stderr = run_cli("export", "tts", pack, "--out", tmp / "out", "--quiet", "--max-px", "2048")
+    assert code == 0, stderr
+    folder = tmp / "out" / "royal-dukes" / "tts"
+    return load_pack(pack), folder, json.loads((folder / "royal-dukes.json").read_text())
+
+
+def image(url: str) -> cairo.ImageSurface:
+    assert url.startswith("file://"), url
+    return cairo.ImageSurface.create_from_png(unquote(urlparse(url).path))
+
+
+def alpha(surface: cairo.ImageSurface, fx: float, fy: float) -> int:
+    """Alpha of the pixel at fractions (fx, fy) of the image's width and height."""
+    x, y = int(fx * (surface.get_width() - 1)), int(fy * (surface.get_height() - 1))
+    surface.flush()
+    return bytes(surface.get_data())[y * surface.get_stride() + 4 * x + 3]     # BGRA, little-endian
+
+
+def by_group(game, save):
+    """The group each top-level object was made from, by its nickname."""
+    names = {}
+    for group in game.groups:
+        names[group.name] = group
+        for item in group.items:
+            for key in ("title", "name"):
+                if isinstance(item.data.get(key), str):
+                    names[item.data[key].strip()] = group
+    out = []
+    for obj in save["ObjectStates"]:
+        nickname = obj["Nickname"].split(" (")[0]
+        out.append((obj, names.get(nickname) or names.get(obj["Nickname"])))
+    return out
+
+
+def table_size_mm(obj: dict, aspect: float) -> tuple[float, float]:
+    """(width, depth) on the table by tts.yaml's sourced rules, computed here apart from the
+    exporter: height = the kind's height at scale 1 x scale, width = height x the image's aspect,
+    swapped when the object is turned a quarter."""
+    t = obj["Transform"]
+    card = obj["Name"] in ("Card", "DeckCustom")
+    depth = (TTS["card"] if card else TTS["tile"])["height_mm_at_scale_1"] * t["scaleZ"]
+    width = depth * aspect
+    return (depth, width) if round(t["rotY"]) % 180 == 90 else (width, depth)
+
+
+def test_hex_tiles_are_flat_topped_and_turned_back(royal):
+    game, _, save = royal
+    hexes = [(o, g) for o, g in by_group(game, save) if o["Name"] == "Custom_Tile"
+             and o["CustomImage"]["CustomTile"]["Type"] == TTS["tile"]["types"]["hexagon"]]
+    assert hexes
+    for obj, group in hexes[:5]:
+        assert group.orientation == "pointy"                  # pnpgen draws Royal Dukes' hexes pointy-topped
+        face = image(obj["CustomImage"]["ImageURL"])
+        assert face.get_width() > face.get_height()           # flat-topped: corner to corner across
+        assert alpha(face, 0.02, 0.02) == 0 and alpha(face, 0.98, 0.98) == 0       # corners transparent
+        assert alpha(face, 0.35, 0.01) == 255                 # a flat top edge spans the middle half...
+        assert alpha(face, 0.01, 0.35) == 0                   # ...and the left side is a point
+        assert obj["Transform"]["rotY"] % 180 == 90           # the object turned back: art upright
+
+
+def test_tiles_and_boards_have_the_fields_of_real_saves(royal):
+    game, _, save = royal
+    tiles = [o for o in save["ObjectStates"] if o["Name"] == "Custom_Tile"]
+    for obj in tiles:
+        tile = obj["CustomImage"]["CustomTile"]
+        assert tile["Stretch"] is True and tile["Thickness"] == 0.2
+        assert obj["Transform"]["scaleX"] == obj["Transform"]["scaleZ"]      # the image's aspect makes the shape
+    boards = [o for o in tiles if o["Locked"]]
+    assert [o["Nickname"] for o in boards] == ["Board"] and not boards[0]["CustomImage"]["CustomTile"]["Stackable"]
+    assert all(not o["Locked"] for o in save["ObjectStates"] if o not in boards)
+    assert {"GameType", "GameComplexity", "Tags"} <= set(save)
+
+
+def test_decks_and_cards_have_the_fields_of_real_saves(royal):
+    game, _, save = royal
+    deck = next(o for o in save["ObjectStates"] if o["Name"] == "DeckCustom")
+    assert deck["Hands"] is False and all(c["Hands"] is True for c in deck["ContainedObjects"])
+    for obj in [deck] + deck["ContainedObjects"]:
+        assert obj["ColorDiffuse"] == {"r": 0.713235259, "g": 0.713235259, "b": 0.713235259}
+    group = next(g for g in game.groups if g.kind == "card")
+    expected = 1 if group.corner_radius == 0 else 0          # TTS: 0 rounded rectangle, 1 rectangle
+    assert {s["Type"] for s in deck["CustomDeck"].values()} == {expected}
+
+
+def test_card_tile_and_board_keep_their_printed_proportions(royal):
+    """Sizes on the table, from the saved scale and the image's aspect, against the millimetres
+    printed on the sheets: every ratio within 2 %."""
+    game, _, save = royal
+    sizes = {}
+    for obj, group in by_group(game, save):
+        if obj["Name"] == "DeckCustom":
+            sheet = next(iter(obj["CustomDeck"].values()))
+            surface = image(sheet["FaceURL"])
+            aspect = (surface.get_width() / sheet["NumWidth"]) / (surface.get_height() / sheet["NumHeight"])
+        else:
+            surface = image(obj["CustomImage"]["ImageURL"])
+            aspect = surface.get_width() / surface.get_height()
+        sizes.setdefault(group.kind, (table_size_mm(obj, aspect), (group.width, group.height)))
+    assert {"card", "chit", "mat"} <= set(sizes)                  # Royal Dukes: hex chits
+    kinds = sorted(sizes)
+    for a in kinds:
+        (tw, td), (pw, ph) = sizes[a]
+        assert tw / td == pytest.approx(pw / ph, rel=0.02), a        # each object's own shape
+        for b in kinds:
+            (uw, ud), (qw, qh) = sizes[b]
+            assert tw / uw == pytest.approx(pw / qw, rel=0.02), (a, b)     # widths in true proportion
+            assert td / ud == pytest.approx(ph / qh, rel=0.02), (a, b)
+
+
+def test_a_scale_1_card_and_tile_are_the_sourced_sizes():
+    """tts.yaml's figures against their sources: the poker card's height (Clank Legacy's cards
+    at scale 1) and 1.318 / 3.5 of it for a tile (its 29 in boards at scale 22.0)."""
+    assert TTS["card"]["height_mm_at_scale_1"] == pytest.approx(3.5 * 25.4)
+    assert TTS["tile"]["height_mm_at_scale_1"] == pytest.approx(88.9 * 1.318 / 3.5, abs=0.01)
+    assert 29 / 22.0 == pytest.approx(1.318, abs=0.001)       # Clank: 29 in boards at scale 22.0
