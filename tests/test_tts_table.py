@@ -137,3 +137,47 @@ def test_a_scale_1_card_and_tile_are_the_sourced_sizes():
     assert TTS["card"]["height_mm_at_scale_1"] == pytest.approx(3.5 * 25.4)
     assert TTS["tile"]["height_mm_at_scale_1"] == pytest.approx(88.9 * 1.318 / 3.5, abs=0.01)
     assert 29 / 22.0 == pytest.approx(1.318, abs=0.001)       # Clank: 29 in boards at scale 22.0
+
+
+def test_image_folder_addresses_the_images_where_they_will_sit(tmp_path):
+    """--image-folder: every image as a local path of the TTS computer (a Windows folder with
+    backslashes, as the Knowledge Base's example path), each naming a file of images/."""
+    pack = copy_pack("mini", tmp_path)
+    out = tmp_path / "out"
+    windows = "C:\\Users\\me\\Documents\\pnpgen\\mini\\"
+    code, stdout, stderr = run_cli("export", "tts", pack, "--out", out, "--image-folder", windows)
+    assert code == 0, stderr
+    assert windows in stdout                                  # the note says where to copy images/
+    folder = out / "mini" / "tts"
+    text = (folder / "mini.json").read_text()
+    assert "file://" not in text
+    paths = [v for v in _urls(json.loads(text))]
+    assert paths and all(p.startswith("C:\\Users\\me\\Documents\\pnpgen\\mini\\") for p in paths)
+    for path in paths:
+        assert (folder / "images" / path.rsplit("\\", 1)[1]).is_file(), path
+    code, _, stderr = run_cli("export", "tts", pack, "--out", out, "--image-folder", "/srv/tts images/")
+    assert code == 0, stderr
+    assert all(p.startswith("/srv/tts images/") and "\\" not in p
+               for p in _urls(json.loads((folder / "mini.json").read_text())))
+
+
+def test_image_folder_refusals(tmp_path):
+    pack = copy_pack("mini", tmp_path)
+    for options, words in ((["--image-folder", "C:\\x", "--base-url", "https://example.org/"], "not both"),
+                           (["--image-folder", "https://example.org/imgs"], "--base-url"),
+                           (["--image-folder", "bad\x01name"], "control characters")):
+        code, _, stderr = run_cli("export", "tts", pack, "--out", tmp_path / "out", *options)
+        assert code == 2 and words in stderr and "Traceback" not in stderr, (options, stderr)
+    assert not (tmp_path / "out").exists()
+
+
+def _urls(save):
+    objects = list(save["ObjectStates"])
+    for obj in list(objects):
+        objects += obj.get("ContainedObjects", [])
+    for obj in objects:
+        for sheet in obj.get("CustomDeck", {}).values():
+            yield sheet["FaceURL"]
+            yield sheet["BackURL"]
+        image = obj.get("CustomImage", {})
+        yield from (u for u in (image.get("ImageURL"), image.get("ImageSecondaryURL")) if u)

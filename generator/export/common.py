@@ -17,6 +17,7 @@ class ExportRequest:
     groups: tuple[str, ...] = ()      # only these groups (all when empty)
     max_px: int = 4096                # tts: no image side over this
     base_url: str | None = None       # tts: where the images will be hosted (file:// otherwise)
+    image_folder: str | None = None   # tts: the folder the images will sit in on the machine running TTS
     lenient: bool = False
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -65,13 +66,10 @@ class TtsExport:
         self.files: dict[str, bytes] = {}
         self.jobs: dict[str, tuple] = {}          # file name -> (drawing job, faces it shows)
         self.next_key = 1
-        folder = (Path(request.out_dir) / game.id / "tts").resolve()
-        self.image_base = request.base_url.rstrip("/") if request.base_url else (folder / IMAGES).as_uri()
+        self.url = image_address(request, (Path(request.out_dir) / game.id / "tts").resolve())
         self.thumbnail: str | None = None
 
     # -- images ------------------------------------------------------------------------------
-    def url(self, name: str) -> str:
-        return f"{self.image_base}/{name}"
 
     def add_image(self, name: str, draw, weight: int = 0) -> str:
         """Queue an image: `draw()` returns its surface; it runs (on both cores) in run()."""
@@ -282,6 +280,25 @@ def item_title(group: Group, item: Item) -> str:
     return f"{title} ({item.player.name})" if item.player else title
 
 
+WINDOWS_PATH = re.compile(r"^[A-Za-z]:[\\/]|\\")
+
+
+def image_address(request: ExportRequest, folder: Path):
+    """name -> the address the save gives for images/<name>: under --base-url (hosted online); in
+    --image-folder, written as a local path of the TTS computer, with backslashes for a Windows
+    folder (the form of the Knowledge Base's example, 'Asset Importing'); else a file:// address
+    of this machine's export folder."""
+    if request.base_url:
+        base = request.base_url.rstrip("/")
+        return lambda name: f"{base}/{name}"
+    if request.image_folder:
+        folder_text = request.image_folder.rstrip("/\\")
+        sep = "\\" if WINDOWS_PATH.search(folder_text) else "/"
+        return lambda name: sep.join((folder_text, name))
+    base = (folder / IMAGES).as_uri()
+    return lambda name: f"{base}/{name}"
+
+
 def turned(group: Group) -> bool:
     """A pointy-topped hex: TTS's hex tile is flat-topped, so its image is turned a quarter."""
     return group.kind != "card" and group.shape == "hexagon" and group.orientation == "pointy"
@@ -345,4 +362,10 @@ def export_tts(game: Game, request: ExportRequest, progress, result: ExportResul
     files = TtsExport(game, request, progress, result).run()
     result.notes.append(f"load it in Tabletop Simulator: copy {game.id}.json and {game.id}.png into "
                         "Documents/My Games/Tabletop Simulator/Saves/Saved Objects/, then Objects > Saved Objects")
+    if request.image_folder:
+        result.notes.append(f"copy the files of images/ into {request.image_folder} on the computer that runs "
+                            "Tabletop Simulator")
+    elif not request.base_url:
+        result.notes.append("the images are addressed on this computer: for Tabletop Simulator on another one, "
+                            "export with --image-folder (or --base-url to play online)")
     return files
