@@ -38,6 +38,14 @@ class Item:
     mark: Mark
 
 
+@dataclass(frozen=True)
+class Die:
+    """A group whose items are dice: where each face sits on the item's face (mm)."""
+    sides: int
+    faces: tuple            # ((x, y, side), ...) of face 1, 2, ...
+    values: str | None      # the item field naming what each face shows; None: the numbers
+
+
 @dataclass
 class Group:
     id: str
@@ -59,6 +67,7 @@ class Group:
     file: str
     mark: Mark
     notes: list[str] = field(default_factory=list)
+    die: Die | None = None
 
     @property
     def sides(self) -> int:

@@ -181,3 +181,81 @@ def _urls(save):
             yield sheet["BackURL"]
         image = obj.get("CustomImage", {})
         yield from (u for u in (image.get("ImageURL"), image.get("ImageSecondaryURL")) if u)
+
+
+@pytest.fixture(scope="module")
+def shires_dice(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("dice")
+    pack = copy_pack("shires", tmp)
+    code, _, stderr = run_cli("export", "tts", pack, "--out", tmp / "out", "--quiet", "--group", "die-nets")
+    assert code == 0, stderr
+    folder = tmp / "out" / "shires" / "tts"
+    return load_pack(pack), json.loads((folder / "shires.json").read_text())
+
+
+def test_dice_are_custom_d6_with_the_rotation_values_of_real_saves(shires_dice):
+    game, save = shires_dice
+    group = next(g for g in game.groups if g.id == "die-nets")
+    dice = save["ObjectStates"]
+    assert {o["Name"] for o in dice} == {"Custom_Dice"} and len(dice) == group.total      # 13 dice, one per copy
+    for die in dice:
+        assert die["CustomImage"]["CustomDice"] == {"Type": 1}
+        turns = [tuple(r["Rotation"][a] for a in "xyz") for r in die["RotationValues"]]
+        assert turns == [(-90, 0, 0), (0, 0, 0), (0, 0, -90), (0, 0, 90), (0, 0, -180), (90, 0, 0)]
+    militia = next(i for i in group.items if i.id == "militia")
+    first = next(d for d in dice if d["Nickname"] == "Militia")
+    assert [r["Value"] for r in first["RotationValues"]] == militia.data["faces"]      # hit, blank, ...
+
+
+def test_each_die_cell_holds_the_face_it_claims(shires_dice):
+    """The texture's 3 x 3 cells (the top row unused; 2, 4, 5; then 1 and 6 turned half round, 3):
+    each cell, turned upright, against that face cut from the net rendered alone, and against
+    the other faces of the same die."""
+    from generator.export.raster import Window, draw_face, new_sheet
+    from generator.render import FaceRenderer, expand_faces
+    game, save = shires_dice
+    group = next(g for g in game.groups if g.id == "die-nets")
+    renderer = FaceRenderer(game, 0.0)
+    cells = TTS["d6"]["cells"]
+    for die in {d["Nickname"]: d for d in save["ObjectStates"]}.values():
+        texture = image(die["CustomImage"]["ImageURL"])
+        cell = texture.get_width() // 3
+        assert texture.get_width() == texture.get_height() == 3 * cell
+        front = next(f for f in expand_faces(group)[0] if f.item.data["name"] == die["Nickname"])
+        svg = renderer.svg(front)
+
+        def alone(n):                      # face n cut from the net, upright, cell x cell
+            x, y, side = group.die.faces[n - 1]
+            surface, ctx = new_sheet(cell, cell)
+            draw_face(ctx, svg, Window(x, y, side, side, cell, cell))
+            return surface
+
+        for n in range(1, 7):
+            column, row, turn = cells[n]
+            crop, ctx = new_sheet(cell, cell)          # the texture's cell, turned back upright
+            ctx.translate(cell / 2, cell / 2)
+            ctx.rotate(-turn * 3.141592653589793 / 180)
+            ctx.translate(-cell / 2, -cell / 2)
+            ctx.set_source_surface(texture, -column * cell, -row * cell)
+            ctx.rectangle(0, 0, cell, cell)
+            ctx.fill()
+            claimed = difference(crop, alone(n))
+            assert claimed < 2.0, (die["Nickname"], n, claimed)
+            others = [difference(crop, alone(m)) for m in range(1, 7)
+                      if die["RotationValues"][m - 1]["Value"] != die["RotationValues"][n - 1]["Value"]]
+            assert all(claimed < other for other in others), (die["Nickname"], n, claimed, others)
+        assert alpha(texture, 0.5, 0.1) == 0                  # the top row is unused
+
+
+def difference(a: cairo.ImageSurface, b: cairo.ImageSurface) -> float:
+    """Mean absolute difference of two same-sized surfaces' bytes, trimmed by 2 px all round
+    (resampling at the cell's edges)."""
+    a.flush(), b.flush()
+    w, h, stride = a.get_width(), a.get_height(), a.get_stride()
+    da, db = bytes(a.get_data()), bytes(b.get_data())
+    total = count = 0
+    for y in range(2, h - 2):
+        ra, rb = da[y * stride + 8:y * stride + 4 * (w - 2)], db[y * stride + 8:y * stride + 4 * (w - 2)]
+        total += sum(abs(p - q) for p, q in zip(ra, rb))
+        count += len(ra)
+    return total / count

@@ -23,7 +23,7 @@ from ..manifest import DATA_DIR
 from ..model import Game, Group, Item
 from ..render import FaceRef, FaceRenderer, expand_faces
 from .common import ExportRequest, ExportResult, selected_groups
-from .raster import draw_face, new_sheet, png_bytes, rasterize, rasterize_turned, trim_window
+from .raster import Window, draw_face, new_sheet, png_bytes, px as px_of, rasterize, rasterize_turned, trim_window
 from .workers import run_jobs
 
 TTS = yaml.safe_load((DATA_DIR / "tts.yaml").read_text())
@@ -35,6 +35,7 @@ HIDDEN_GREY = (0.45, 0.45, 0.45)
 # boards in front, decks behind them, tiles and chits at the back
 OBJECTS_OF_KIND = {"mat": "boards", "card": "decks", "tile": "tile_stacks", "chit": "tile_stacks"}
 CARD_TINT = TTS["card"]["tint"]
+D6 = TTS["d6"]
 MM = TTS["units_per_mm"]             # table units per millimetre, for positions only
 ROW_OF_KIND = {"mat": 0, "card": 1, "tile": 2, "chit": 2}
 
@@ -222,6 +223,51 @@ class TtsExport:
             placed += [Placed(s, p.width, p.depth) for s in p.state["stack"]] if "stack" in p.state else [p]
         return placed
 
+    # -- dice --------------------------------------------------------------------------------
+    def dice(self, group: Group) -> list[Placed]:
+        """A group whose items are dice (`die:`): per item one texture and a Custom_Dice per copy."""
+        fronts, _ = expand_faces(group)
+        placed, done = [], set()
+        for front in fronts:
+            item = front.item
+            if item.id in done:
+                continue
+            done.add(item.id)
+            self.keep_thumbnail(front, self.face_size(group))
+            url = self.add_image(f"{group.id}-{item.id}-die.png", self.die_texture(front), item.copies)
+            values = die_values(group, item)
+            for copy in range(item.copies):
+                state = self.base("Custom_Dice", item_title(group, item), 1.0, salt=f"{group.id}/{item.id}/{copy}")
+                state["Transform"]["rotY"] = 0.0
+                state["CustomImage"] = {"ImageURL": url, "ImageSecondaryURL": "", "ImageScalar": 1.0,
+                                        "WidthScale": 0.0, "CustomDice": {"Type": D6["type"]}}
+                state["RotationValues"] = [{"Value": values[n - 1], "Rotation": dict(zip("xyz", map(float, turn)))}
+                                           for n, turn in sorted(D6["rotation_values"].items())]
+                side = group.die.faces[0][2] * MM
+                placed.append(Placed(state, side, side))
+        return placed
+
+    def die_texture(self, front: FaceRef):
+        """A drawing job: the item's face rendered once here, each die face cut from it into its
+        cell of TTS's d6 texture (tts.yaml d6.cells), turned as the cell says."""
+        svg, group = self.renderer.svg(front), front.group
+        cell = max(1, min(self.request.max_px // D6["grid"], px_of(group.die.faces[0][2], self.dpi)))
+
+        def draw():
+            surface, ctx = new_sheet(D6["grid"] * cell, D6["grid"] * cell)
+            for n, (x, y, side) in enumerate(group.die.faces, 1):
+                column, row, turn = D6["cells"][n]
+                ctx.save()
+                ctx.translate(column * cell, row * cell)
+                if turn:
+                    ctx.translate(cell / 2, cell / 2)
+                    ctx.rotate(math.radians(turn))
+                    ctx.translate(-cell / 2, -cell / 2)
+                draw_face(ctx, svg, Window(x, y, side, side, cell, cell))
+                ctx.restore()
+            return surface
+        return draw
+
     # -- objects -----------------------------------------------------------------------------
     def base(self, name: str, nickname: str, scale: float, face_down: bool = False, salt: str = "",
              tint: float = 1.0, locked: bool = False) -> dict:
@@ -253,8 +299,11 @@ class TtsExport:
         groups = selected_groups(self.game, self.request)
         self.progress.start(sum(g.total * g.sides for g in groups), f"{self.game.id} tts")
         rows: list[list[Placed]] = [[] for _ in range(max(ROW_OF_KIND.values()) + 1)]
-        for g in sorted(groups, key=lambda g: g.kind != "card"):    # cards first: one is the thumbnail
-            rows[ROW_OF_KIND[g.kind]] += getattr(self, OBJECTS_OF_KIND[g.kind])(g)
+        for g in sorted(groups, key=lambda g: g.kind != "card" or g.die is not None):   # cards first: the thumbnail
+            if g.die is not None:           # dice lie with the tiles
+                rows[ROW_OF_KIND["tile"]] += self.dice(g)
+            else:
+                rows[ROW_OF_KIND[g.kind]] += getattr(self, OBJECTS_OF_KIND[g.kind])(g)
         objects = lay_out(rows)
         self.result.warnings += self.renderer.warnings
         save = {"SaveName": self.game.title, "GameMode": self.game.title, "GameType": "", "GameComplexity": "",
@@ -297,6 +346,14 @@ def image_address(request: ExportRequest, folder: Path):
         return lambda name: sep.join((folder_text, name))
     base = (folder / IMAGES).as_uri()
     return lambda name: f"{base}/{name}"
+
+
+def die_values(group: Group, item: Item) -> list:
+    """What each face shows, for TTS's roll messages: the item's `values` list, else 1-6."""
+    listed = item.data.get(group.die.values) if group.die.values else None
+    if isinstance(listed, list) and len(listed) == group.die.sides:
+        return [str(v) for v in listed]
+    return list(range(1, group.die.sides + 1))
 
 
 def turned(group: Group) -> bool:
