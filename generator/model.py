@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import Mark
+from .errors import BuildError, Mark
 from .shapes import SHAPES, Outline
 
 
@@ -102,6 +102,17 @@ class Game:
     @property
     def total(self) -> int:
         return sum(group.total for group in self.groups)
+
+    def select(self, names: tuple[str, ...] | list[str]) -> list[Group]:
+        """The groups named on the command line (--group), in pack order; all when none."""
+        if not names:
+            return list(self.groups)
+        known = {g.id for g in self.groups}
+        unknown = [name for name in names if name not in known]
+        if unknown:
+            raise BuildError(f"{self.id} has no group {', '.join(repr(u) for u in unknown)}; "
+                             f"its groups are {', '.join(g.id for g in self.groups)}")
+        return [g for g in self.groups if g.id in names]
 
     def group_data(self) -> dict:
         """What templates and handouts read as `groups` / `group`: per group its total, its

@@ -32,14 +32,7 @@ class ExportResult:
 
 def selected_groups(game: Game, request: ExportRequest) -> list[Group]:
     """The groups asked for with --group (all when none), each name checked."""
-    if not request.groups:
-        return list(game.groups)
-    known = {g.id: g for g in game.groups}
-    unknown = [name for name in request.groups if name not in known]
-    if unknown:
-        raise BuildError(f"{game.id} has no group {', '.join(repr(u) for u in unknown)}; "
-                         f"its groups are {', '.join(known)}")
-    return [g for g in game.groups if g.id in request.groups]
+    return game.select(request.groups)
 
 
 def pack_bleed(game: Game, group: Group, request: ExportRequest) -> float:
