@@ -118,11 +118,13 @@ GAME_SPEC = Spec("game", {
     "rulebook": Field(Str(300), default=""),
     "data": Field(AnyData(), default={}, doc="numbers and tables templates and handouts read (game.data)"),
 })
+DIE_SIDES = (4, 6, 8)       # d6: a texture of the item's own faces; d4, d8: TTS's numbered dice and a key
 DIE_SPEC = Spec("die", {
-    "sides": Field(Int(6, 6), True, doc="6: a d6 (the only die whose texture layout a public source shows)"),
-    "faces": Field(ListOf(ListOf(Num(0, 2000), 3, 3), 6, 6), True,
-                   doc="where face 1, 2, ... sits on the item's face: [x, y, side] in mm from its top-left"),
-    "values": Field(Str(60), doc="the item field listing what each face shows (default: the numbers 1-6)"),
+    "sides": Field(Int(4, 8), True, doc="4, 6 or 8"),
+    "faces": Field(ListOf(ListOf(Num(0, 2000), 3, 3), 6, 6),
+                   doc="d6: where face 1, 2, ... sits on the item's face: [x, y, side] in mm from its top-left"),
+    "values": Field(Str(60), doc="the item field listing what each face shows (d6 default: the numbers; "
+                                 "d4 and d8: required, it makes the key to TTS's numbered die)"),
 })
 GROUP_SPEC = Spec("component group", {
     "id": Field(Id(), True, doc="a short id such as counters"),
@@ -382,15 +384,24 @@ def _build_group(g, file: str, players, env, rep: Reporter, sources: dict) -> Gr
 
 def _die(g, width: float, height: float, rep: Reporter) -> Die | None:
     """The group's `die`, each face's square inside the item's face."""
-    if g.die is None or g.die.faces is None or g.die.sides is None:
+    if g.die is None or g.die.sides is None:
         return None
-    faces = tuple(tuple(float(v) for v in f) for f in g.die.faces)
+    values = g.die.values.get("values")          # by name: a Record's .values is its mapping
+    if g.die.sides not in DIE_SIDES:
+        rep.error(g.die.value_mark("sides"), f"a die of {g.die.sides} sides cannot be exported",
+                  f"use one of {', '.join(map(str, DIE_SIDES))}, or leave out die")
+        return None
+    if (g.die.sides == 6) != (g.die.faces is not None) or (g.die.sides != 6 and not values):
+        rep.error(g.die.mark, f"a d{g.die.sides} needs " + ("faces: [[x, y, side], ...], one per face" if g.die.sides == 6
+                  else "values: the item field listing its faces, and no faces"),
+                  "a d6's texture is cut from the item's face; a d4 or d8 is TTS's numbered die with a key")
+        return None
+    faces = tuple(tuple(float(v) for v in f) for f in g.die.faces or ())
     for n, (x, y, side) in enumerate(faces, 1):
         if side <= 0 or x + side > width + 0.01 or y + side > height + 0.01:
             rep.error(g.die.value_mark("faces"), f"die face {n} [{x:g}, {y:g}, {side:g}] does not fit the "
                       f"{width:g} x {height:g} mm face", "give [x, y, side] in mm from the face's top-left corner")
             return None
-    values = g.die.values.get("values")          # by name: a Record's .values is its mapping
     if values and values not in (g.fields or {}):
         rep.error(g.die.value_mark("values"), f"die values '{values}' is not one of the group's fields",
                   f"name a list field of the items ({', '.join(g.fields or {}) or 'none declared'})")

@@ -259,3 +259,34 @@ def difference(a: cairo.ImageSurface, b: cairo.ImageSurface) -> float:
         total += sum(abs(p - q) for p, q in zip(ra, rb))
         count += len(ra)
     return total / count
+
+
+def test_d4_and_d8_are_tts_numbered_dice_with_a_note_saying_which_number_is_which(tmp_path):
+    """No public source shows TTS's d4 and d8 texture layouts: Cones of Dunshire's large and
+    special dice come across as TTS's own Die_8 and Die_4, one per copy, and a Notecard each
+    group listing, per die, the face every number stands for."""
+    pack = copy_pack("cones-of-dunshire", tmp_path)
+    code, _, stderr = run_cli("export", "tts", pack, "--out", tmp_path / "out", "--quiet",
+                              "--group", "dice-d4", "--group", "dice-d8")
+    assert code == 0, stderr
+    save = json.loads((tmp_path / "out" / "cones-of-dunshire" / "tts" / "cones-of-dunshire.json").read_text())
+    game = load_pack(pack)
+    by_name = {}
+    for obj in save["ObjectStates"]:
+        by_name.setdefault(obj["Name"], []).append(obj)
+    assert len(by_name["Die_4"]) == 12 and len(by_name["Die_8"]) == 12 and len(by_name["Notecard"]) == 2
+    for die in by_name["Die_4"] + by_name["Die_8"]:
+        assert [r["Value"] for r in die["RotationValues"]] == list(range(1, len(die["RotationValues"]) + 1))
+        assert len(die["RotationValues"]) == int(die["Name"][-1])
+    d4 = next(g for g in game.groups if g.id == "dice-d4")
+    key = next(n for n in by_name["Notecard"] if n["Nickname"].startswith(d4.name))["Description"].splitlines()
+    assert len(key) == len(d4.items)
+    for item, line in zip(d4.items, key):
+        assert line == f"{item.id}: " + ", ".join(f"{n} = {c}" for n, c in enumerate(item.data["corners"], 1))
+    # the d8's listed faces are the net's: game.data rs_types x large_faces_per_color
+    d8 = next(g for g in game.groups if g.id == "dice-d8")
+    data = game.data
+    printed = [t["name"] for t in data["rs_types"] for _ in range(data["dice"]["large_faces_per_color"])]
+    assert d8.items[0].data["faces"] == printed
+    note = next(n for n in by_name["Notecard"] if n["Nickname"].startswith(d8.name))["Description"]
+    assert note == "d8: " + ", ".join(f"{n} = {f}" for n, f in enumerate(printed, 1))

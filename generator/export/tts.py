@@ -20,6 +20,7 @@ from pathlib import Path
 import yaml
 
 from ..manifest import DATA_DIR
+from ..errors import BuildError
 from ..model import Game, Group, Item
 from ..render import FaceRef, FaceRenderer, expand_faces
 from .common import ExportRequest, ExportResult, selected_groups
@@ -36,6 +37,8 @@ HIDDEN_GREY = (0.45, 0.45, 0.45)
 OBJECTS_OF_KIND = {"mat": "boards", "card": "decks", "tile": "tile_stacks", "chit": "tile_stacks"}
 CARD_TINT = TTS["card"]["tint"]
 D6 = TTS["d6"]
+NUMBERED_DIE_MM = 25         # table room for one of TTS's dice or a note: layout only
+NOTECARD_MM = 60
 MM = TTS["units_per_mm"]             # table units per millimetre, for positions only
 ROW_OF_KIND = {"mat": 0, "card": 1, "tile": 2, "chit": 2}
 
@@ -225,7 +228,10 @@ class TtsExport:
 
     # -- dice --------------------------------------------------------------------------------
     def dice(self, group: Group) -> list[Placed]:
-        """A group whose items are dice (`die:`): per item one texture and a Custom_Dice per copy."""
+        """A group whose items are dice (`die:`): a d6 is a Custom_Dice per copy with a texture per
+        item; a d4 or d8 is TTS's own numbered die per copy and a Notecard with the key."""
+        if group.die.sides != 6:
+            return self.numbered_dice(group)
         fronts, _ = expand_faces(group)
         placed, done = [], set()
         for front in fronts:
@@ -246,6 +252,24 @@ class TtsExport:
                 side = group.die.faces[0][2] * MM
                 placed.append(Placed(state, side, side))
         return placed
+
+    def numbered_dice(self, group: Group) -> list[Placed]:
+        spec = TTS["numbered_dice"][group.die.sides]
+        placed, keys = [], []
+        for item in group.items:
+            values = die_values(group, item)
+            name = item_title(group, item) if item_title(group, item) != group.name else item.id
+            keys.append(f"{name}: " + ", ".join(f"{n} = {v}" for n, v in enumerate(values, 1)))
+            for copy in range(item.copies):
+                state = self.base(spec["name"], f"{name} ({', '.join(map(str, values))})", 1.0,
+                                  salt=f"{group.id}/{item.id}/{copy}")
+                state["Transform"]["rotY"] = 0.0
+                state["RotationValues"] = [{"Value": n, "Rotation": dict(zip("xyz", map(float, turn)))}
+                                           for n, turn in enumerate(spec["rotation_values"], 1)]
+                placed.append(Placed(state, NUMBERED_DIE_MM * MM, NUMBERED_DIE_MM * MM))
+        note = self.base("Notecard", f"{group.name}: which number is which face", 1.0, salt=group.id)
+        note["Description"] = "\n".join(keys)
+        return [Placed(note, NOTECARD_MM * MM, NOTECARD_MM * MM)] + placed
 
     def die_texture(self, front: FaceRef):
         """A drawing job: the item's face rendered once here, each die face cut from it into its
@@ -349,11 +373,14 @@ def image_address(request: ExportRequest, folder: Path):
 
 
 def die_values(group: Group, item: Item) -> list:
-    """What each face shows, for TTS's roll messages: the item's `values` list, else 1-6."""
-    listed = item.data.get(group.die.values) if group.die.values else None
-    if isinstance(listed, list) and len(listed) == group.die.sides:
-        return [str(v) for v in listed]
-    return list(range(1, group.die.sides + 1))
+    """What each face shows: the item's `values` list (one entry a face), else the numbers."""
+    if not group.die.values:
+        return list(range(1, group.die.sides + 1))
+    listed = item.data.get(group.die.values)
+    if not isinstance(listed, list) or len(listed) != group.die.sides:
+        raise BuildError(f"{item.mark}: item '{item.id}': {group.die.values} must list {group.die.sides} faces "
+                         f"for its d{group.die.sides}, one each; write {group.die.values}: [...]")
+    return [str(v) for v in listed]
 
 
 def turned(group: Group) -> bool:
