@@ -37,7 +37,7 @@ HIDDEN_GREY = (0.45, 0.45, 0.45)
 OBJECTS_OF_KIND = {"mat": "boards", "card": "decks", "tile": "tile_stacks", "chit": "tile_stacks"}
 CARD_TINT = TTS["card"]["tint"]
 D6 = TTS["d6"]
-NUMBERED_DIE_MM = 25         # table room for one of TTS's dice or a note: layout only
+NUMBERED_DIE_MM = 25         # table room for a die at TTS's default size: layout only
 NOTECARD_MM = 60
 MM = TTS["units_per_mm"]             # table units per millimetre, for positions only
 ROW_OF_KIND = {"mat": 0, "card": 1, "tile": 2, "chit": 2}
@@ -249,8 +249,7 @@ class TtsExport:
                                         "WidthScale": 0.0, "CustomDice": {"Type": D6["type"]}}
                 state["RotationValues"] = [{"Value": values[n - 1], "Rotation": dict(zip("xyz", map(float, turn)))}
                                            for n, turn in sorted(D6["rotation_values"].items())]
-                side = group.die.faces[0][2] * MM
-                placed.append(Placed(state, side, side))
+                placed.append(Placed(state, NUMBERED_DIE_MM * MM, NUMBERED_DIE_MM * MM))   # TTS's default size
         return placed
 
     def numbered_dice(self, group: Group) -> list[Placed]:
