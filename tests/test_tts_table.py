@@ -290,3 +290,66 @@ def test_d4_and_d8_are_tts_numbered_dice_with_a_note_saying_which_number_is_whic
     assert d8.items[0].data["faces"] == printed
     note = next(n for n in by_name["Notecard"] if n["Nickname"].startswith(d8.name))["Description"]
     assert note == "d8: " + ", ".join(f"{n} = {f}" for n, f in enumerate(printed, 1))
+
+
+PACKS = ["royal-dukes", "shires", "dragon-towers", "lords-of-doomspire", "cones-of-dunshire"]
+
+
+def group_of_image(game, url: str):
+    """The group an image was drawn for: images are named <group id>-..., longest id first."""
+    name = url.rsplit("/", 1)[-1]
+    return next(g for g in sorted(game.groups, key=lambda g: -len(g.id)) if name.startswith(g.id + "-"))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", PACKS)
+def test_every_pack_exports_objects_as_real_saves_have_them(name, tmp_path):
+    """Each built-in pack exported and re-read, object kind by object kind: the fields of public
+    mods' saves, hexes flat-topped, and every object's size on the table one scale of its printed
+    millimetres (all within 2 % of each other)."""
+    pack = copy_pack(name, tmp_path)
+    code, _, stderr = run_cli("export", "tts", pack, "--out", tmp_path / "out", "--quiet", "--max-px", "1024")
+    assert code == 0, stderr
+    save = json.loads((tmp_path / "out" / name / "tts" / f"{name}.json").read_text())
+    game = load_pack(pack)
+    scales = []
+    for obj in save["ObjectStates"]:
+        kind = obj["Name"]
+        if kind == "DeckCustom":
+            assert obj["Hands"] is False and obj["ColorDiffuse"]["r"] == TTS["card"]["tint"]
+            sheet = next(iter(obj["CustomDeck"].values()))
+            group = group_of_image(game, sheet["FaceURL"])
+            assert sheet["Type"] == (1 if group.corner_radius == 0 else 0)
+            surface = image(sheet["FaceURL"])
+            aspect = (surface.get_width() / sheet["NumWidth"]) / (surface.get_height() / sheet["NumHeight"])
+        elif kind == "Card":
+            sheet = next(iter(obj["CustomDeck"].values()))
+            group = group_of_image(game, sheet["FaceURL"])
+            surface = image(sheet["FaceURL"])
+            aspect = (surface.get_width() / sheet["NumWidth"]) / (surface.get_height() / sheet["NumHeight"])
+        elif kind == "Custom_Tile":
+            tile = obj["CustomImage"]["CustomTile"]
+            assert tile["Stretch"] is True and tile["Thickness"] == TTS["tile"]["thickness"]
+            group = group_of_image(game, obj["CustomImage"]["ImageURL"])
+            surface = image(obj["CustomImage"]["ImageURL"])
+            aspect = surface.get_width() / surface.get_height()
+            assert obj["Locked"] is (group.kind == "mat")
+            if tile["Type"] == TTS["tile"]["types"]["hexagon"]:
+                assert aspect > 1.1 and alpha(surface, 0.35, 0.01) == 255 and alpha(surface, 0.01, 0.35) == 0
+                assert (obj["Transform"]["rotY"] % 180 == 90) is (group.orientation == "pointy")
+        elif kind == "Custom_Dice":
+            assert obj["CustomImage"]["CustomDice"]["Type"] == 1 and len(obj["RotationValues"]) == 6
+            continue
+        elif kind in ("Die_4", "Die_8"):
+            assert len(obj["RotationValues"]) == int(kind[-1])
+            continue
+        else:
+            assert kind == "Notecard" and obj["Description"], kind
+            continue
+        width, depth = table_size_mm(obj, aspect)
+        scales.append((width / group.width, depth / group.height, group.id))
+    assert scales
+    w0, d0, _ = scales[0]
+    for w, d, group_id in scales:
+        assert w / w0 == pytest.approx(1, rel=0.02) and d / d0 == pytest.approx(1, rel=0.02), (group_id, w / w0, d / d0)
+        assert w / d == pytest.approx(1, rel=0.02), group_id          # one scale across and deep
