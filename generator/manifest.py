@@ -125,6 +125,8 @@ DIE_SPEC = Spec("die", {
                    doc="d6: where face 1, 2, ... sits on the item's face: [x, y, side] in mm from its top-left"),
     "values": Field(Str(60), doc="the item field listing what each face shows (d6 default: the numbers; "
                                  "d4 and d8: required, it makes the key to TTS's numbered die)"),
+    "tint": Field(Str(60), doc="d4 and d8: the item field naming the die's colour, a palette key or '#rrggbb' "
+                               "(of a list field, its first entry)"),
 })
 GROUP_SPEC = Spec("component group", {
     "id": Field(Id(), True, doc="a short id such as counters"),
@@ -402,11 +404,12 @@ def _die(g, width: float, height: float, rep: Reporter) -> Die | None:
             rep.error(g.die.value_mark("faces"), f"die face {n} [{x:g}, {y:g}, {side:g}] does not fit the "
                       f"{width:g} x {height:g} mm face", "give [x, y, side] in mm from the face's top-left corner")
             return None
-    if values and values not in (g.fields or {}):
-        rep.error(g.die.value_mark("values"), f"die values '{values}' is not one of the group's fields",
-                  f"name a list field of the items ({', '.join(g.fields or {}) or 'none declared'})")
-        return None
-    return Die(g.die.sides, faces, values)
+    for key, name in (("values", values), ("tint", g.die.tint)):
+        if name and name not in (g.fields or {}):
+            rep.error(g.die.value_mark(key), f"die {key} '{name}' is not one of the group's fields",
+                      f"name a field of the items ({', '.join(g.fields or {}) or 'none declared'})")
+            return None
+    return Die(g.die.sides, faces, values, g.die.tint)
 
 
 REFERENCE = re.compile(r"^=(map|data)((?:\.[A-Za-z0-9_{}-]+)+)$")

@@ -44,6 +44,7 @@ class Die:
     sides: int
     faces: tuple            # ((x, y, side), ...) of face 1, 2, ...
     values: str | None      # the item field naming what each face shows; None: the numbers
+    tint: str | None = None  # d4, d8: the item field naming the die's colour (a list: its first entry)
 
 
 @dataclass

@@ -283,6 +283,12 @@ def test_d4_and_d8_are_tts_numbered_dice_with_a_note_saying_which_number_is_whic
     assert len(key) == len(d4.items)
     for item, line in zip(d4.items, key):
         assert line == f"{item.id}: " + ", ".join(f"{n} = {c}" for n, c in enumerate(item.data["corners"], 1))
+    for die in by_name["Die_4"]:                 # tinted its main colour, the first corner's
+        item = next(i for i in d4.items if die["Nickname"].startswith(i.id + " "))
+        colour = game.palette[item.data["corners"][0]]
+        assert die["ColorDiffuse"] == pytest.approx({k: int(colour[i:i + 2], 16) / 255
+                                                     for k, i in (("r", 1), ("g", 3), ("b", 5))}, abs=1e-3)
+    assert all(d["ColorDiffuse"] == {"r": 1.0, "g": 1.0, "b": 1.0} for d in by_name["Die_8"])     # four colours: none
     # the d8's listed faces are the net's: game.data rs_types x large_faces_per_color
     d8 = next(g for g in game.groups if g.id == "dice-d8")
     data = game.data

@@ -262,6 +262,7 @@ class TtsExport:
             for copy in range(item.copies):
                 state = self.base(spec["name"], f"{name} ({', '.join(map(str, values))})", 1.0,
                                   salt=f"{group.id}/{item.id}/{copy}")
+                state["ColorDiffuse"] = die_tint(self.game, group, item)
                 state["Transform"]["rotY"] = 0.0
                 state["RotationValues"] = [{"Value": n, "Rotation": dict(zip("xyz", map(float, turn)))}
                                            for n, turn in enumerate(spec["rotation_values"], 1)]
@@ -380,6 +381,21 @@ def die_values(group: Group, item: Item) -> list:
         raise BuildError(f"{item.mark}: item '{item.id}': {group.die.values} must list {group.die.sides} faces "
                          f"for its d{group.die.sides}, one each; write {group.die.values}: [...]")
     return [str(v) for v in listed]
+
+
+def die_tint(game: Game, group: Group, item: Item) -> dict:
+    """The colour TTS tints a numbered die with: the item's `tint` field (a palette key or
+    '#rrggbb'; of a list, its first entry, e.g. a d4's main corner colour); white without one."""
+    value = item.data.get(group.die.tint) if group.die.tint else None
+    if isinstance(value, list) and value:
+        value = value[0]
+    if value is None:
+        return {"r": 1.0, "g": 1.0, "b": 1.0}
+    colour = game.palette.get(value, value) if isinstance(value, str) else None
+    if not (isinstance(colour, str) and re.fullmatch(r"#[0-9a-fA-F]{6}", colour)):
+        raise BuildError(f"{item.mark}: item '{item.id}': its die tint {value!r} is neither a palette colour nor "
+                         "'#rrggbb'; name a colour of game.yaml's palette")
+    return {key: round(int(colour[i:i + 2], 16) / 255, 4) for key, i in (("r", 1), ("g", 3), ("b", 5))}
 
 
 def turned(group: Group) -> bool:
