@@ -22,7 +22,7 @@ from .model import Game, Group
 from .packfonts import licence_file
 from .publish import check_not_locked, write_atomically
 from .render import Renderers, drawn_face_place, expand_faces
-from .presets import shop_options, shop_sheets
+from .presets import preset, shop_options, shop_sheets
 
 
 @dataclass
@@ -35,6 +35,7 @@ class BuildRequest:
     lenient: bool = False
     cuts: str | None = None
     preset: str | None = None      # --paper face: a print shop's page sizes (presets.py)
+    groups: tuple[str, ...] = ()   # --paper face: only these groups (all when empty)
     face_cache: FaceCache | None = None      # kept across builds by pnpgen preview --watch
 
 
@@ -61,9 +62,10 @@ def build(pack_root: Path, request: BuildRequest, progress: Progress | None = No
     game = game or load_pack(pack_root)                           # manifest -> model
     result = BuildResult(game, Path(request.out_dir) / game.id)
     check_not_locked(result.out_dir)
+    built = built_groups(game, request, result)
     staged: dict[str, bytes] = {}
-    progress.start(sum(g.total * g.sides for g in game.groups), f"{game.id}")
-    for name, role, groups in documents(game):
+    progress.start(sum(g.total * g.sides for g in built), f"{game.id}")
+    for name, role, groups in documents(game, built):
         staged[name], meta = _render_groups(game, groups, request, progress, role, result)
         result.files.append({"path": name, "role": role, **meta})
     progress.finish()
@@ -72,19 +74,30 @@ def build(pack_root: Path, request: BuildRequest, progress: Progress | None = No
     if (game.root / "handout.yaml").is_file():
         staged.update(_handout_file(game, request, result))
     result.fonts = fonts_used(staged, game.root)
-    staged["build.json"] = build_json(game, request, result).encode()
+    staged["build.json"] = build_json(game, request, result, built).encode()
     write_atomically(result.out_dir, staged, replaces=previous_build_files(result.out_dir))
     return result
 
 
-def documents(game: Game) -> list[tuple[str, str, list[Group]]]:
+def built_groups(game: Game, request: BuildRequest, result: BuildResult) -> list[Group]:
+    """The groups this build prints: those named with --group (all when none); with a print-shop
+    preset, those the shop sells, each other one skipped with a line of its own."""
+    groups = game.select(request.groups)
+    if request.preset:
+        groups, skipped = preset(request.preset).sold(groups, named=bool(request.groups))
+        result.warnings += skipped
+    return groups
+
+
+def documents(game: Game, groups: list[Group] | None = None) -> list[tuple[str, str, list[Group]]]:
     """The PDFs of component faces a build writes: (file name, role, groups). Every card, tile and
     chit in one sheets file; each board in a file of its own."""
     docs = []
-    sheet_groups = [g for g in game.groups if g.kind != "mat"]
+    groups = game.groups if groups is None else groups
+    sheet_groups = [g for g in groups if g.kind != "mat"]
     if sheet_groups:
         docs.append((f"{game.id}-sheets.pdf", "sheets", sheet_groups))
-    docs += [(f"{game.id}-{g.id}.pdf", "board", [g]) for g in game.groups if g.kind == "mat"]
+    docs += [(f"{game.id}-{g.id}.pdf", "board", [g]) for g in groups if g.kind == "mat"]
     return docs
 
 
@@ -339,13 +352,17 @@ def _ranges(pages: list[int]) -> str:
     return ", ".join(out)
 
 
-def build_json(game: Game, request: BuildRequest, result: BuildResult) -> str:
+def build_json(game: Game, request: BuildRequest, result: BuildResult, built: list[Group] | None = None) -> str:
+    """Every item and group of the pack; the groups printed (all but those --group or a print
+    shop left out) with the options they were printed with."""
+    built_ids = {g.id for g in (game.groups if built is None else built)}
     items = [{"id": item.id, "group": g.id, "kind": g.kind, "shape": g.shape, "copies": item.copies,
               "width_mm": round(g.width, 3), "height_mm": round(g.height, 3), "sides": g.sides}
              for g in game.groups for item in g.items]
     groups = [{"id": g.id, "name": g.name, "kind": g.kind, "total": g.total,
                "rulebook_count": g.rulebook_count, "prototype_content": g.prototype_content,
-               "options": asdict(options_for(game, g, request))} for g in game.groups]
+               **({"options": asdict(options_for(game, g, request))} if g.id in built_ids else {"printed": False})}
+              for g in game.groups]
     doc = {"game": game.id, "title": game.title, "total_components": game.total,
            "groups": groups, "items": items, "files": result.files, "fonts": result.fonts}
     return json.dumps(doc, indent=1, sort_keys=True) + "\n"

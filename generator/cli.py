@@ -15,7 +15,7 @@ from pathlib import Path
 from . import SETUP_ERROR, __version__, interrupt
 from .errors import ManifestError, PnpError, UsageError, display_path
 from .manifest import PAPERS, PRINT_SHOP, enclosing_pack, find_pack, list_packs, load_pack, pack_id
-from .presets import load_presets
+from .presets import load_presets, unconfirmed_products
 from .resources import BUILTIN_PACKS
 
 
@@ -154,13 +154,15 @@ def _request(args):
     from .build import BuildRequest
     return BuildRequest(paper=args.paper, duplex=args.duplex, bleed=args.bleed, marks=args.marks,
                         out_dir=Path(args.out), lenient=args.lenient, cuts=args.cuts,
-                        preset=getattr(args, "preset", None))
+                        preset=getattr(args, "preset", None), groups=tuple(getattr(args, "group", None) or ()))
 
 
 def cmd_build(args) -> int:
     from .build import build
     if args.preset and args.paper != PRINT_SHOP:
         raise UsageError("--preset sets print-shop page sizes: use it with --paper face")
+    if args.group and args.paper != PRINT_SHOP:
+        raise UsageError("--group picks the groups of print-shop files: use it with --paper face")
     request = _request(args)
 
     def report(pack, result):
@@ -439,7 +441,11 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("games", nargs="*", metavar="GAME", help=GAMES_HELP)
     _build_options(b)
     b.add_argument("--preset", choices=sorted(load_presets()),
-                   help="with --paper face: pages at this print shop's image size, TrimBox at its trim")
+                   help="with --paper face: pages at this print shop's image size, TrimBox at its trim; groups "
+                        "of sizes the shop does not sell are skipped, a line each. Sizes marked 'not confirmed' "
+                        "in docs/export.md: " + unconfirmed_products())
+    b.add_argument("--group", action="append", default=[], metavar="ID",
+                   help="with --paper face: only this group (repeatable)")
     b.add_argument("-q", "--quiet", action="store_true", help="no progress bar or summary")
     b.set_defaults(run=cmd_build)
     pv = sub.add_parser("preview", help="an HTML contact sheet of every face; --watch rebuilds on every change")

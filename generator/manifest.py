@@ -22,7 +22,7 @@ from . import art, confine, templating
 from .errors import Mark, ManifestError, Problem, Reporter, display_path, os_error_text
 from .fonts import activate, library
 from .kinds import KINDS
-from .model import FontRole, Game, Group, Icon, Item, Player
+from .model import Die, FontRole, Game, Group, Icon, Item, Player
 from .packfonts import pack_library
 from .schema import (INVALID, AnyData, Bool, Choice, Color, Field, Id, Int, Length, ListOf, MapOf,
                      Num, Spec, Str, Type)
@@ -140,6 +140,16 @@ GAME_SPEC = Spec("game", {
     "rulebook": Field(Str(300), default=""),
     "data": Field(AnyData(), default={}, doc="numbers and tables templates and handouts read (game.data)"),
 })
+DIE_SIDES = (4, 6, 8)       # d6: a texture of the item's own faces; d4, d8: TTS's numbered dice and a key
+DIE_SPEC = Spec("die", {
+    "sides": Field(Int(4, 8), True, doc="4, 6 or 8"),
+    "faces": Field(ListOf(ListOf(Num(0, 2000), 3, 3), 6, 6),
+                   doc="d6: where face 1, 2, ... sits on the item's face: [x, y, side] in mm from its top-left"),
+    "values": Field(Str(60), doc="the item field listing what each face shows (d6 default: the numbers; "
+                                 "d4 and d8: required, it makes the key to TTS's numbered die)"),
+    "tint": Field(Str(60), doc="d4 and d8: the item field naming the die's colour, a palette key or '#rrggbb' "
+                               "(of a list field, its first entry)"),
+})
 GROUP_SPEC = Spec("component group", {
     "id": Field(Id(), True, doc="a short id such as counters"),
     "name": Field(Str(120), default=""),
@@ -159,6 +169,7 @@ GROUP_SPEC = Spec("component group", {
     "fields": Field(MapOf(Choice(*FIELD_TYPES)), default={}),
     "notes": Field(ListOf(Str()), default=[]),
     "items": Field(ItemsType(), True, doc="the list of items, or {from: cards.xlsx, sheet: Name}"),
+    "die": Field(DIE_SPEC, doc="each item is a die (e.g. a fold-and-glue net): export tts makes it a rollable die"),
 })
 FILE_SPEC = Spec("components file", {
     "groups": Field(ListOf(GROUP_SPEC, 1), True, doc="a list of component groups"),
@@ -407,13 +418,42 @@ def _build_group(g, file: str, players, env, rep: Reporter, sources: dict) -> Gr
         rep.error(g.value_mark("rulebook_count"),
                   f"group '{g.id}' has {total} components (sum of copies) but rulebook_count is {g.rulebook_count}",
                   "fix the copies of its items, or the count if the rulebook says otherwise")
+    die = _die(g, float(width), float(height), rep)
     return Group(
         id=g.id, name=g.name or g.id, kind=g.kind, shape=shape, orientation=g.orientation,
         width=float(width), height=float(height),
         corner_radius=g.corner_radius if g.corner_radius is not None else kind.corner_radius,
         points=points, template=g.template, back_template=g.back_template, bleed=g.bleed, cuts=g.cuts,
         rulebook_count=g.rulebook_count, prototype_content=g.prototype_content, items=items,
-        file=file, mark=g.mark, notes=list(g.notes or []))
+        file=file, mark=g.mark, notes=list(g.notes or []), die=die)
+
+
+def _die(g, width: float, height: float, rep: Reporter) -> Die | None:
+    """The group's `die`, each face's square inside the item's face."""
+    if g.die is None or g.die.sides is None:
+        return None
+    values = g.die.values.get("values")          # by name: a Record's .values is its mapping
+    if g.die.sides not in DIE_SIDES:
+        rep.error(g.die.value_mark("sides"), f"a die of {g.die.sides} sides cannot be exported",
+                  f"use one of {', '.join(map(str, DIE_SIDES))}, or leave out die")
+        return None
+    if (g.die.sides == 6) != (g.die.faces is not None) or (g.die.sides != 6 and not values):
+        rep.error(g.die.mark, f"a d{g.die.sides} needs " + ("faces: [[x, y, side], ...], one per face" if g.die.sides == 6
+                  else "values: the item field listing its faces, and no faces"),
+                  "a d6's texture is cut from the item's face; a d4 or d8 is TTS's numbered die with a key")
+        return None
+    faces = tuple(tuple(float(v) for v in f) for f in g.die.faces or ())
+    for n, (x, y, side) in enumerate(faces, 1):
+        if side <= 0 or x + side > width + 0.01 or y + side > height + 0.01:
+            rep.error(g.die.value_mark("faces"), f"die face {n} [{x:g}, {y:g}, {side:g}] does not fit the "
+                      f"{width:g} x {height:g} mm face", "give [x, y, side] in mm from the face's top-left corner")
+            return None
+    for key, name in (("values", values), ("tint", g.die.tint)):
+        if name and name not in (g.fields or {}):
+            rep.error(g.die.value_mark(key), f"die {key} '{name}' is not one of the group's fields",
+                      f"name a field of the items ({', '.join(g.fields or {}) or 'none declared'})")
+            return None
+    return Die(g.die.sides, faces, values, g.die.tint)
 
 
 REFERENCE = re.compile(r"^=(map|data)((?:\.[A-Za-z0-9_{}-]+)+)$")

@@ -24,7 +24,11 @@ def add_parser(sub) -> None:
     e.add_argument("--group", action="append", default=[], metavar="ID", help="export only this group (repeatable)")
     e.add_argument("--max-px", type=_max_px, default=4096, metavar="PX",
                    help="tts: no image side over this many pixels (default 4096)")
-    e.add_argument("--base-url", metavar="URL", help="tts: where you will host the images folder (default: file:// URLs)")
+    e.add_argument("--base-url", metavar="URL", help="tts: where you will host the images folder, for play online "
+                   "(default: file:// addresses of this machine)")
+    e.add_argument("--image-folder", type=_image_folder, metavar="FOLDER",
+                   help="tts: the folder the images/ files will sit in on the computer that runs Tabletop Simulator, "
+                        r"e.g. 'C:\Users\me\Documents\pnpgen\my-game' (written as a local path, as TTS reads them)")
     cli.add_out_option(e)
     e.add_argument("--lenient", action="store_true", help="text that does not fit is a warning, not an error")
     e.add_argument("-q", "--quiet", action="store_true", help="no progress bar or summary")
@@ -36,11 +40,13 @@ def run(args) -> int:
     from . import export
     if args.format != "png" and (args.preset or args.bleed is not None):
         raise cli.UsageError("--preset and --bleed are for png export; Tabletop Simulator shows faces cut at the trim line")
-    if args.format != "tts" and (args.base_url or args.max_px != 4096):
-        raise cli.UsageError("--base-url and --max-px are for tts export")
+    if args.format != "tts" and (args.base_url or args.image_folder or args.max_px != 4096):
+        raise cli.UsageError("--base-url, --image-folder and --max-px are for tts export")
+    if args.base_url and args.image_folder:
+        raise cli.UsageError("give --base-url (images hosted online) or --image-folder (images on the TTS computer), not both")
     request = ExportRequest(out_dir=Path(args.out), dpi=args.dpi, preset=args.preset, bleed=args.bleed,
                             groups=tuple(args.group), max_px=args.max_px, base_url=args.base_url,
-                            lenient=args.lenient)
+                            image_folder=args.image_folder, lenient=args.lenient)
 
     def report(pack, result):
         if not args.quiet:
@@ -62,3 +68,18 @@ def _max_px(text: str) -> int:
     if value < MIN_MAX_PX:
         raise argparse.ArgumentTypeError(f"--max-px must be at least {MIN_MAX_PX}")
     return value
+
+
+MAX_FOLDER_CHARS = 400
+
+
+def _image_folder(text: str) -> str:
+    """A folder path on the TTS computer: plain text without control characters, not a URL."""
+    folder = text.strip()
+    if not folder or len(folder) > MAX_FOLDER_CHARS:
+        raise argparse.ArgumentTypeError(f"give a folder path of 1 to {MAX_FOLDER_CHARS} characters")
+    if any(ord(c) < 32 or c in '"<>|?*' for c in folder):
+        raise argparse.ArgumentTypeError("a folder path has no control characters and none of \" < > | ? *")
+    if "://" in folder:
+        raise argparse.ArgumentTypeError("that is an address: for images hosted online use --base-url")
+    return folder
