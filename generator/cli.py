@@ -402,12 +402,12 @@ def parser() -> argparse.ArgumentParser:
     m.add_argument("--check", metavar="FILE.json", help="check a layout file and print each broken rule "
                                                         "(against GAME's rules when given, else the layout's game)")
     m.add_argument("--players", type=int, help="player count (default: the game's usual count)")
-    m.add_argument("--seed", type=int, help="random seed (default: a new one, printed)")
+    m.add_argument("--seed", type=_map_seed, help=f"random seed, 0 to {MAX_SEED:,} (default: a new one, printed)")
     m.add_argument("--count", type=_map_count, default=1, help=f"how many layouts (seeds S, S+1, ...; at most {MAX_MAPS})")
     m.add_argument("--format", choices=["json", "svg", "pdf", "png"], default="json")
     m.add_argument("--balance", choices=["on", "off"], default="on", help="search for fair layouts (default on)")
     m.add_argument("--relaxed", action="store_true", help="Royal Dukes: allow settlements next to each other or the edge")
-    m.add_argument("--mountains", type=int, default=0, metavar="K", help="Royal Dukes: K mountain hexes")
+    m.add_argument("--mountains", type=_map_option_count, default=0, metavar="K", help="Royal Dukes: K mountain hexes")
     m.add_argument("--paper", choices=sorted(PAPERS), default="a4", help="paper for --format pdf")
     m.add_argument("--dpi", type=_dpi, default=150, help=f"resolution for --format png ({MIN_DPI}-{MAX_DPI})")
     m.add_argument("--out", type=_out_folder, default="output", metavar="DIR", help="output folder (default: output)")
@@ -459,6 +459,23 @@ def _map_count(text: str) -> int:
     if value > MAX_MAPS:
         raise argparse.ArgumentTypeError(f"{value} is over the limit of {MAX_MAPS} layouts at once; "
                                          f"make them in batches (--seed S, S+{MAX_MAPS}, ...)")
+    return value
+
+
+MAX_SEED = 10 ** 12      # seeds S..S+999 stay within the numbers a layout file may hold (±10^15)
+
+
+def _map_seed(text: str) -> int:
+    value = _whole_number(text)
+    if not 0 <= value <= MAX_SEED:
+        raise argparse.ArgumentTypeError(f"{value} is outside 0-{MAX_SEED:,}")
+    return value
+
+
+def _map_option_count(text: str) -> int:
+    value = _whole_number(text)
+    if not 0 <= value <= 10_000:
+        raise argparse.ArgumentTypeError(f"{value} is outside 0-10,000")
     return value
 
 

@@ -22,10 +22,12 @@ from pathlib import Path
 
 from . import grid
 from .layout import Layout
-from .rules import MapOptions, is_int
+from .rules import MapError, MapOptions, is_int
 
 MAX_ATTEMPTS = 400          # boards dealt again before giving up
 REPAIRS = 2000              # tiles lifted again on one board before dealing it again
+MAX_CELLS = 2_000           # cells of a board (a 44 x 44 map): distance tables grow with its square
+MAX_NUMBER = 10 ** 6        # a number in the declaration: sums over a board stay far inside what --check reads
 
 BOARD_SHAPES = ("rectangle", "hexagon", "rows", "cells")
 LOCAL_RULES = ("not_adjacent", "min_distance", "off_edge", "on_edge", "near")
@@ -154,6 +156,7 @@ def load(section, source: "str | Path" = "map.yaml") -> Declared:
     if grid_type not in ("hex", "square"):
         rd.fail("board.grid", f"is {grid_type!r}", "use hex or square")
     coords = _board_cells(rd, board, grid_type)
+    _numbers_bounded(rd, section)
     labels = _labels(rd, board, coords, grid_type)
     players = _players(rd, section.get("players", {"min": 1, "max": 1}))
     types = {}
@@ -194,9 +197,63 @@ def load(section, source: "str | Path" = "map.yaml") -> Declared:
                     types, groups, deal, tokens, rules, starts, objective,
                     rd.whole(section.get("tries", 40), "tries", 1, 10_000), str(source), markers,
                     _outside(rd, section.get("outside", []), types))
+    _deal_fits_board(rd, spec)
     _deal_meets_counts(rd, spec)
     _markers_meet_counts(rd, spec)
+    _rules_name_what_is_there(rd, spec)
     return spec
+
+
+def _numbers_bounded(rd, section) -> None:
+    """Every number finite and within ±MAX_NUMBER: a value written onto a layout (or summed into
+    its metrics) is then one that `--check` reads back, never NaN, Infinity or 21 digits."""
+    stack = [(section, "")]
+    while stack:
+        node, where = stack.pop()
+        if isinstance(node, dict):
+            stack += [(v, f"{where}.{k}" if where else str(k)) for k, v in node.items()]
+        elif isinstance(node, list):
+            stack += [(v, f"{where}[{n + 1}]") for n, v in enumerate(node)]
+        elif isinstance(node, (int, float)) and not isinstance(node, bool) and not abs(node) <= MAX_NUMBER:
+            rd.fail(where, f"the number {node!r:.24} is not finite or not within ±{MAX_NUMBER:,}",
+                    "give a smaller number")
+
+
+def _deal_fits_board(rd, spec: Declared) -> None:
+    """More tiles than cells can never be dealt: said now, not after 400 boards."""
+    for players in range(spec.players[0], spec.players[1] + 1):
+        tiles = sum(high if option else count[players] for _, count, option, high, _ in spec.deal)
+        room = len(spec.coords) - len(spec.fixed)
+        if tiles > room:
+            rd.fail("deal", f"deals {tiles:,} tiles with {players} players onto {room:,} free cells",
+                    "deal fewer tiles or draw a larger board")
+
+
+def _on_board(spec: Declared) -> set:
+    """The types a layout can hold: dealt (for some player count or option), fixed, the fill,
+    or a space off the board."""
+    dealt = {side for sides, count, option, high, _ in spec.deal
+             if (high if option else max(count.values(), default=0)) > 0 for side in sides}
+    return dealt | set(spec.fixed.values()) | {spec.fill} | {o["type"] for o in spec.outside or []}
+
+
+def _rules_name_what_is_there(rd, spec: Declared) -> None:
+    """A rule, token, start or marker over types no layout can hold would pass on every layout
+    (or fail every one): a typo or a bag left out, refused with its place."""
+    there = _on_board(spec)
+    names = {v: k for k, v in spec.groups.items()}
+    for n, rule in enumerate(spec.rules):
+        for key in ("a", "b", "from"):
+            if key in rule.args and not rule.args[key] & there:
+                rd.fail(f"constraints[{n + 1}].{rule.kind if key == 'a' else key}",
+                        f"'{names.get(rule.args[key], '?')}' is never on the board: no bag deals it, "
+                        f"no fixed cell holds it and it is not the fill", "deal it, or remove the rule")
+    for where, over in ([(f"tokens[{n + 1}].over", t["over"]) for n, t in enumerate(spec.tokens)]
+                        + [(f"markers[{n + 1}].over", m["over"]) for n, m in enumerate(spec.markers or [])]
+                        + ([("starts.over", spec.starts["over"])] if spec.starts else [])):
+        if not over & there:
+            rd.fail(where, f"'{names.get(over, '?')}' is never on the board: no bag deals it, no fixed cell "
+                    f"holds it and it is not the fill", "deal it, or name a type that is dealt")
 
 
 def _markers_meet_counts(rd, spec: Declared) -> None:
@@ -213,17 +270,27 @@ def _markers_meet_counts(rd, spec: Declared) -> None:
                         f"but markers: puts {have}", "fix the count in markers: or in the rule")
 
 
+def _too_many_cells(rd, where: str, n: int) -> None:
+    """Refused before the cells are made: a board is bounded, not built and then measured."""
+    if n > MAX_CELLS:
+        rd.fail(where, f"makes a board of {n:,} cells, over the limit of {MAX_CELLS:,}",
+                "split the map, or draw a smaller board")
+
+
 def _board_cells(rd, board, grid_type) -> list:
     shape = board.get("shape", "rectangle")
     if shape == "rectangle":
         cols, rows = rd.whole(board.get("cols"), "board.cols", 1, 200), rd.whole(board.get("rows"), "board.rows", 1, 200)
+        _too_many_cells(rd, "board", cols * rows)
         if grid_type == "hex":
             return grid.hex_rectangle(cols, rows)
         return [(x, y) for y in range(rows) for x in range(cols)]
     if shape == "hexagon":
         if grid_type != "hex":
             rd.fail("board.shape", "a hexagon board needs grid: hex")
-        return sorted(grid.hex_disc((0, 0), rd.whole(board.get("radius"), "board.radius", 0, 60)),
+        radius = rd.whole(board.get("radius"), "board.radius", 0, 60)
+        _too_many_cells(rd, "board.radius", 3 * radius * (radius + 1) + 1)
+        return sorted(grid.hex_disc((0, 0), radius),
                       key=lambda c: (c[1], c[0]))
     if shape == "rows":
         spans = board.get("rows")
@@ -233,6 +300,7 @@ def _board_cells(rd, board, grid_type) -> list:
         for n, span in enumerate(spans):
             if not (isinstance(span, list) and len(span) == 3 and all(is_int(v) for v in span) and span[1] <= span[2]):
                 rd.fail(f"board.rows[{n + 1}]", f"must be [row, first column, last column] of whole numbers, not {span!r}")
+            _too_many_cells(rd, f"board.rows[{n + 1}]", len(out) + span[2] - span[1] + 1)
             out += grid.row_cells(*span, grid_type)
         if len(set(out)) != len(out):
             rd.fail("board.rows", "lists a cell twice")
@@ -241,6 +309,7 @@ def _board_cells(rd, board, grid_type) -> list:
         cells = board.get("cells")
         if not isinstance(cells, list) or not cells:
             rd.fail("board.cells", "must list the board's cells as [q, r] (hex) or [x, y] (square)")
+        _too_many_cells(rd, "board.cells", len(cells))
         out = [_cell(rd, f"board.cells[{n + 1}]", c) for n, c in enumerate(cells)]
         if len(set(out)) != len(out):
             rd.fail("board.cells", "lists a cell twice")
@@ -573,6 +642,7 @@ class Generator:
         self.spec, self.game_id = spec, game_id
         self.PLAYERS = spec.players
         self.BALANCE_TRIES = spec.tries
+        self.OPTIONS = tuple(sorted({option for _, _, option, _, _ in spec.deal if option}))
         self.board = _Board(spec)
         self._local_rules()
         self._start = self._empty_board()
@@ -635,7 +705,6 @@ class Generator:
             if option:
                 n = getattr(options, option, 0) or 0
                 if not isinstance(n, int) or not 0 <= n <= high:
-                    from .engine import MapError
                     raise MapError(f"{self.game_id} takes 0-{high} {option}, not {n}")
             bag += [sides[0] if len(sides) == 1 else rng.choice(sides) for _ in range(n)]
             if values:
@@ -779,7 +848,6 @@ class Generator:
             cells = [i for i, t in enumerate(kind) if t in token["over"]]
             values = list(token["values"].get(players, []))
             if len(values) != len(cells):
-                from .engine import MapError
                 raise MapError(f"{self.game_id}: {len(values)} {token['name']} tokens for {len(cells)} cells")
             rules = [r for r in self.spec.rules if r.kind == "tokens_not_adjacent" and r.args["token"] == token["name"]]
             for _ in range(200):
@@ -819,7 +887,6 @@ class Generator:
         return None
 
     def generate(self, rng: random.Random, players: int, options: MapOptions) -> Layout:
-        from .engine import MapError
         spec = self.spec
         if options.relaxed:
             raise MapError(f"{self.game_id}: --relaxed is for the hand-written Royal Dukes rules; declared rules "

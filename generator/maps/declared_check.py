@@ -10,11 +10,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import yaml
-
 from . import grid
 from .layout import Layout, LayoutKeys
-from .rules import Violation, coords_text, is_int
+from .rules import Violation, coords_text, is_int, read_map_yaml
 
 SHOWN = 12
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -40,7 +38,7 @@ STRUCTURE = {
 
 class Checker:
     def __init__(self, source: "str | Path", game_id: str):
-        data = yaml.safe_load(Path(source).read_text(encoding="utf-8")) or {}
+        data = read_map_yaml(Path(source))        # the checked loader, as the rules' reader uses
         self.game_id = game_id
         self.decl = section = data["layout"]
         board = section["board"]

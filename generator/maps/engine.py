@@ -13,6 +13,7 @@ from __future__ import annotations
 import copy
 import importlib
 import random
+import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
@@ -21,10 +22,9 @@ from types import ModuleType
 import yaml
 
 from .. import interrupt
-from ..errors import os_error_text
 from ..fonts import PROJECT_ROOT
 from .layout import Layout, LayoutKeys
-from .rules import MapOptions, Violation
+from .rules import MapError, MapOptions, Violation, read_map_yaml
 
 GAMES = ("royal-dukes", "shires", "lords-of-doomspire", "dragon-towers", "cones-of-dunshire")
 PYTHON_RULES = GAMES            # the built-in games with hand-written rules
@@ -34,8 +34,8 @@ DEFAULT_BALANCE_TRIES = 40
 PACK_OWN = ("look", "policies", "layout")
 
 
-class MapError(Exception):
-    pass
+# what a layout's `game` may be to name a pack under components/: a plain id, never a path
+PACK_NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
 
 
 class RulesNotForThisCopy(MapError):
@@ -75,14 +75,7 @@ def _rules_at(root: Path) -> MapRules:
     path = root / "map.yaml"
     if not path.is_file():
         raise MapError(f"no map rules for '{root.name}': {path} does not exist (see docs/maps.md)")
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    except OSError as exc:
-        raise MapError(f"{path}: cannot read the map rules: {os_error_text(exc, 'file')}") from None
-    except yaml.YAMLError as exc:
-        raise MapError(f"{path}: cannot read the map rules: {exc}") from None
-    if not isinstance(data, dict):
-        raise MapError(f"{path}: map rules must be a mapping of keys")
+    data = read_map_yaml(path)
     from ..manifest import pack_id
     game_id = pack_id(root)
     python = data.get("python_rules")
@@ -140,6 +133,7 @@ class _RenamedGen:
     def __init__(self, module: ModuleType, game_id: str):
         self.module, self.game_id = module, game_id
         self.PLAYERS = module.PLAYERS
+        self.OPTIONS = getattr(module, "OPTIONS", ())
         self.BALANCE_TRIES = getattr(module, "BALANCE_TRIES", DEFAULT_BALANCE_TRIES)
 
     def generate(self, rng, players, options):
@@ -188,6 +182,7 @@ def generate(game, seed: int, players: int | None = None, options: MapOptions | 
     players = default if players is None else players
     if not low <= players <= high:
         raise MapError(f"{rules.id} is for {low}-{high} players, not {players}")
+    _options_taken(rules, options)
     rng = random.Random(seed)
     tries = getattr(gen, "BALANCE_TRIES", DEFAULT_BALANCE_TRIES) if options.balance else 1
     best, best_score = None, None
@@ -207,6 +202,15 @@ def generate(game, seed: int, players: int | None = None, options: MapOptions | 
     return best
 
 
+def _options_taken(rules: MapRules, options: MapOptions) -> None:
+    """--mountains K or --relaxed given to rules that never read it would be ignored: refused."""
+    for name in ("mountains", "relaxed"):
+        if getattr(options, name) and name not in rules.gen.OPTIONS:
+            raise MapError(f"{rules.id} takes no --{name}: its map rules have no such option")
+        if name == "mountains" and options.mountains < 0:
+            raise MapError(f"--mountains {options.mountains}: give 0 or more")
+
+
 def rules_of_layout(layout: Layout, pack: "str | Path | None" = None) -> MapRules:
     """The rules a layout is checked against: the pack given, else the pack it was made from,
     else the pack under components/ named by its game."""
@@ -216,7 +220,8 @@ def rules_of_layout(layout: Layout, pack: "str | Path | None" = None) -> MapRule
     if root is not None:
         return rules_for(Path(root))
     game = getattr(layout, "game", None)
-    if not isinstance(game, str) or not (builtin_root(game) / "map.yaml").is_file():
+    # a layout file is anyone's: its `game` names a pack under components/, never a path elsewhere
+    if not isinstance(game, str) or not PACK_NAME.match(game) or not (builtin_root(game) / "map.yaml").is_file():
         raise MapError(f"no map rules for '{game}': name the pack whose rules to check against "
                        f"(pnpgen map PACK --check FILE.json)")
     return rules_for(game)
