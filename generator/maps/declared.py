@@ -24,8 +24,10 @@ from . import grid
 from .layout import Layout
 from .rules import MapError, MapOptions, is_int
 
-MAX_ATTEMPTS = 400          # boards dealt again before giving up
+MAX_ATTEMPTS = 400          # boards dealt before giving up (the default budget)
+MAX_BUDGET = 100_000        # the most --budget may ask for
 REPAIRS = 2000              # tiles lifted again on one board before dealing it again
+TOKEN_DEALS = 20            # token deals tried on one board before dealing it again
 MAX_CELLS = 2_000           # cells of a board (a 44 x 44 map): distance tables grow with its square
 MAX_NUMBER = 10 ** 6        # a number in the declaration: sums over a board stay far inside what --check reads
 
@@ -41,6 +43,21 @@ OBJECTIVES = ("region_spread", "start_spread")
 
 class DeclarationError(Exception):
     pass
+
+
+class NoLayout(MapError):
+    """No board of the budget met every rule: says which rules rejected most boards."""
+    SHOWN = 5
+
+    def __init__(self, game_id: str, source: str, budget: int, rejected: dict):
+        self.budget, self.rejected = budget, dict(rejected)
+        worst = sorted(rejected.items(), key=lambda kv: (-kv[1], kv[0]))
+        said = ", ".join(f"{rule} {n:,}" for rule, n in worst[:self.SHOWN])
+        more = f" and {len(worst) - self.SHOWN} more" if len(worst) > self.SHOWN else ""
+        super().__init__(f"{game_id}: no layout meets every rule of {source} in {budget:,} "
+                         f"board{'s' if budget != 1 else ''}; boards "
+                         f"rejected by: {said}{more}; loosen {worst[0][0] if worst else 'a rule'}, deal fewer "
+                         f"tiles, or raise the budget (--budget {min(budget * 10, MAX_BUDGET):,})")
 
 
 @dataclass
@@ -180,11 +197,12 @@ def load(section, source: "str | Path" = "map.yaml") -> Declared:
     deal = _deal(rd, section.get("deal", []), types, players)
     tokens = _tokens(rd, section.get("tokens", []), groups, players)
     markers = _markers(rd, section.get("markers", []), groups, players)
-    rules = [_rule(rd, n, r, groups, tokens, markers) for n, r in enumerate(section.get("constraints", []) or [])]
+    rules = [_rule(rd, n, r, groups, tokens, markers, players)
+             for n, r in enumerate(section.get("constraints", []) or [])]
     starts = _starts(rd, section.get("starts"), groups, players)
     if starts is None and any(r.kind in START_RULES for r in rules):
         rd.fail("starts", "the start rules need start positions", "add starts: {over: TYPE, near: 1}")
-    objective = _objective(rd, section.get("objective", []), types, starts)
+    objective = _objective(rd, section.get("objective", []), types, starts, tokens)
     for t in sorted({fill, *fixed.values()}):
         if any(isinstance(v, list) for v in types[t].values()):
             rd.fail(f"types.{t}.values", "lists choices, but its cells are not dealt from a bag",
@@ -408,8 +426,11 @@ def _tokens(rd, entries, groups, players) -> list:
             rd.fail(f"{where}.values", "must be a list of token values (or one list per player count)")
         over = entry.get("over")
         _known(rd, f"{where}.over", over, groups)
-        out.append({"name": str(entry.get("name") or rd.fail(where, "needs a name")), "values": values,
-                    "over": groups[over]})
+        name = str(entry.get("name") or rd.fail(where, "needs a name"))
+        if any(t["name"] == name for t in out):
+            rd.fail(f"{where}.name", f"a second token named '{name}' (only one list of a name can be dealt)",
+                    "give every value its tokens in one list, or name this one differently")
+        out.append({"name": name, "values": values, "over": groups[over]})
     return out
 
 
@@ -449,7 +470,7 @@ def _outside(rd, entries, types) -> list:
     return out
 
 
-def _rule(rd, n, entry, groups, tokens, markers) -> Rule:
+def _rule(rd, n, entry, groups, tokens, markers, players) -> Rule:
     where = f"constraints[{n + 1}]"
     entry = rd.mapping(entry, where)
     kinds = [k for k in entry if k in RULE_KEYS]
@@ -463,6 +484,9 @@ def _rule(rd, n, entry, groups, tokens, markers) -> Rule:
     rd.keys(entry, where, (kind, "id", "quote", "policy") + RULE_KEYS[kind])
     target = entry[kind]
     args = {k: entry[k] for k in RULE_KEYS[kind] if k in entry}
+    for bound in ("exactly", "min", "max"):          # a number, or {player count: number}
+        if bound in args and kind != "near":
+            args[bound] = rd.per_players(args[bound], f"{where}.{bound}", players)
     if kind in ("not_adjacent", "adjacent", "min_distance"):
         if not (isinstance(target, list) and len(target) == 2):
             rd.fail(f"{where}.{kind}", "must name two types or groups: [a, b]")
@@ -543,7 +567,7 @@ def _starts(rd, value, groups, players) -> dict | None:
             "neighbours": None if value.get("neighbours") is None else rd.whole(value["neighbours"], "starts.neighbours", 0, 8)}
 
 
-def _objective(rd, entries, types, starts) -> list:
+def _objective(rd, entries, types, starts, tokens) -> list:
     out = []
     for n, entry in enumerate(entries or []):
         where = f"objective[{n + 1}]"
@@ -554,8 +578,9 @@ def _objective(rd, entries, types, starts) -> list:
         kind = kinds[0]
         rd.keys(entry, where, (kind, "per", "through", "weight"))
         value = entry[kind]
-        if not any(value in v for v in types.values()):
-            rd.fail(f"{where}.{kind}", f"no type declares the value '{value}'", "add it under types: <type>: values:")
+        if not any(value in v for v in types.values()) and value not in {t["name"] for t in tokens}:
+            rd.fail(f"{where}.{kind}", f"no type declares the value '{value}' and no token has that name",
+                    "add it under types: <type>: values:, or name a token")
         per = entry.get("per", ["quadrants"])
         per = [per] if isinstance(per, str) else per
         if kind == "region_spread":
@@ -642,7 +667,11 @@ class Generator:
         self.spec, self.game_id = spec, game_id
         self.PLAYERS = spec.players
         self.BALANCE_TRIES = spec.tries
-        self.OPTIONS = tuple(sorted({option for _, _, option, _, _ in spec.deal if option}))
+        self.OPTIONS = tuple(sorted({"budget", *(option for _, _, option, _, _ in spec.deal if option)}))
+        self._token_names = {t["name"] for t in spec.tokens}
+        local = [r.id for r in spec.rules if r.kind in LOCAL_RULES]
+        self._placement_stage = ("dealing (no cell left for a tile under the placement rules "
+                                 f"{', '.join(dict.fromkeys(local))})" if local else "dealing (more tiles than free cells)")
         self.board = _Board(spec)
         self._local_rules()
         self._start = self._empty_board()
@@ -825,15 +854,16 @@ class Generator:
         fill = self.spec.fill
         return [fill if k is None else k for k in kind]
 
-    def _whole_board_ok(self, kind: list, players: int) -> bool:
+    def _whole_board_fails(self, kind: list, players: int) -> Rule | None:
+        """The first rule about the whole board that the dealt board breaks, or None."""
         for rule in self._board_rules[players]:
             if "where" in rule.args or rule.kind == "reachable":    # need the tiles' values: _values_ok
                 continue
             a = rule.args["a"]
             cells = [i for i, t in enumerate(kind) if t in a]
             if not _global_holds(rule, cells, kind, self.board, players):
-                return False
-        return True
+                return rule
+        return None
 
     def _rules_to_check(self, players: int) -> list:
         """The rules about the whole board, less the exact counts the deal meets by itself
@@ -841,24 +871,35 @@ class Generator:
         proven = {id(r) for r in self.spec.rules if r.kind == "count" and _count_is_dealt(self.spec, r, players)}
         return [r for r in self.spec.rules if r.kind in GLOBAL_RULES and id(r) not in proven]
 
-    def _tokens(self, rng: random.Random, kind: list, players: int) -> dict | None:
-        """token name -> {cell: value}, or None when the token rules cannot be met."""
-        out = {}
-        for token in self.spec.tokens:
-            cells = [i for i, t in enumerate(kind) if t in token["over"]]
-            values = list(token["values"].get(players, []))
-            if len(values) != len(cells):
-                raise MapError(f"{self.game_id}: {len(values)} {token['name']} tokens for {len(cells)} cells")
-            rules = [r for r in self.spec.rules if r.kind == "tokens_not_adjacent" and r.args["token"] == token["name"]]
-            for _ in range(200):
-                rng.shuffle(values)
-                placed = dict(zip(cells, values))
-                if all(_tokens_apart(rule, placed, self.board) for rule in rules):
-                    break
-            else:
-                return None
-            out[token["name"]] = placed
-        return out
+    def _tokens(self, rng: random.Random, kind: list, carried: dict, players: int) -> "dict | str":
+        """token name -> {cell: value}, or the id of the rule the tokens could not be made to keep."""
+        failed = ""
+        for _ in range(TOKEN_DEALS):
+            out = {}
+            for token in self.spec.tokens:
+                placed = self._token_deal(rng, kind, token, players)
+                if isinstance(placed, str):
+                    return placed
+                out[token["name"]] = placed
+            rule = self._values_ok(kind, carried, players, out) if out else None
+            if rule is None:
+                return out
+            failed = rule.id
+        return failed
+
+    def _token_deal(self, rng: random.Random, kind: list, token: dict, players: int) -> "dict | str":
+        cells = [i for i, t in enumerate(kind) if t in token["over"]]
+        values = list(token["values"].get(players, []))
+        if len(values) != len(cells):
+            raise MapError(f"{self.game_id}: {len(values)} {token['name']} tokens for {len(cells)} cells")
+        rules = [r for r in self.spec.rules if r.kind == "tokens_not_adjacent" and r.args["token"] == token["name"]]
+        for _ in range(200):
+            rng.shuffle(values)
+            placed = dict(zip(cells, values))
+            broken = next((rule for rule in rules if not _tokens_apart(rule, placed, self.board)), None)
+            if broken is None:
+                return placed
+        return broken.id
 
     def _starts(self, rng: random.Random, kind: list, players: int) -> list[int] | None:
         if self.spec.starts is None:
@@ -874,7 +915,7 @@ class Generator:
         area = self.board.area
         quotas = [r for r in self.spec.rules if r.kind == "start_quota"]
         coords, dist = self.spec.coords, self.board.distance
-        cells = [c for c in cells if all(_start_quota_holds(r, c, kind, coords, dist) for r in quotas)]
+        cells = [c for c in cells if all(_start_quota_holds(r, c, kind, coords, dist, players) for r in quotas)]
         for _ in range(200):
             rng.shuffle(cells)
             chosen: list[int] = []
@@ -891,23 +932,39 @@ class Generator:
         if options.relaxed:
             raise MapError(f"{self.game_id}: --relaxed is for the hand-written Royal Dukes rules; declared rules "
                            f"keep every constraint (mark a constraint policy: true to make it a preference in checks)")
-        for _ in range(MAX_ATTEMPTS):
-            bag, carried = self._bag(rng, players, options)
-            kind = self._deal(rng, bag)
-            if kind is None or not self._whole_board_ok(kind, players):
-                continue
-            carried = self._carried(kind, carried)
-            if not self._values_ok(kind, carried, players):
-                continue
-            tokens = self._tokens(rng, kind, players)
-            starts = self._starts(rng, kind, players) if tokens is not None else None
-            marks = self._markers(rng, kind, starts, players) if starts is not None else None
-            spaces = self._outside(rng) if marks is not None else None
-            if spaces is None:
-                continue
-            return self._layout(kind, tokens, starts, players, carried, marks, spaces)
-        raise MapError(f"{self.game_id}: no layout meets every rule of {spec.source} after {MAX_ATTEMPTS} "
-                       f"boards; loosen a constraint or deal fewer tiles")
+        budget = options.budget or MAX_ATTEMPTS
+        rejected: dict = {}             # why boards were dealt again: rule id (or stage) -> boards
+        for _ in range(budget):
+            found = self._attempt(rng, players, options)
+            if isinstance(found, Layout):
+                return found
+            rejected[found] = rejected.get(found, 0) + 1
+        raise NoLayout(self.game_id, spec.source, budget, rejected)
+
+    def _attempt(self, rng: random.Random, players: int, options: MapOptions) -> "Layout | str":
+        """One board dealt and finished, or the rule (or stage) that made it fail."""
+        bag, carried = self._bag(rng, players, options)
+        kind = self._deal(rng, bag)
+        if kind is None:
+            return self._placement_stage
+        rule = self._whole_board_fails(kind, players)
+        carried = self._carried(kind, carried) if rule is None else carried
+        rule = rule or self._values_ok(kind, carried, players)
+        if rule is not None:
+            return rule.id
+        tokens = self._tokens(rng, kind, carried, players)
+        if isinstance(tokens, str):
+            return tokens
+        starts = self._starts(rng, kind, players)
+        if starts is None:
+            return "starts (no seats meet starts: and the start rules)"
+        marks = self._markers(rng, kind, starts, players)
+        if marks is None:
+            return "markers (no cells meet markers: and the marker rules)"
+        spaces = self._outside(rng, kind)
+        if spaces is None:
+            return "outside (no spaces off the board meet the min_distance rules)"
+        return self._layout(kind, tokens, starts, players, carried, marks, spaces)
 
     def _markers(self, rng: random.Random, kind: list, starts: list, players: int) -> dict | None:
         """Marker name -> the cells it marks: random cells of its types, kept apart as the rules say."""
@@ -934,23 +991,33 @@ class Generator:
                 return None
         return out
 
-    def _outside(self, rng: random.Random) -> list | None:
-        """A cell one step off the board for each outside space, apart as min_distance rules say."""
+    def _outside(self, rng: random.Random, kind: list) -> list | None:
+        """A cell one step off the board for each outside space, as far from the other spaces and
+        from the board's cells as the min_distance rules naming its type say."""
         spaces = self.spec.outside or []
         if not spaces:
             return []
         on = set(self.spec.coords)
         neighbours = grid.neighbours_fn(self.spec.grid)
         ring = sorted({m for c in self.spec.coords for m in neighbours(c) if m not in on})
-        dist = self.board.distance
+        dist, coords = self.board.distance, self.spec.coords
         apart = [r for r in self.spec.rules if r.kind == "min_distance"]
+
+        def keeps_apart(t, u):
+            return [r.args["distance"] for r in apart
+                    if (t in r.args["a"] and u in r.args["b"]) or (t in r.args["b"] and u in r.args["a"])]
+
+        # the cells of the ring each space may take, whatever the other spaces do
+        allowed = []
+        for space in spaces:
+            far = [(coords[j], d) for j, u in enumerate(kind) for d in keeps_apart(space["type"], u)]
+            allowed.append([c for c in ring if all(dist(c, m) >= d for m, d in far)])
         for _ in range(200):
             chosen: list = []
-            for space in spaces:
+            for space, cells in zip(spaces, allowed):
                 t = space["type"]
-                open_ = [c for c in ring if c not in chosen and all(
-                    dist(c, o) >= r.args["distance"] for r in apart for o, s in zip(chosen, spaces)
-                    if (t in r.args["a"] and s["type"] in r.args["b"]) or (t in r.args["b"] and s["type"] in r.args["a"]))]
+                open_ = [c for c in cells if c not in chosen and all(
+                    dist(c, o) >= d for o, s in zip(chosen, spaces) for d in keeps_apart(t, s["type"]))]
                 if not open_:
                     break
                 chosen.append(open_[int(rng.random() * len(open_))])
@@ -966,25 +1033,31 @@ class Generator:
                 out[c] = values
         return out
 
-    def _values_ok(self, kind: list, carried: dict, players: int) -> bool:
-        """The rules that read cells' values (counts with `where:`, reachable), once the tiles' own
-        values are down."""
+    def _values_ok(self, kind: list, carried: dict, players: int, tokens: dict | None = None) -> Rule | None:
+        """The first rule that reads cells' values (counts with `where:`, reachable) and fails once
+        the tiles' own values are down, or None. Without `tokens`, a count whose `where` reads a
+        token is left for later; with them, only such counts are checked."""
+        names = self._token_names
+        placed = tokens or {}
+
         def value(c, key):
+            if key in placed:
+                return placed[key].get(c)
             return {**self._constant[kind[c]], **carried.get(c, {})}.get(key)
 
         for rule in self._board_rules[players]:
             if rule.kind == "reachable":
-                if not _reachable(rule, kind, self.board, value):
-                    return False
+                if tokens is None and not _reachable(rule, kind, self.board, value):
+                    return rule
                 continue
             where = rule.args.get("where")
-            if where is None:
+            if where is None or (tokens is None) == bool(names & set(where)):
                 continue
             cells = [c for c, t in enumerate(kind) if t in rule.args["a"] and
                      all(value(c, k) == v for k, v in where.items())]
             if not _global_holds(rule, cells, kind, self.board, players):
-                return False
-        return True
+                return rule
+        return None
 
     def _layout(self, kind, tokens, starts, players, carried, marks, spaces) -> Layout:
         spec = self.spec
@@ -1024,20 +1097,23 @@ class Generator:
     def metrics(self, layout: Layout) -> dict:
         spec, board = self.spec, self.board
         index = {c: i for i, c in enumerate(spec.coords)}
-        kind = [None] * board.n
+        kind, record = [None] * board.n, [{}] * board.n
         for cell in layout.cells:
             i = index.get(layout.coord(cell))
             if i is not None:
-                kind[i] = cell.get("type")
+                kind[i], record[i] = cell.get("type"), cell
         out = {}
         for goal in spec.objective:
+            # the value as each cell carries it: its type's, its own tile's, or its token's
+            value = [v if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+                     for v in (r.get(goal["value"]) for r in record)]
             if goal["kind"] == "region_spread":
                 for scheme in goal["per"]:
-                    sums = _region_sums(goal, scheme, kind, board, spec)
+                    sums = _region_sums(goal, scheme, kind, value, board)
                     out[f"{goal['value']}_{scheme}"] = [round(s, 4) for s in sums]
                     out[f"{goal['value']}_{scheme}_spread"] = round(max(sums) - min(sums), 4)
             else:
-                sums = _start_sums(goal, layout, kind, board, spec, index)
+                sums = _start_sums(layout, value, board, spec, index)
                 out[f"{goal['value']}_near_starts"] = [round(s, 4) for s in sums]
                 out[f"{goal['value']}_near_starts_spread"] = round(max(sums) - min(sums), 4) if sums else 0.0
         return out
@@ -1053,38 +1129,33 @@ class Generator:
         return total
 
 
-def _region_sums(goal, scheme, kind, board, spec) -> list[float]:
+def _region_sums(goal, scheme, kind, value, board) -> list[float]:
     """Each cell's value counted in the region it lies in, or, with `through`, shared equally by
     the regions of its neighbours of that type (where players reach it from)."""
     names, _ = grid.REGION_SCHEMES[scheme]
     region = board.regions[scheme]
     sums = [0.0] * len(names)
-    for i, t in enumerate(kind):
-        value = spec.types.get(t, {}).get(goal["value"]) if t is not None else None
-        if not isinstance(value, (int, float)):
+    for i, v in enumerate(value):
+        if v is None:
             continue
         if goal["through"] is None:
-            sums[region[i]] += value
+            sums[region[i]] += v
             continue
         doors = [j for j in board.nbrs[i] if kind[j] == goal["through"]]
         for j in doors:
-            sums[region[j]] += value / len(doors)
+            sums[region[j]] += v / len(doors)
     return sums
 
 
-def _start_sums(goal, layout, kind, board, spec, index) -> list[float]:
+def _start_sums(layout, value, board, spec, index) -> list[float]:
     sums = []
     near = spec.starts["near"] if spec.starts else 1
     for p in layout.placements:
         if p.get("kind") != "start":
             continue
         s = index.get(tuple(p["cell"]))
-        total = 0.0
-        for i, t in enumerate(kind):
-            value = spec.types.get(t, {}).get(goal["value"]) if t is not None else None
-            if isinstance(value, (int, float)) and board.distance(spec.coords[s], spec.coords[i]) <= near:
-                total += value
-        sums.append(total)
+        sums.append(sum(v for i, v in enumerate(value)
+                        if v is not None and board.distance(spec.coords[s], spec.coords[i]) <= near))
     return sums
 
 
@@ -1101,7 +1172,7 @@ def _global_holds(rule: Rule, cells: list, kind: list, board: _Board, players: i
         bounds = {k: (v.get(players) if isinstance(v, dict) else v) for k, v in rule.args.items() if k in ("exactly", "min", "max")}
         return _within(n, bounds)
     if rule.kind == "adjacent":
-        need, b, nbrs = rule.args.get("min", 1), rule.args["b"], board.nbrs
+        need, b, nbrs = _bound(rule, "min", players, 1), rule.args["b"], board.nbrs
         for i in cells:
             found = 0
             for j in nbrs[i]:
@@ -1119,9 +1190,15 @@ def _global_holds(rule: Rule, cells: list, kind: list, board: _Board, players: i
         counts = [0] * len(grid.REGION_SCHEMES[rule.args["per"]][0])
         for i in cells:
             counts[region[i]] += 1
-        return all((rule.args.get("min") is None or c >= rule.args["min"]) and
-                   (rule.args.get("max") is None or c <= rule.args["max"]) for c in counts)
+        low, high = _bound(rule, "min", players), _bound(rule, "max", players)
+        return all((low is None or c >= low) and (high is None or c <= high) for c in counts)
     return True
+
+
+def _bound(rule: Rule, key: str, players: int, default=None):
+    """A rule's exactly/min/max for this player count (load() made each {player count: n})."""
+    value = rule.args.get(key)
+    return default if value is None else value[players]
 
 
 def _within(n: int, bounds: dict) -> bool:
@@ -1164,10 +1241,10 @@ def _connected(cells: list, nbrs: list) -> bool:
     return reached == len(cells)
 
 
-def _start_quota_holds(rule: Rule, start: int, kind: list, coords: list, dist) -> bool:
+def _start_quota_holds(rule: Rule, start: int, kind: list, coords: list, dist, players: int) -> bool:
     """The number of cells of the rule's types within `within` steps of a start is in bounds."""
     n = sum(1 for i, t in enumerate(kind) if t in rule.args["a"] and dist(coords[start], coords[i]) <= rule.args["within"])
-    return rule.args.get("min", n) <= n <= rule.args.get("max", n)
+    return _bound(rule, "min", players, n) <= n <= _bound(rule, "max", players, n)
 
 
 def _tokens_apart(rule: Rule, placed: dict, board: _Board) -> bool:

@@ -8,6 +8,7 @@ and marked as a policy where the declaration says `policy: true`.
 """
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 
 from . import grid
@@ -28,7 +29,7 @@ STRUCTURE = {
     "cell-fixed": "House rule: the board's fixed cells keep their printed type.",
     "cell-label": "House rule: a cell's label is its row letter and column number.",
     "cell-value": "House rule: a cell carries the values declared for its type.",
-    "token": "House rule: each cell of the token's types carries one token, and no other cell does.",
+    "token": "House rule: each cell of the token's types carries one token, and no other cell does; the tokens are the declared ones.",
     "placement": "House rule: the only placements are the players' start positions.",
     "start": "House rule: each player has one start position, on a cell where starts are allowed.",
     "marker": "House rule: a marker is written true, and only on cells of the types it may mark.",
@@ -212,7 +213,7 @@ class Checker:
                 broken(f"{len(pairs)} pair(s) of touching {target[0]} and {target[1]}: "
                        + "; ".join(f"{self.name(x)} - {self.name(y)}" for x, y in pairs[:SHOWN]))
         elif kind == "adjacent":
-            b, need = set(self._members(target[1], kinds)), rule.get("min", 1)
+            b, need = set(self._members(target[1], kinds)), _for(rule.get("min", 1), players)
             short = [c for c in self._members(target[0], kinds) if sum(m in b for m in self._around(c)) < need]
             if short:
                 broken(f"{target[0]} with fewer than {need} {target[1]} beside: {self.names(short)}")
@@ -249,10 +250,11 @@ class Checker:
             counts = [0] * len(names)
             for c in self._members(target, kinds):
                 counts[region[c]] += 1
+            low, high = _for(rule.get("min"), players), _for(rule.get("max"), players)
             bad = [f"{names[k]} has {v}" for k, v in enumerate(counts)
-                   if (rule.get("min") is not None and v < rule["min"]) or (rule.get("max") is not None and v > rule["max"])]
+                   if (low is not None and v < low) or (high is not None and v > high)]
             if bad:
-                broken(f"{target} per {rule['per']} outside {rule.get('min', 0)}-{rule.get('max', 'any')}: {', '.join(bad)}")
+                broken(f"{target} per {rule['per']} outside {low or 0}-{'any' if high is None else high}: {', '.join(bad)}")
         # token and start rules are checked with the tokens and the starts
 
     def _reachable(self, rule, target, kinds, broken) -> None:
@@ -287,6 +289,7 @@ class Checker:
             wrong = [c for c, t in kinds.items() if (t in on) != (name in cells.get(c, {}))]
             if wrong:
                 report("token", f"{name} tokens missing or misplaced at {self.names(wrong)}")
+            self._token_values(token, [rec[name] for rec in cells.values() if name in rec], layout, report)
             for n, rule in enumerate(self.constraints):
                 if rule.get("tokens_not_adjacent") != name:
                     continue
@@ -297,6 +300,21 @@ class Checker:
                     report(rule_id, f"{len(pairs)} pair(s) of touching {name} tokens {rule['values']}: "
                            + "; ".join(f"{self.name(x)} - {self.name(y)}" for x, y in pairs[:SHOWN]),
                            str(rule.get("quote", "")), bool(rule.get("policy", False)))
+
+    def _token_values(self, token, have: list, layout, report) -> None:
+        """The values on the board are the declared ones for this player count, each as often
+        (a 7 never dealt, a second 12, the text "3" for 3 are all wrong)."""
+        values = token["values"]
+        if isinstance(values, dict):
+            values = values.get(getattr(layout, "players", None))
+        if not isinstance(values, list):
+            return                           # a player count the game does not have: said by `players`
+        extra, missing = Counter(map(_typed, have)), Counter(map(_typed, values))
+        extra, missing = extra - missing, missing - extra
+        if extra or missing:
+            said = lambda c: ", ".join(text for text, _ in sorted(c.elements()))
+            report("token", f"{token['name']} tokens differ from the declared ones"
+                   + (f": not dealt {said(extra)}" if extra else "") + (f"; missing {said(missing)}" if missing else ""))
 
     def _starts(self, layout, kinds, report) -> None:
         placements = getattr(layout, "placements", None) or []
@@ -313,6 +331,9 @@ class Checker:
         bad = [c for c in cells if kinds.get(c) not in allowed]
         players = getattr(layout, "players", None)
         seats = [self._seat(p) for p in starts]
+        shared = sorted({c for c in cells if len(c) == 2 and cells.count(c) > 1})
+        if shared:
+            report("start", f"two or more players start on {self.names(shared)}; each start has its own cell")
         if len(starts) != players or bad or sorted(seats, key=repr) != sorted(range(1, len(starts) + 1), key=repr):
             report("start", f"{len(starts)} start position(s) for {players!r} players"
                    + (f"; not on {self.starts['over']}: {self.names(bad)}" if bad else "")
@@ -321,7 +342,7 @@ class Checker:
         dist = grid.distance_fn(self.grid)
         for n, rule in enumerate(self.constraints):
             if "start_quota" in rule:
-                self._start_quota(n, rule, cells, kinds, dist, report)
+                self._start_quota(n, rule, cells, kinds, dist, report, players)
                 continue
             if "start_areas_apart" in rule:
                 self._start_areas_apart(n, rule, cells, kinds, report)
@@ -450,17 +471,29 @@ class Checker:
         if problems:
             report("start", "; ".join(problems[:SHOWN]))
 
-    def _start_quota(self, n, rule, starts, kinds, dist, report) -> None:
+    def _start_quota(self, n, rule, starts, kinds, dist, report, players) -> None:
         target, within = rule["start_quota"], rule.get("within", 1)
         members = self._members(target, kinds)
+        low, high = _for(rule.get("min"), players), _for(rule.get("max"), players)
         wrong = []
         for s in starts:
             if len(s) != 2:
                 continue
             have = sum(1 for c in members if dist(s, c) <= within)
-            if (rule.get("min") is not None and have < rule["min"]) or (rule.get("max") is not None and have > rule["max"]):
+            if (low is not None and have < low) or (high is not None and have > high):
                 wrong.append(f"{self.name(s)} has {have}")
         if wrong:
             report(str(rule.get("id") or f"start-quota-{n + 1}"),
-                   f"{target} within {within} of a start outside {rule.get('min', 0)}-{rule.get('max', 'any')}: "
+                   f"{target} within {within} of a start outside {low or 0}-{'any' if high is None else high}: "
                    + "; ".join(wrong), str(rule.get("quote", "")), bool(rule.get("policy", False)))
+
+
+def _for(value, players):
+    """A number of the rules, or its value for this player count when given per player count
+    ({3: 1, 4: 2}); None when the layout's player count has none."""
+    return value.get(players) if isinstance(value, dict) else value
+
+
+def _typed(value) -> tuple:
+    """A token value with its JSON type, so 3 and "3" (and true and 1) count apart."""
+    return (repr(value), type(value).__name__)

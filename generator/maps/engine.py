@@ -204,7 +204,7 @@ def generate(game, seed: int, players: int | None = None, options: MapOptions | 
 
 def _options_taken(rules: MapRules, options: MapOptions) -> None:
     """--mountains K or --relaxed given to rules that never read it would be ignored: refused."""
-    for name in ("mountains", "relaxed"):
+    for name in ("mountains", "relaxed", "budget"):
         if getattr(options, name) and name not in rules.gen.OPTIONS:
             raise MapError(f"{rules.id} takes no --{name}: its map rules have no such option")
         if name == "mountains" and options.mountains < 0:

@@ -56,6 +56,7 @@ class MapOptions:
     balance: bool = True
     relaxed: bool = False            # Royal Dukes: allow adjacent / edge settlements
     mountains: int = 0               # Royal Dukes: optional mountains
+    budget: int | None = None        # declared rules: boards dealt before giving up (None: the default)
     extra: dict | None = None
 
 

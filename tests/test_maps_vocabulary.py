@@ -1,0 +1,197 @@
+"""The map vocabulary as a designer meets it (issue 24): a marsh game written only in docs/maps.md
+terms, whose layouts pnpgen's own checker must pass; each bug found there, and each rule broken
+alone in a layout the checker must refuse."""
+from __future__ import annotations
+
+import copy
+import json
+import random
+import re
+
+import pytest
+import yaml
+
+from conftest import run_cli
+from generator.maps import declared, declared_check
+from generator.maps.layout import Layout
+from generator.maps.rules import MapOptions
+
+PLAIN = MapOptions(balance=False)
+NUMBERS = [2, 3, 3, 4, 4, 5, 5, 6, 8, 9, 9, 10, 11, 12]
+
+MARSH = {
+    "board": {"grid": "hex", "shape": "hexagon", "radius": 3},
+    "players": {"min": 2, "max": 3, "default": 3},
+    "types": {"reed": {"values": {"food": 1}}, "pool": {"values": {"food": 2}},
+              "mud": {"values": {"depth": [1, 2]}}, "bog": {}, "heron": {}},
+    "groups": {"wet": ["reed", "pool"]},
+    "fill": "bog",
+    "deal": [{"type": "reed", "count": 8}, {"type": "pool", "count": 6},
+             {"type": "mud", "count": 3, "values": {"depth": 1}}, {"type": "mud", "count": 2, "values": {"depth": 2}}],
+    "tokens": [{"name": "number", "over": "wet", "values": NUMBERS}],
+    "starts": {"over": "bog", "near": 1},
+    "outside": [{"type": "heron"}],
+    "constraints": [
+        {"id": "heron-far", "min_distance": ["heron", "pool"], "distance": 3, "quote": "The heron keeps away from pools."},
+        {"id": "one-twelve", "count": "wet", "where": {"number": 12}, "exactly": 1, "quote": "One 12."},
+        {"id": "reeds-apart", "not_adjacent": ["reed", "pool"], "policy": True, "quote": "Reeds ring no pool."},
+    ],
+}
+
+
+def marsh(tmp_path, edit=None):
+    section = copy.deepcopy(MARSH)
+    if edit:
+        edit(section)
+    path = tmp_path / "map.yaml"
+    path.write_text(yaml.safe_dump({"layout": section}, sort_keys=False))
+    spec = declared.load(section, path)
+    return declared.Generator(spec, "marsh"), declared_check.Checker(path, "marsh")
+
+
+def rules_broken(check, layout) -> list[str]:
+    return sorted(v.rule for v in check.check(layout))
+
+
+def test_a_space_off_the_board_keeps_its_distance_from_board_types(tmp_path):
+    gen, check = marsh(tmp_path)
+    rng = random.Random(3)
+    for _ in range(150):
+        assert rules_broken(check, gen.generate(rng, 3, PLAIN)) == []
+
+
+def test_a_count_where_a_token_has_a_value_is_met_by_the_generator(tmp_path):
+    gen, check = marsh(tmp_path, lambda s: s["tokens"][0].update(values=NUMBERS[:-2] + [12, 12]))
+    with pytest.raises(declared.NoLayout, match=r"boards rejected by: one-twelve"):
+        gen.generate(random.Random(1), 3, PLAIN)          # two 12s can never make one: said by name
+    gen, check = marsh(tmp_path)
+    layout = gen.generate(random.Random(1), 3, PLAIN)
+    assert sum(c.get("number") == 12 for c in layout.cells) == 1 and rules_broken(check, layout) == []
+
+
+def test_two_token_lists_of_one_name_are_refused(tmp_path):
+    with pytest.raises(declared.DeclarationError, match=r"tokens\[2\]\.name: a second token named 'number'"):
+        marsh(tmp_path, lambda s: s["tokens"].append({"name": "number", "over": "pool", "values": [1]}))
+
+
+def test_a_per_player_count_quota_is_read_and_kept(tmp_path):
+    quota = {"id": "pools-spread", "quota": "pool", "per": "quadrants", "min": {2: 1, 3: 1}, "max": {2: 3, 3: 2},
+             "quote": "Pools in every quarter."}
+    gen, check = marsh(tmp_path, lambda s: s["constraints"].append(quota))
+    rng = random.Random(2)
+    for players in (2, 3, 3):
+        layout = gen.generate(rng, players, PLAIN)
+        assert rules_broken(check, layout) == []
+    # three pools in one quarter: only the quota breaks (3 players: at most 2)
+    gen, check = marsh(tmp_path, lambda s: s["constraints"].append({**quota, "max": {2: 3, 3: 1}}))
+    found = [v for v in check.check(layout) if v.rule == "pools-spread"]
+    assert found and "outside 1-1" in found[0].message
+
+
+def test_an_objective_over_a_value_each_tile_carries_scores_it(tmp_path):
+    gen, _ = marsh(tmp_path, lambda s: s.update(objective=[{"region_spread": "depth", "per": ["quadrants"]}]))
+    rng = random.Random(5)
+    spreads = {gen.metrics(gen.generate(rng, 3, PLAIN))["depth_quadrants_spread"] for _ in range(20)}
+    assert max(spreads) > 0 and len(spreads) > 1
+
+
+def test_an_objective_over_a_token_scores_it(tmp_path):
+    gen, _ = marsh(tmp_path, lambda s: s.update(objective=[{"start_spread": "number"}]))
+    rng = random.Random(5)
+    metrics = [gen.metrics(gen.generate(rng, 3, PLAIN)) for _ in range(10)]
+    assert all(len(m["number_near_starts"]) == 3 for m in metrics)
+    assert len({m["number_near_starts_spread"] for m in metrics}) > 1
+
+
+def _good(tmp_path):
+    gen, check = marsh(tmp_path)
+    layout = gen.generate(random.Random(9), 3, PLAIN)
+    assert rules_broken(check, layout) == []
+    return layout, check
+
+
+def _wet(layout) -> list[dict]:
+    return [c for c in layout.cells if c["type"] in ("reed", "pool")]
+
+
+@pytest.mark.parametrize("edit, said", [
+    (lambda L: _wet(L)[0].update(number=7), r"number tokens .*7"),
+    (lambda L: next(c for c in _wet(L) if c["number"] == 2).update(number=12), r"number tokens .*12"),
+    (lambda L: next(c for c in _wet(L) if c["number"] == 3).update(number="3"), r"number tokens .*'3'"),
+])
+def test_check_refuses_token_values_the_rules_do_not_deal(tmp_path, edit, said):
+    layout, check = _good(tmp_path)
+    edit(layout)
+    found = [v for v in check.check(layout) if v.rule == "token"]
+    assert found and __import__("re").search(said, found[0].message), check.check(layout)
+
+
+def test_check_refuses_two_players_starting_on_one_cell(tmp_path):
+    layout, check = _good(tmp_path)
+    starts = [p for p in layout.placements if p["kind"] == "start"]
+    starts[1]["cell"] = list(starts[0]["cell"])
+    found = [v for v in check.check(layout) if v.rule == "start"]
+    assert found and "two or more players start on" in found[0].message
+
+
+def test_check_refuses_a_second_space_off_the_board(tmp_path):
+    layout, check = _good(tmp_path)
+    heron = next(c for c in layout.cells if c["type"] == "heron")
+    spots = [(heron["q"] + dq, heron["r"] + dr) for dq, dr in ((0, 1), (1, 0), (0, -1), (-1, 0), (1, -1), (-1, 1))]
+    on = {(c["q"], c["r"]) for c in layout.cells}
+    q, r = next(s for s in spots if s not in on and any(((s[0] + a, s[1] + b) in on) for a, b in
+                                                        ((0, 1), (1, 0), (0, -1), (-1, 0), (1, -1), (-1, 1))))
+    layout.cells.append({"q": q, "r": r, "type": "heron"})
+    assert "outside" in rules_broken(check, layout)
+
+
+# --- failure a designer can act on ----------------------------------------------------------
+POOLS_SPREAD = {"id": "pools-spread", "quota": "pool", "per": "quadrants", "min": 1, "quote": "A pool in every quarter."}
+
+
+def test_no_layout_names_the_rules_that_rejected_most_boards(tmp_path):
+    gen, _ = marsh(tmp_path, lambda s: s["constraints"].extend([
+        POOLS_SPREAD, {"id": "pools-joined", "connected": "pool", "quote": "One pond."}]))
+    with pytest.raises(declared.NoLayout) as caught:
+        gen.generate(random.Random(1), 3, MapOptions(balance=False, budget=60))
+    said = str(caught.value)
+    counts = dict((rule, int(n)) for rule, n in re.findall(r"([a-z-]+) (\d+)", said.split("rejected by: ")[1].split(";")[0]))
+    assert sum(counts.values()) == 60 and set(counts) <= {"pools-spread", "pools-joined"}
+    assert list(counts) == sorted(counts, key=lambda r: -counts[r])          # most first
+    assert "in 60 boards" in said and "raise the budget (--budget 600)" in said
+
+
+def _marsh_pack(tmp_path, edit=None):
+    pack = tmp_path / "marsh"
+    pack.mkdir()
+    (pack / "game.yaml").write_text("title: Marsh\n")
+    section = copy.deepcopy(MARSH)
+    if edit:
+        edit(section)
+    (pack / "map.yaml").write_text(yaml.safe_dump({"layout": section}, sort_keys=False))
+    return pack
+
+
+def test_count_writes_the_layouts_it_found_and_names_the_seeds_that_failed(tmp_path):
+    pack = _marsh_pack(tmp_path, lambda s: s["constraints"].append(POOLS_SPREAD))
+    # with a budget of one board, seed 22 finds a layout and 20, 21, 23, 24 do not
+    code, out, err = run_cli("map", pack, "--seed", "20", "--count", "5", "--budget", "1", "--balance", "off",
+                             "--out", tmp_path / "out")
+    assert code == 1
+    assert re.search(r"error: 4 of 5 seeds found no layout: seed 20: marsh: no layout .* in 1 board; boards "
+                     r"rejected by: pools-spread 1", err), err
+    assert [int(s) for s in re.findall(r"seed (\d+):", err)] == [20, 21, 23, 24]
+    data = json.loads((tmp_path / "out" / "marsh" / "marsh-maps-20-x5.json").read_text())
+    assert data["seed"] == 22
+    code, out, err = run_cli("map", pack, "--check", tmp_path / "out" / "marsh" / "marsh-maps-20-x5.json")
+    assert code == 0, out + err
+    # when no seed finds one, nothing is written
+    code, out, err = run_cli("map", pack, "--seed", "20", "--count", "2", "--budget", "1", "--out", tmp_path / "none")
+    assert code == 2 and "no seed of 20-21 found a layout" in err and not (tmp_path / "none").exists()
+
+
+def test_the_budget_is_bounded_and_only_for_declared_rules(tmp_path):
+    code, _, err = run_cli("map", "shires", "--budget", "5", "--out", tmp_path)
+    assert code == 2 and "shires takes no --budget" in err
+    code, _, err = run_cli("map", "shires", "--budget", "100001", "--out", tmp_path)
+    assert code == 2 and "argument --budget: 100001 is outside 1-100,000 boards" in err
