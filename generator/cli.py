@@ -277,7 +277,7 @@ def cmd_map(args) -> int:
 def _map_layouts(engine, rules, seed: int, args, options, progress) -> tuple[list, list]:
     """The layouts of seeds seed..seed+count-1 that could be made, and (seed, why) of those
     that could not: one seed that finds no layout does not lose the others."""
-    from .maps.declared import NoLayout
+    from .maps.declared_gen import NoLayout
     progress.start(args.count, f"{rules.id} layouts")
     layouts, failed = [], []
     try:
@@ -496,7 +496,7 @@ def _map_seed(text: str) -> int:
 
 
 def _map_budget(text: str) -> int:
-    from .maps.declared import MAX_BUDGET
+    from .maps.declared_gen import MAX_BUDGET
     value = _whole_number(text)
     if not 1 <= value <= MAX_BUDGET:
         raise argparse.ArgumentTypeError(f"{value} is outside 1-{MAX_BUDGET:,} boards")

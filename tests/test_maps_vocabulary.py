@@ -12,7 +12,7 @@ import pytest
 import yaml
 
 from conftest import run_cli
-from generator.maps import declared, declared_check
+from generator.maps import declared, declared_check, declared_gen
 from generator.maps.layout import Layout
 from generator.maps.rules import MapOptions
 
@@ -46,7 +46,7 @@ def marsh(tmp_path, edit=None):
     path = tmp_path / "map.yaml"
     path.write_text(yaml.safe_dump({"layout": section}, sort_keys=False))
     spec = declared.load(section, path)
-    return declared.Generator(spec, "marsh"), declared_check.Checker(path, "marsh")
+    return declared_gen.Generator(spec, "marsh"), declared_check.Checker(path, "marsh")
 
 
 def rules_broken(check, layout) -> list[str]:
@@ -62,7 +62,7 @@ def test_a_space_off_the_board_keeps_its_distance_from_board_types(tmp_path):
 
 def test_a_count_where_a_token_has_a_value_is_met_by_the_generator(tmp_path):
     gen, check = marsh(tmp_path, lambda s: s["tokens"][0].update(values=NUMBERS[:-2] + [12, 12]))
-    with pytest.raises(declared.NoLayout, match=r"boards rejected by: one-twelve"):
+    with pytest.raises(declared_gen.NoLayout, match=r"boards rejected by: one-twelve"):
         gen.generate(random.Random(1), 3, PLAIN)          # two 12s can never make one: said by name
     gen, check = marsh(tmp_path)
     layout = gen.generate(random.Random(1), 3, PLAIN)
@@ -152,7 +152,7 @@ POOLS_SPREAD = {"id": "pools-spread", "quota": "pool", "per": "quadrants", "min"
 def test_no_layout_names_the_rules_that_rejected_most_boards(tmp_path):
     gen, _ = marsh(tmp_path, lambda s: s["constraints"].extend([
         POOLS_SPREAD, {"id": "pools-joined", "connected": "pool", "quote": "One pond."}]))
-    with pytest.raises(declared.NoLayout) as caught:
+    with pytest.raises(declared_gen.NoLayout) as caught:
         gen.generate(random.Random(1), 3, MapOptions(balance=False, budget=60))
     said = str(caught.value)
     counts = dict((rule, int(n)) for rule, n in re.findall(r"([a-z-]+) (\d+)", said.split("rejected by: ")[1].split(";")[0]))
