@@ -68,6 +68,6 @@ def _start_sums(layout, value, board, spec, index) -> list[float]:
         if p.get("kind") != "start":
             continue
         s = index.get(tuple(p["cell"]))
-        sums.append(sum(v for i, v in enumerate(value)
-                        if v is not None and board.distance(spec.coords[s], spec.coords[i]) <= near))
+        sums.append(sum((v for i, v in enumerate(value)
+                         if v is not None and board.distance(spec.coords[s], spec.coords[i]) <= near), 0.0))
     return sums
