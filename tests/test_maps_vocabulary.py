@@ -195,3 +195,145 @@ def test_the_budget_is_bounded_and_only_for_declared_rules(tmp_path):
     assert code == 2 and "shires takes no --budget" in err
     code, _, err = run_cli("map", "shires", "--budget", "100001", "--out", tmp_path)
     assert code == 2 and "argument --budget: 100001 is outside 1-100,000 boards" in err
+
+
+# --- gaps of the vocabulary (issue 24): each rule kept by the generator, broken alone -----------
+def tiny(tmp_path, section: dict):
+    base = {"board": {"grid": "square", "shape": "rectangle", "cols": 5, "rows": 5}, "players": {"min": 2, "max": 2},
+            "fill": "plain", "types": {"plain": {}}}
+    section = {**base, **section}
+    path = tmp_path / "map.yaml"
+    path.write_text(yaml.safe_dump({"layout": section}, sort_keys=False))
+    return declared_gen.Generator(declared.load(section, path), "tiny"), declared_check.Checker(path, "tiny")
+
+
+def sizes_of_pieces(layout, types) -> list[int]:
+    from generator.maps import grid
+    return [len(p) for t in types for p in grid.components(
+        [(c["x"], c["y"]) for c in layout.cells if c["type"] == t], "square")]
+
+
+CLUSTERS = {"types": {"plain": {}, "wood": {}, "lake": {}}, "groups": {"terrain": ["wood", "lake"]},
+            "deal": [{"type": "wood", "count": 7}, {"type": "lake", "count": 6}],
+            "constraints": [{"id": "small-groves", "clusters": "terrain", "max": {2: 2}, "quote": "No more than two of a terrain together."}]}
+
+
+def test_clusters_keeps_each_connected_piece_of_a_type_small(tmp_path):
+    gen, check = tiny(tmp_path, CLUSTERS)
+    rng = random.Random(4)
+    for _ in range(100):
+        layout = gen.generate(rng, 2, PLAIN)
+        assert max(sizes_of_pieces(layout, ["wood", "lake"])) <= 2 and check.check(layout) == []
+    # three woods in a row, the rest unchanged in number: only the clusters rule breaks
+    for cell in layout.cells:
+        cell["type"] = "plain"
+    for x, y, t in [(0, 0, "wood"), (1, 0, "wood"), (2, 0, "wood"), (4, 0, "wood"), (0, 2, "wood"), (2, 2, "wood"),
+                    (4, 2, "wood"), (0, 4, "lake"), (2, 4, "lake"), (4, 4, "lake"), (1, 3, "lake"), (3, 3, "lake"),
+                    (3, 1, "lake")]:
+        next(c for c in layout.cells if (c["x"], c["y"]) == (x, y))["type"] = t
+    found = check.check(layout)
+    assert [v.rule for v in found] == ["small-groves"] and "larger than 2: wood (0, 0), (1, 0), (2, 0)" in found[0].message
+
+
+def test_clusters_needs_a_max(tmp_path):
+    section = copy.deepcopy(CLUSTERS)
+    del section["constraints"][0]["max"]
+    with pytest.raises(declared.DeclarationError, match=r"constraints\[1\]: clusters: needs max:"):
+        tiny(tmp_path, section)
+
+
+EQUAL = {"types": {"plain": {}, "land": {}}, "deal": [{"type": "land", "count": 10}],
+         "tokens": [{"name": "number", "over": "land", "values": [2, 3, 3, 4, 4, 5, 5, 6, 6, 8]}],
+         "constraints": [{"id": "no-twins", "tokens_not_adjacent": "number", "equal": True, "quote": "Equal numbers never touch."}]}
+
+
+def test_equal_token_values_never_touch(tmp_path):
+    gen, check = tiny(tmp_path, EQUAL)
+    rng = random.Random(6)
+    for _ in range(100):
+        layout = gen.generate(rng, 2, PLAIN)
+        at = {(c["x"], c["y"]): c["number"] for c in layout.cells if "number" in c}
+        assert not any(at.get((x + 1, y)) == v or at.get((x, y + 1)) == v for (x, y), v in at.items())
+        assert check.check(layout) == []
+    # two touching lands swap their numbers so that two 3s (or 4s, ...) touch: that rule alone
+    at = {(c["x"], c["y"]): c for c in layout.cells if "number" in c}
+    for (x, y), cell in at.items():
+        twin = next((o for o in at.values() if o is not cell and o["number"] == cell["number"]), None)
+        side = at.get((x + 1, y)) or at.get((x, y + 1))
+        if twin is not None and side is not None and side is not twin:
+            side["number"], twin["number"] = twin["number"], side["number"]
+            break
+    found = check.check(layout)
+    assert [v.rule for v in found] == ["no-twins"] and "touching equal number tokens" in found[0].message
+
+
+def test_tokens_not_adjacent_needs_values_or_equal(tmp_path):
+    section = copy.deepcopy(EQUAL)
+    section["constraints"][0].pop("equal")
+    with pytest.raises(declared.DeclarationError, match=r"constraints\[1\]: needs values: .* or equal: true"):
+        tiny(tmp_path, section)
+
+
+STARTS = {"types": {"plain": {}, "treasure": {}}, "deal": [{"type": "treasure", "count": 2}],
+          "starts": {"over": "plain", "near": 1},
+          "constraints": [
+              {"id": "starts-on-edge", "start_edge": "on", "quote": "Each player starts on the edge."},
+              {"id": "fair-treasure", "start_nearest": "treasure", "max": 3, "spread": 1,
+               "quote": "Each start the same distance, within one, from a treasure."}]}
+
+
+def _steps(layout, start) -> int:
+    return min(abs(start[0] - c["x"]) + abs(start[1] - c["y"]) for c in layout.cells if c["type"] == "treasure")
+
+
+def test_starts_on_the_edge_and_near_a_treasure_alike(tmp_path):
+    gen, check = tiny(tmp_path, STARTS)
+    rng = random.Random(8)
+    for _ in range(100):
+        layout = gen.generate(rng, 2, PLAIN)
+        starts = [tuple(p["cell"]) for p in layout.placements if p["kind"] == "start"]
+        assert all(x in (0, 4) or y in (0, 4) for x, y in starts)
+        steps = [_steps(layout, s) for s in starts]
+        assert max(steps) <= 3 and max(steps) - min(steps) <= 1 and check.check(layout) == []
+    start = next(p for p in layout.placements if p["kind"] == "start")
+    other = next(tuple(p["cell"]) for p in layout.placements if p["kind"] == "start" and p is not start)
+    plains = [(c["x"], c["y"]) for c in layout.cells if c["type"] == "plain" and (c["x"], c["y"]) != other]
+    seen = set()
+    for cell in plains:                 # moved inland, or too far from a treasure: each rule alone
+        start["cell"] = list(cell)
+        found = [v.rule for v in check.check(layout)]
+        if len(found) == 1:
+            seen.add(found[0])
+    assert seen == {"starts-on-edge", "fair-treasure"}
+
+
+@pytest.mark.parametrize("edit, said", [
+    (lambda s: s["constraints"][0].update(start_edge="yes"), r"constraints\[1\]\.start_edge: is 'yes'; use on"),
+    (lambda s: s["constraints"][1].pop("max") and s["constraints"][1].pop("spread"), r"constraints\[2\]: start_nearest: needs"),
+    (lambda s: s["constraints"][1].update(start_nearest="gold"), r"constraints\[2\]\.start_nearest: 'gold' is not a declared"),
+    (lambda s: s.pop("starts"), r"starts: the start rules need start positions"),
+])
+def test_a_mistake_in_the_start_rules_is_located(tmp_path, edit, said):
+    section = copy.deepcopy(STARTS)
+    edit(section)
+    with pytest.raises(declared.DeclarationError, match=r"map\.yaml:\d+:\d+: layout\." + said):
+        tiny(tmp_path, section)
+
+
+def test_type_spread_evens_the_pips_of_each_resource(tmp_path):
+    """The classic balance: each resource's number tokens counted as their pips, as even as can be."""
+    pips = {2: 1, 3: 2, 4: 3, 5: 4, 6: 5, 8: 5, 9: 4, 10: 3, 11: 2, 12: 1}
+    goal = {"type_spread": "number", "over": "wet", "as": pips}
+    gen, _ = marsh(tmp_path, lambda s: s.update(objective=[goal]))
+    metrics = gen.metrics(gen.generate(random.Random(2), 3, PLAIN))
+    assert set(metrics["number_per_type"]) == {"pool", "reed"}
+    assert metrics["number_per_type_spread"] == abs(metrics["number_per_type"]["pool"] - metrics["number_per_type"]["reed"])
+    from generator.maps import engine
+    pack = _marsh_pack(tmp_path, lambda s: s.update(objective=[goal], tries=40))
+    on = [engine.generate(pack, seed, 3, MapOptions()).metrics["number_per_type_spread"] for seed in range(5)]
+    off = [engine.generate(pack, seed, 3, PLAIN).metrics["number_per_type_spread"] for seed in range(5)]
+    assert sum(on) < sum(off)
+    with pytest.raises(declared.DeclarationError, match=r"objective\[1\]: type_spread needs over:"):
+        marsh(tmp_path, lambda s: s.update(objective=[{"type_spread": "number"}]))
+    with pytest.raises(declared.DeclarationError, match=r"objective\[1\]\.as\.6: must be a number"):
+        marsh(tmp_path, lambda s: s.update(objective=[{**goal, "as": {6: "five"}}]))

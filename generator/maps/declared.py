@@ -16,8 +16,9 @@ __all__ = ["DeclarationError", "Declared", "Rule", "load"]
 
 MAX_NUMBER = 10 ** 6        # a number in the declaration: sums over a board stay far inside what --check reads
 LOCAL_RULES = ("not_adjacent", "min_distance", "off_edge", "on_edge", "near")
-GLOBAL_RULES = ("count", "adjacent", "connected", "quota", "reachable")
-START_RULES = ("start_distance", "start_quota", "start_areas_apart", "marker_off_start_areas")
+GLOBAL_RULES = ("count", "adjacent", "connected", "quota", "reachable", "clusters")
+START_RULES = ("start_distance", "start_quota", "start_areas_apart", "marker_off_start_areas", "start_edge",
+               "start_nearest")
 
 
 @dataclass
@@ -83,7 +84,7 @@ def load(section, source: "str | Path" = "map.yaml") -> Declared:
     starts = read.start_rules(rd, section.get("starts"), groups, players)
     if starts is None and any(r.kind in START_RULES for r in rules):
         rd.fail("starts", "the start rules need start positions", "add starts: {over: TYPE, near: 1}")
-    objective = read.objectives(rd, section.get("objective", []), types, starts, tokens)
+    objective = read.objectives(rd, section.get("objective", []), types, groups, starts, tokens)
     for t in sorted({fill, *fixed.values()}):
         if any(isinstance(v, list) for v in types[t].values()):
             rd.fail(f"types.{t}.values", "lists choices, but its cells are not dealt from a bag",

@@ -181,7 +181,7 @@ class Checker:
     def _constraint(self, n, rule, kinds, players, report) -> None:
         kind = next(k for k in rule if k not in ("id", "quote", "policy", "exactly", "min", "max", "per",
                                                   "distance", "values", "within", "cells", "where",
-                                                  "from", "by", "step"))
+                                                  "from", "by", "step", "equal", "spread"))
         rule_id = str(rule.get("id") or f"{kind.replace('_', '-')}-{n + 1}")
         quote, policy = str(rule.get("quote", "")), bool(rule.get("policy", False))
 
@@ -239,6 +239,15 @@ class Checker:
                        + self.names(far))
         elif kind == "reachable":
             self._reachable(rule, target, kinds, broken)
+        elif kind == "clusters":
+            most = _for(rule["max"], players)
+            big = [p for t in sorted(self.groups[target]) for p in grid.components(
+                [c for c, k in kinds.items() if k == t], self.grid) if most is not None and len(p) > most]
+            if big:
+                broken(f"{len(big)} connected piece(s) of one {target} type larger than {most}: "
+                       + "; ".join(f"{kinds[p[0]]} {self.names(p)}" for p in big[:SHOWN]))
+        elif kind in ("start_edge", "start_nearest"):
+            pass                        # checked with the starts
         elif kind == "connected":
             pieces = grid.components(self._members(target, kinds), self.grid)
             if len(pieces) > 1:
@@ -293,11 +302,15 @@ class Checker:
             for n, rule in enumerate(self.constraints):
                 if rule.get("tokens_not_adjacent") != name:
                     continue
-                hot = {c for c, rec in cells.items() if rec.get(name) in set(rule["values"])}
-                pairs = sorted({tuple(sorted((c, m))) for c in hot for m in self._around(c) if m in hot})
+                values = rule.get("values") or []
+                hot = {c: rec.get(name) for c, rec in cells.items()
+                       if name in rec and (not values or rec.get(name) in values)}
+                pairs = sorted({tuple(sorted((c, m))) for c in hot for m in self._around(c) if m in hot
+                                and (not rule.get("equal") or _typed(hot[m]) == _typed(hot[c]))})
                 if pairs:
                     rule_id = str(rule.get("id") or f"tokens-not-adjacent-{n + 1}")
-                    report(rule_id, f"{len(pairs)} pair(s) of touching {name} tokens {rule['values']}: "
+                    what = "equal" if rule.get("equal") else ""
+                    report(rule_id, f"{len(pairs)} pair(s) of touching {what} {name} tokens {values or ''}: "
                            + "; ".join(f"{self.name(x)} - {self.name(y)}" for x, y in pairs[:SHOWN]),
                            str(rule.get("quote", "")), bool(rule.get("policy", False)))
 
@@ -346,6 +359,9 @@ class Checker:
                 continue
             if "start_areas_apart" in rule:
                 self._start_areas_apart(n, rule, cells, kinds, report)
+                continue
+            if "start_edge" in rule or "start_nearest" in rule:
+                self._start_where(n, rule, [c for c in cells if c in kinds], kinds, dist, report, players)
                 continue
             if "start_distance" not in rule:
                 continue
@@ -470,6 +486,31 @@ class Checker:
                 problems.append(f"{piece} pieces are not one beside each start, of its player")
         if problems:
             report("start", "; ".join(problems[:SHOWN]))
+
+    def _start_where(self, n, rule, starts, kinds, dist, report, players) -> None:
+        """start_edge: each start on (off) the edge; start_nearest: the steps from each start to
+        its nearest cell of A within min-max, and differing by at most spread."""
+        kind = "start_edge" if "start_edge" in rule else "start_nearest"
+        if kind == "start_edge":
+            on = rule["start_edge"] == "on"
+            wrong = [c for c in starts if (c in self.edge) != on]
+            message = f"start(s) {'not ' if on else ''}on the edge: {self.names(wrong)}"
+        else:
+            targets = self._members(rule["start_nearest"], kinds)
+            steps = {c: min((dist(c, m) for m in targets), default=None) for c in starts}
+            low, high = _for(rule.get("min"), players), _for(rule.get("max"), players)
+            wrong = [c for c, d in steps.items() if d is None or (low is not None and d < low)
+                     or (high is not None and d > high)]
+            found = [d for d in steps.values() if d is not None]
+            if "spread" in rule and found and max(found) - min(found) > rule["spread"]:
+                wrong = sorted(steps)
+            message = (f"steps from each start to the nearest {rule['start_nearest']} "
+                       + ", ".join(f"{self.name(c)}: {steps[c]}" for c in sorted(steps))
+                       + f" (wanted {low if low is not None else 0}-{'any' if high is None else high}"
+                       + (f", differing by at most {rule['spread']}" if "spread" in rule else "") + ")")
+        if wrong:
+            report(str(rule.get("id") or f"{kind.replace('_', '-')}-{n + 1}"), message,
+                   str(rule.get("quote", "")), bool(rule.get("policy", False)))
 
     def _start_quota(self, n, rule, starts, kinds, dist, report, players) -> None:
         target, within = rule["start_quota"], rule.get("within", 1)

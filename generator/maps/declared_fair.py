@@ -18,29 +18,51 @@ def metrics(spec, board, layout: Layout) -> dict:
             kind[i], record[i] = cell.get("type"), cell
     out = {}
     for goal in spec.objective:
-        # the value as each cell carries it: its type's, its own tile's, or its token's
-        value = [v if isinstance(v, (int, float)) and not isinstance(v, bool) else None
-                 for v in (r.get(goal["value"]) for r in record)]
+        value = _values(goal, record)
+        name = goal["value"]
         if goal["kind"] == "region_spread":
             for scheme in goal["per"]:
                 sums = _region_sums(goal, scheme, kind, value, board)
-                out[f"{goal['value']}_{scheme}"] = [round(s, 4) for s in sums]
-                out[f"{goal['value']}_{scheme}_spread"] = round(max(sums) - min(sums), 4)
+                out[f"{name}_{scheme}"] = [round(s, 4) for s in sums]
+                out[f"{name}_{scheme}_spread"] = round(max(sums) - min(sums), 4)
+        elif goal["kind"] == "type_spread":
+            sums = {t: sum((v for v, k in zip(value, kind) if k == t and v is not None), 0.0) for t in goal["over"]}
+            out[f"{name}_per_type"] = {t: round(s, 4) for t, s in sums.items()}
+            out[f"{name}_per_type_spread"] = round(max(sums.values()) - min(sums.values()), 4)
         else:
             sums = _start_sums(layout, value, board, spec, index)
-            out[f"{goal['value']}_near_starts"] = [round(s, 4) for s in sums]
-            out[f"{goal['value']}_near_starts_spread"] = round(max(sums) - min(sums), 4) if sums else 0.0
+            out[f"{name}_near_starts"] = [round(s, 4) for s in sums]
+            out[f"{name}_near_starts_spread"] = round(max(sums) - min(sums), 4) if sums else 0.0
     return out
+
+
+def spreads(goal) -> list[str]:
+    """The metrics an objective evens out."""
+    name = goal["value"]
+    if goal["kind"] == "region_spread":
+        return [f"{name}_{s}_spread" for s in goal["per"]]
+    return [f"{name}_per_type_spread" if goal["kind"] == "type_spread" else f"{name}_near_starts_spread"]
+
 
 def score(spec, metrics: dict) -> float:
     """Higher is fairer: minus the weighted spreads of the declared objective."""
     total = 0.0
     for goal in spec.objective:
-        if goal["kind"] == "region_spread":
-            total -= goal["weight"] * sum(metrics[f"{goal['value']}_{s}_spread"] for s in goal["per"])
-        else:
-            total -= goal["weight"] * metrics[f"{goal['value']}_near_starts_spread"]
+        total -= goal["weight"] * sum(metrics[key] for key in spreads(goal))
     return total
+
+
+def _values(goal, record) -> list:
+    """The value as each cell carries it (its type's, its own tile's, or its token's), counted
+    as the objective's `as:` table says; None where a cell has none."""
+    table = goal["as"]
+    out = []
+    for r in record:
+        v = r.get(goal["value"])
+        if table is not None and v is not None and not isinstance(v, (dict, list)):
+            v = table.get(v, 0)
+        out.append(v if isinstance(v, (int, float)) and not isinstance(v, bool) else None)
+    return out
 
 
 def _region_sums(goal, scheme, kind, value, board) -> list[float]:

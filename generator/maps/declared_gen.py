@@ -15,8 +15,8 @@ from __future__ import annotations
 import copy
 import random
 
-from . import declared_fair, grid
-from .declared import GLOBAL_RULES, LOCAL_RULES, Declared, Rule, count_is_dealt, within_bounds
+from . import declared_fair, declared_holds as holds, grid
+from .declared import GLOBAL_RULES, LOCAL_RULES, Declared, Rule, count_is_dealt
 from .layout import Layout
 from .rules import MapError, MapOptions
 
@@ -108,7 +108,7 @@ class Generator:
                 for t in a:
                     rules[t]["edge"] = rule.kind
             elif rule.kind == "near":
-                zone = _zone(rule, self.spec.coords, board)
+                zone = holds.zone(rule, self.spec.coords, board)
                 for t in a:
                     rules[t]["zone"] = zone if rules[t]["zone"] is None else rules[t]["zone"] & zone
         keys = {t: (frozenset(r["forbid"]), tuple(sorted(set(r["far"]), key=repr)), r["edge"],
@@ -264,7 +264,7 @@ class Generator:
                 continue
             a = rule.args["a"]
             cells = [i for i, t in enumerate(kind) if t in a]
-            if not _global_holds(rule, cells, kind, self.board, players):
+            if not holds.global_holds(rule, cells, kind, self.board, players):
                 return rule
         return None
 
@@ -299,7 +299,7 @@ class Generator:
         for _ in range(200):
             rng.shuffle(values)
             placed = dict(zip(cells, values))
-            broken = next((rule for rule in rules if not _tokens_apart(rule, placed, self.board)), None)
+            broken = next((rule for rule in rules if not holds.tokens_apart(rule, placed, self.board)), None)
             if broken is None:
                 return placed
         return broken.id
@@ -318,7 +318,11 @@ class Generator:
         area = self.board.area
         quotas = [r for r in self.spec.rules if r.kind == "start_quota"]
         coords, dist = self.spec.coords, self.board.distance
-        cells = [c for c in cells if all(_start_quota_holds(r, c, kind, coords, dist, players) for r in quotas)]
+        cells = [c for c in cells if all(holds.start_quota_holds(r, c, kind, coords, dist, players) for r in quotas)]
+        cells = [c for c in cells if all(self.board.edge[c] == r.args["on"] for r in self._rules("start_edge"))]
+        nearest = [(r, self._nearest(r, kind)) for r in self._rules("start_nearest")]
+        cells = [c for c in cells if all(holds.bound(r, "min", players, 0) <= steps[c] <= holds.bound(r, "max", players, steps[c])
+                                         for r, steps in nearest)]
         for _ in range(200):
             rng.shuffle(cells)
             chosen: list[int] = []
@@ -327,8 +331,20 @@ class Generator:
                         not (disjoint and any(not area[c].isdisjoint(area[s]) for s in chosen)):
                     chosen.append(c)
                     if len(chosen) == players:
-                        return chosen
+                        break
+            if len(chosen) == players and all(max(steps[c] for c in chosen) - min(steps[c] for c in chosen)
+                                              <= r.args["spread"] for r, steps in nearest if "spread" in r.args):
+                return chosen
         return None
+
+    def _rules(self, kind: str) -> list:
+        return [r for r in self.spec.rules if r.kind == kind]
+
+    def _nearest(self, rule: Rule, kind: list) -> list[int]:
+        """Steps from each cell to the nearest cell of the rule's types (a large number when none)."""
+        targets = [self.spec.coords[i] for i, t in enumerate(kind) if t in rule.args["a"]]
+        dist = self.board.distance
+        return [min((dist(c, m) for m in targets), default=10 ** 6) for c in self.spec.coords]
 
     def generate(self, rng: random.Random, players: int, options: MapOptions) -> Layout:
         spec = self.spec
@@ -450,7 +466,7 @@ class Generator:
 
         for rule in self._board_rules[players]:
             if rule.kind == "reachable":
-                if tokens is None and not _reachable(rule, kind, self.board, value):
+                if tokens is None and not holds.reachable(rule, kind, self.board, value):
                     return rule
                 continue
             where = rule.args.get("where")
@@ -458,7 +474,7 @@ class Generator:
                 continue
             cells = [c for c, t in enumerate(kind) if t in rule.args["a"] and
                      all(value(c, k) == v for k, v in where.items())]
-            if not _global_holds(rule, cells, kind, self.board, players):
+            if not holds.global_holds(rule, cells, kind, self.board, players):
                 return rule
         return None
 
@@ -503,92 +519,3 @@ class Generator:
     def score(self, metrics: dict) -> float:
         """Higher is fairer: minus the weighted spreads of the declared objective."""
         return declared_fair.score(self.spec, metrics)
-
-
-def _zone(rule: Rule, coords: list, board: _Board) -> frozenset:
-    """The cells (indices) within the rule's distance of one of its listed cells."""
-    return frozenset(i for i, c in enumerate(coords)
-                     if any(board.distance(c, tuple(m)) <= rule.args["distance"] for m in rule.args["cells"]))
-
-
-def _global_holds(rule: Rule, cells: list, kind: list, board: _Board, players: int) -> bool:
-    """Does a rule about the whole board hold? `cells`: the cells of the rule's types."""
-    if rule.kind == "count":
-        n = len(cells)
-        bounds = {k: (v.get(players) if isinstance(v, dict) else v) for k, v in rule.args.items() if k in ("exactly", "min", "max")}
-        return within_bounds(n, bounds)
-    if rule.kind == "adjacent":
-        need, b, nbrs = _bound(rule, "min", players, 1), rule.args["b"], board.nbrs
-        for i in cells:
-            found = 0
-            for j in nbrs[i]:
-                if kind[j] in b:
-                    found += 1
-                    if found >= need:
-                        break
-            else:
-                return False
-        return True
-    if rule.kind == "connected":
-        return _connected(cells, board.nbrs)
-    if rule.kind == "quota":
-        region = board.regions[rule.args["per"]]
-        counts = [0] * len(grid.REGION_SCHEMES[rule.args["per"]][0])
-        for i in cells:
-            counts[region[i]] += 1
-        low, high = _bound(rule, "min", players), _bound(rule, "max", players)
-        return all((low is None or c >= low) and (high is None or c <= high) for c in counts)
-    return True
-
-
-def _bound(rule: Rule, key: str, players: int, default=None):
-    """A rule's exactly/min/max for this player count (load() made each {player count: n})."""
-    value = rule.args.get(key)
-    return default if value is None else value[players]
-
-
-def _reachable(rule: Rule, kind: list, board: _Board, value) -> bool:
-    """Can every cell of the rule's types be walked to from its `from` types, each step to a
-    neighbour whose value `by` differs by at most `step` (a cell without the value: 0)?"""
-    by, step, nbrs = rule.args["by"], rule.args["step"], board.nbrs
-    height = [value(c, by) if isinstance(value(c, by), (int, float)) else 0 for c in range(board.n)]
-    seen = bytearray(board.n)
-    todo = [c for c in range(board.n) if kind[c] in rule.args["from"]]
-    for c in todo:
-        seen[c] = 1
-    while todo:
-        c = todo.pop()
-        for m in nbrs[c]:
-            if not seen[m] and abs(height[m] - height[c]) <= step:
-                seen[m] = 1
-                todo.append(m)
-    return all(seen[c] for c in range(board.n) if kind[c] in rule.args["a"])
-
-
-def _connected(cells: list, nbrs: list) -> bool:
-    if not cells:
-        return True
-    todo = bytearray(len(nbrs))           # 1: a cell of the region not reached yet
-    for c in cells:
-        todo[c] = 1
-    todo[cells[0]] = 0
-    stack, reached = [cells[0]], 1
-    while stack:
-        for j in nbrs[stack.pop()]:
-            if todo[j]:
-                todo[j] = 0
-                reached += 1
-                stack.append(j)
-    return reached == len(cells)
-
-
-def _start_quota_holds(rule: Rule, start: int, kind: list, coords: list, dist, players: int) -> bool:
-    """The number of cells of the rule's types within `within` steps of a start is in bounds."""
-    n = sum(1 for i, t in enumerate(kind) if t in rule.args["a"] and dist(coords[start], coords[i]) <= rule.args["within"])
-    return _bound(rule, "min", players, n) <= n <= _bound(rule, "max", players, n)
-
-
-def _tokens_apart(rule: Rule, placed: dict, board: _Board) -> bool:
-    values = rule.args["values"]
-    hot = {c for c, v in placed.items() if v in values}
-    return not any(j in hot for c in hot for j in board.nbrs[c])

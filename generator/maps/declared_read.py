@@ -16,7 +16,7 @@ from .rules import is_int
 MAX_CELLS = 2_000           # cells of a board (a 44 x 44 map): distance tables grow with its square
 BOARD_SHAPES = ("rectangle", "hexagon", "rows", "cells")
 MARKER_RULES = ("marked", "marker_distance", "marker_off_start_areas")
-OBJECTIVES = ("region_spread", "start_spread")
+OBJECTIVES = ("region_spread", "start_spread", "type_spread")
 
 
 class DeclarationError(Exception):
@@ -255,7 +255,9 @@ RULE_KEYS = {
     "start_quota": ("within", "min", "max"), "near": ("cells", "distance"),
     "reachable": ("from", "by", "step"), "marked": ("exactly", "min", "max"), "marker_distance": ("distance",),
     "marker_off_start_areas": (),
+    "clusters": ("max",), "start_edge": (), "start_nearest": ("min", "max", "spread"),
 }
+RULE_KEYS["tokens_not_adjacent"] += ("equal",)
 
 
 def marker_lists(rd, entries, groups, players) -> list:
@@ -301,7 +303,9 @@ def constraint(rd, n, entry, groups, tokens, markers, players) -> Rule:
     for bound in ("exactly", "min", "max"):          # a number, or {player count: number}
         if bound in args and kind != "near":
             args[bound] = rd.per_players(args[bound], f"{where}.{bound}", players)
-    if kind in ("not_adjacent", "adjacent", "min_distance"):
+    if kind in MORE_RULES:
+        MORE_RULES[kind](rd, where, entry, args, groups)
+    elif kind in ("not_adjacent", "adjacent", "min_distance"):
         if not (isinstance(target, list) and len(target) == 2):
             rd.fail(f"{where}.{kind}", "must name two types or groups: [a, b]")
         for t in target:
@@ -311,7 +315,12 @@ def constraint(rd, n, entry, groups, tokens, markers, players) -> Rule:
         if target not in {t["name"] for t in tokens}:
             rd.fail(f"{where}.{kind}", f"'{target}' is not a token declared under tokens:")
         args["token"] = target
-        args["values"] = set(entry.get("values") or rd.fail(where, "needs values: [...]") or ())
+        args["equal"] = entry.get("equal", False)
+        if not isinstance(args["equal"], bool):
+            rd.fail(f"{where}.equal", "must be true or false")
+        if not args["equal"] and not entry.get("values"):
+            rd.fail(where, "needs values: [...] (the values that never touch), or equal: true (equal values never touch)")
+        args["values"] = set(entry.get("values") or ())
     elif kind in MARKER_RULES:
         if target not in {m["name"] for m in markers}:
             rd.fail(f"{where}.{kind}", f"'{target}' is not a marker declared under markers:")
@@ -357,6 +366,35 @@ def constraint(rd, n, entry, groups, tokens, markers, players) -> Rule:
     return Rule(kind, rule_id, str(entry.get("quote", "")), bool(entry.get("policy", False)), args)
 
 
+def _clusters(rd, where, entry, args, groups) -> None:
+    """clusters: A, max: n -- no connected piece of one type of A has more than n cells."""
+    known(rd, f"{where}.clusters", entry["clusters"], groups)
+    args["a"] = groups[entry["clusters"]]
+    if "max" not in args:
+        rd.fail(where, "clusters: needs max: (the most cells of one type in a connected piece)")
+
+
+def _start_edge(rd, where, entry, args, groups) -> None:
+    """start_edge: on | off -- every start on (off) the board's edge."""
+    if entry["start_edge"] not in ("on", "off"):
+        rd.fail(f"{where}.start_edge", f"is {entry['start_edge']!r}", "use on (every start on the edge) or off")
+    args["on"] = entry["start_edge"] == "on"
+
+
+def _start_nearest(rd, where, entry, args, groups) -> None:
+    """start_nearest: A with min, max, spread -- steps from each start to its nearest A cell."""
+    known(rd, f"{where}.start_nearest", entry["start_nearest"], groups)
+    args["a"] = groups[entry["start_nearest"]]
+    if "spread" in entry:
+        args["spread"] = rd.whole(entry["spread"], f"{where}.spread", 0, 100)
+    if not set(args) & {"min", "max", "spread"}:
+        rd.fail(where, "start_nearest: needs min:, max: or spread: (how far from each start its nearest "
+                "cell may be, or how much those distances may differ)")
+
+
+MORE_RULES = {"clusters": _clusters, "start_edge": _start_edge, "start_nearest": _start_nearest}
+
+
 def start_rules(rd, value, groups, players) -> dict | None:
     if value is None:
         return None
@@ -381,7 +419,7 @@ def start_rules(rd, value, groups, players) -> dict | None:
             "neighbours": None if value.get("neighbours") is None else rd.whole(value["neighbours"], "starts.neighbours", 0, 8)}
 
 
-def objectives(rd, entries, types, starts, tokens) -> list:
+def objectives(rd, entries, types, groups, starts, tokens) -> list:
     out = []
     for n, entry in enumerate(entries or []):
         where = f"objective[{n + 1}]"
@@ -390,7 +428,7 @@ def objectives(rd, entries, types, starts, tokens) -> list:
         if len(kinds) != 1:
             rd.fail(where, f"must be one of {', '.join(OBJECTIVES)}")
         kind = kinds[0]
-        rd.keys(entry, where, (kind, "per", "through", "weight"))
+        rd.keys(entry, where, (kind, "per", "through", "weight", "over", "as"))
         value = entry[kind]
         if not any(value in v for v in types.values()) and value not in {t["name"] for t in tokens}:
             rd.fail(f"{where}.{kind}", f"no type declares the value '{value}' and no token has that name",
@@ -403,10 +441,29 @@ def objectives(rd, entries, types, starts, tokens) -> list:
                     rd.fail(f"{where}.per", f"is {scheme!r}", f"use {', '.join(grid.REGION_SCHEMES)}")
         if kind == "start_spread" and starts is None:
             rd.fail(where, "start_spread needs starts:")
+        if (kind == "type_spread") != ("over" in entry):
+            rd.fail(where, "type_spread needs over: TYPE-OR-GROUP (the types whose sums are evened out), "
+                    "and only it takes over:")
+        if "over" in entry:
+            known(rd, f"{where}.over", entry["over"], groups)
         through = entry.get("through")
         if through is not None:
             known(rd, f"{where}.through", through, types)
         weight = entry.get("weight", 1)
         out.append({"kind": kind, "value": value, "per": per, "through": through,
+                    "over": sorted(groups[entry["over"]]) if "over" in entry else None,
+                    "as": _counted_as(rd, f"{where}.as", entry.get("as")),
                     "weight": float(weight) if isinstance(weight, (int, float)) else rd.fail(where, "weight must be a number")})
     return out
+
+
+def _counted_as(rd, where, table) -> dict | None:
+    """`as: {value: amount}`: each value counted as its amount (a number token as its pips);
+    a value the table does not list counts 0."""
+    if table is None:
+        return None
+    table = rd.mapping(table, where)
+    for key, amount in table.items():
+        if not isinstance(amount, (int, float)) or isinstance(amount, bool):
+            rd.fail(f"{where}.{key}", f"must be a number, not {amount!r}")
+    return dict(table)
