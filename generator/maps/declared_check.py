@@ -309,8 +309,9 @@ class Checker:
                                 and (not rule.get("equal") or _typed(hot[m]) == _typed(hot[c]))})
                 if pairs:
                     rule_id = str(rule.get("id") or f"tokens-not-adjacent-{n + 1}")
-                    what = "equal" if rule.get("equal") else ""
-                    report(rule_id, f"{len(pairs)} pair(s) of touching {what} {name} tokens {values or ''}: "
+                    what = "equal " if rule.get("equal") else ""
+                    listed = f" {values}" if values else ""
+                    report(rule_id, f"{len(pairs)} pair(s) of touching {what}{name} tokens{listed}: "
                            + "; ".join(f"{self.name(x)} - {self.name(y)}" for x, y in pairs[:SHOWN]),
                            str(rule.get("quote", "")), bool(rule.get("policy", False)))
 
