@@ -337,3 +337,59 @@ def test_type_spread_evens_the_pips_of_each_resource(tmp_path):
         marsh(tmp_path, lambda s: s.update(objective=[{"type_spread": "number"}]))
     with pytest.raises(declared.DeclarationError, match=r"objective\[1\]\.as\.6: must be a number"):
         marsh(tmp_path, lambda s: s.update(objective=[{**goal, "as": {6: "five"}}]))
+
+
+def test_the_built_in_regions_cut_ties_as_the_docs_say():
+    """docs/maps.md, Terms: the middle column is west, the middle row north, the diagonal sw, the
+    middle cell west in wedges; order nw, ne, sw, se / ne, sw / n, e, s, w."""
+    from generator.maps import grid
+    cells = [(x, y) for y in range(3) for x in range(3)]
+
+    def named(scheme):
+        names = grid.REGION_SCHEMES[scheme][0]
+        return dict(zip(cells, (names[k] for k in grid.region_of(cells, "square", scheme))))
+    quad, half, wedge = named("quadrants"), named("diagonal-halves"), named("wedges")
+    assert grid.REGION_SCHEMES["quadrants"][0] == ("nw", "ne", "sw", "se")
+    assert [quad[c] for c in [(1, 1), (1, 0), (1, 2), (0, 1), (2, 1), (2, 2)]] == ["nw", "nw", "sw", "nw", "ne", "se"]
+    assert [half[c] for c in [(2, 0), (0, 0), (1, 1), (0, 2)]] == ["ne", "sw", "sw", "sw"]
+    assert [wedge[c] for c in [(1, 1), (2, 2), (0, 0), (1, 0), (1, 2)]] == ["w", "e", "w", "n", "s"]
+    docs = (__import__("conftest").ROOT / "docs" / "maps.md").read_text()
+    assert "a cell on the middle\n  column is west and one on the middle row north" in docs
+
+
+BANKS = {"types": {"plain": {}, "ford": {}}, "deal": [{"type": "ford", "count": 3}],
+         "regions": {"banks": {"west": [[0, y] for y in range(5)], "east": [[4, y] for y in range(5)]}},
+         "constraints": [{"id": "a-ford-each-bank", "quota": "ford", "per": "banks", "min": 1,
+                          "quote": "A ford on each bank."}]}
+
+
+def test_a_pack_draws_its_own_regions(tmp_path):
+    gen, check = tiny(tmp_path, BANKS)
+    rng = random.Random(1)
+    for _ in range(60):
+        layout = gen.generate(rng, 2, PLAIN)
+        fords = [c["x"] for c in layout.cells if c["type"] == "ford"]
+        assert 0 in fords and 4 in fords and check.check(layout) == []
+    at = {(c["x"], c["y"]): c for c in layout.cells}
+    for cell in layout.cells:
+        cell["type"] = "plain"
+    for spot in [(0, 2), (2, 2), (4, 2)]:
+        at[spot]["type"] = "ford"
+    assert check.check(layout) == []
+    at[(0, 2)]["type"], at[(1, 2)]["type"] = "plain", "ford"      # the west bank's ford moved inland
+    found = check.check(layout)
+    assert [v.rule for v in found] == ["a-ford-each-bank"] and "west has 0" in found[0].message
+
+
+@pytest.mark.parametrize("edit, said", [
+    (lambda s: s["regions"]["banks"]["west"].append([9, 9]), r"regions\.banks\.west\[6\]: cell \[9, 9\] is not on the board"),
+    (lambda s: s["regions"]["banks"]["east"].append([0, 0]), r"regions\.banks\.east\[6\]: cell \[0, 0\] is in two parts"),
+    (lambda s: s["regions"].update(quadrants={"a": [[0, 0]]}), r"regions\.quadrants: 'quadrants' is a built-in cut"),
+    (lambda s: s["constraints"][0].update(per="bank"), r"constraints\[1\]\.per: is 'bank'; use one of quadrants, "
+                                                       r"diagonal-halves, wedges, banks"),
+])
+def test_a_mistake_in_the_regions_is_located(tmp_path, edit, said):
+    section = copy.deepcopy(BANKS)
+    edit(section)
+    with pytest.raises(declared.DeclarationError, match=r"map\.yaml:\d+:\d+: layout\." + said):
+        tiny(tmp_path, section)

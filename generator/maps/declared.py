@@ -41,13 +41,14 @@ class Declared:
     source: str = ""
     markers: list | None = None         # {name, over: frozenset, count per players}
     outside: list | None = None         # {type, values, piece}: spaces off the board, one step from it
+    regions: dict | None = None         # name -> (part names, each cell's part or -1): built-in and the pack's
 
 
 def load(section, source: "str | Path" = "map.yaml") -> Declared:
     """The `layout:` section -> a checked Declared; DeclarationError names the first mistake."""
     rd = read.Reader(str(source))
     section = rd.mapping(section, "")
-    rd.keys(section, "", ("board", "players", "fill", "types", "groups", "deal", "tokens",
+    rd.keys(section, "", ("board", "players", "fill", "types", "groups", "deal", "tokens", "regions",
                           "constraints", "starts", "objective", "tries", "markers", "outside"))
     board = rd.mapping(section.get("board"), "board")
     rd.keys(board, "board", ("grid", "orientation", "shape", "cols", "rows", "radius", "cells", "labels", "fixed"))
@@ -57,6 +58,7 @@ def load(section, source: "str | Path" = "map.yaml") -> Declared:
     coords = read.board_cells(rd, board, grid_type)
     _numbers_bounded(rd, section)
     labels = read.board_labels(rd, board, coords, grid_type)
+    regions = read.regions(rd, section.get("regions"), coords, grid_type)
     players = read.player_counts(rd, section.get("players", {"min": 1, "max": 1}))
     types = {}
     for name, spec in rd.mapping(section.get("types", {}), "types").items():
@@ -96,7 +98,7 @@ def load(section, source: "str | Path" = "map.yaml") -> Declared:
     spec = Declared(grid_type, board.get("orientation", "pointy"), coords, labels, fixed, players, fill,
                     types, groups, deal, tokens, rules, starts, objective,
                     rd.whole(section.get("tries", 40), "tries", 1, 10_000), str(source), markers,
-                    read.outside_spaces(rd, section.get("outside", []), types))
+                    read.outside_spaces(rd, section.get("outside", []), types), regions)
     _deal_fits_board(rd, spec)
     _deal_meets_counts(rd, spec)
     _markers_meet_counts(rd, spec)

@@ -254,11 +254,11 @@ class Checker:
                 pieces.sort(key=lambda p: (-len(p), p))
                 broken(f"the {target} cells fall into {len(pieces)} pieces; cut off: {self.names(c for p in pieces[1:] for c in p)}")
         elif kind == "quota":
-            names, _ = grid.REGION_SCHEMES[rule["per"]]
-            region = dict(zip(self.cells, grid.region_of(self.cells, self.grid, rule["per"])))
+            names, region = self._region(rule["per"])
             counts = [0] * len(names)
             for c in self._members(target, kinds):
-                counts[region[c]] += 1
+                if c in region:
+                    counts[region[c]] += 1
             low, high = _for(rule.get("min"), players), _for(rule.get("max"), players)
             bad = [f"{names[k]} has {v}" for k, v in enumerate(counts)
                    if (low is not None and v < low) or (high is not None and v > high)]
@@ -286,6 +286,13 @@ class Checker:
         if cut:
             broken(f"{target} cell(s) {self.names(cut)} cannot be reached from {rule['from']} "
                    f"in steps of at most {step} {by}")
+
+    def _region(self, name) -> tuple:
+        """(part names, cell -> part) of a built-in cut of the board or one the pack draws."""
+        own = (self.decl.get("regions") or {}).get(name)
+        if own is None:
+            return grid.REGION_SCHEMES[name][0], dict(zip(self.cells, grid.region_of(self.cells, self.grid, name)))
+        return tuple(own), {tuple(c): k for k, cells in enumerate(own.values()) for c in cells}
 
     def _around(self, c) -> list:
         return grid.neighbours_fn(self.grid)(c)

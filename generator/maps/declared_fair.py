@@ -4,7 +4,6 @@ Values are read from the layout's cells: a type's value, one a tile carries, or 
 """
 from __future__ import annotations
 
-from . import grid
 from .layout import Layout
 
 
@@ -68,18 +67,19 @@ def _values(goal, record) -> list:
 def _region_sums(goal, scheme, kind, value, board) -> list[float]:
     """Each cell's value counted in the region it lies in, or, with `through`, shared equally by
     the regions of its neighbours of that type (where players reach it from)."""
-    names, _ = grid.REGION_SCHEMES[scheme]
-    region = board.regions[scheme]
+    names, region = board.region_names[scheme], board.regions[scheme]
     sums = [0.0] * len(names)
     for i, v in enumerate(value):
         if v is None:
             continue
         if goal["through"] is None:
-            sums[region[i]] += v
+            if region[i] >= 0:
+                sums[region[i]] += v
             continue
         doors = [j for j in board.nbrs[i] if kind[j] == goal["through"]]
         for j in doors:
-            sums[region[j]] += v / len(doors)
+            if region[j] >= 0:
+                sums[region[j]] += v / len(doors)
     return sums
 
 

@@ -51,7 +51,8 @@ class _Board:
         edges = set(grid.edge_cells(spec.coords, spec.grid))
         self.edge = [c in edges for c in spec.coords]
         self.distance = grid.distance_fn(spec.grid)
-        self.regions = {s: grid.region_of(spec.coords, spec.grid, s) for s in grid.REGION_SCHEMES}
+        self.regions = {s: part_of for s, (_, part_of) in spec.regions.items()}
+        self.region_names = {s: names for s, (names, _) in spec.regions.items()}
         self._within: dict = {}
 
     def within(self, d: int, coords) -> list[list[int]]:

@@ -4,7 +4,6 @@ checks whole layouts).
 """
 from __future__ import annotations
 
-from . import grid
 from .declared import Rule, within_bounds
 
 
@@ -39,9 +38,10 @@ def global_holds(rule: Rule, cells: list, kind: list, board, players: int) -> bo
         return all(size <= most for size in piece_sizes(cells, kind, board.nbrs))
     if rule.kind == "quota":
         region = board.regions[rule.args["per"]]
-        counts = [0] * len(grid.REGION_SCHEMES[rule.args["per"]][0])
+        counts = [0] * len(board.region_names[rule.args["per"]])
         for i in cells:
-            counts[region[i]] += 1
+            if region[i] >= 0:              # a cell in none of the pack's own parts counts nowhere
+                counts[region[i]] += 1
         low, high = bound(rule, "min", players), bound(rule, "max", players)
         return all((low is None or c >= low) and (high is None or c <= high) for c in counts)
     return True

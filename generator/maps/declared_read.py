@@ -37,6 +37,7 @@ class Reader:
 
     def __init__(self, source: str):
         self.source = source
+        self.schemes = tuple(grid.REGION_SCHEMES)      # and the pack's own regions, once read
 
     def fail(self, where: str, message: str, hint: str = "") -> None:
         raise DeclarationError(f"{self.mark(where)}: layout.{where}: {message}" + (f"; {hint}" if hint else ""))
@@ -350,8 +351,8 @@ def constraint(rd, n, entry, groups, tokens, markers, players) -> Rule:
         if not set(args) & {"min", "max"}:
             rd.fail(where, "a start_quota needs min: or max:")
     if kind == "quota":
-        if entry.get("per") not in grid.REGION_SCHEMES:
-            rd.fail(f"{where}.per", f"is {entry.get('per')!r}", f"use one of {', '.join(grid.REGION_SCHEMES)}")
+        if entry.get("per") not in rd.schemes:
+            rd.fail(f"{where}.per", f"is {entry.get('per')!r}", f"use one of {', '.join(rd.schemes)}")
     if kind == "count" and not set(args) & {"exactly", "min", "max"}:
         rd.fail(where, "a count needs exactly:, min: or max:")
     if kind == "reachable":
@@ -364,6 +365,34 @@ def constraint(rd, n, entry, groups, tokens, markers, players) -> Rule:
         rd.mapping(args["where"], f"{where}.where")
     rule_id = str(entry.get("id") or f"{kind.replace('_', '-')}-{n + 1}")
     return Rule(kind, rule_id, str(entry.get("quote", "")), bool(entry.get("policy", False)), args)
+
+
+def regions(rd, value, coords, grid_type) -> dict:
+    """name -> (part names, each cell's part or -1): the built-in cuts of the board (grid.py) and
+    the pack's own, `regions: {NAME: {PART: [[q, r], ...], ...}}`, parts that share no cell."""
+    out = {s: (grid.REGION_SCHEMES[s][0], grid.region_of(coords, grid_type, s)) for s in grid.REGION_SCHEMES}
+    index = {c: i for i, c in enumerate(coords)}
+    for name, parts in rd.mapping(value or {}, "regions").items():
+        where = f"regions.{name}"
+        if name in out:
+            rd.fail(where, f"'{name}' is a built-in cut of the board", "give your regions another name")
+        parts = rd.mapping(parts, where)
+        if not parts:
+            rd.fail(where, "must name its parts, each with its cells: {west: [[0, 0], ...], east: [...]}")
+        part_of = [-1] * len(coords)
+        for k, (part, cells) in enumerate(parts.items()):
+            if not isinstance(cells, list) or not cells:
+                rd.fail(f"{where}.{part}", "must list the part's cells: [[q, r], ...]")
+            for n, value in enumerate(cells):
+                c = _cell(rd, f"{where}.{part}[{n + 1}]", value)
+                if c not in index:
+                    rd.fail(f"{where}.{part}[{n + 1}]", f"cell {list(c)} is not on the board")
+                if part_of[index[c]] >= 0:
+                    rd.fail(f"{where}.{part}[{n + 1}]", f"cell {list(c)} is in two parts", "a cell is in one part")
+                part_of[index[c]] = k
+        out[str(name)] = (tuple(str(p) for p in parts), part_of)
+    rd.schemes = tuple(out)
+    return out
 
 
 def _clusters(rd, where, entry, args, groups) -> None:
@@ -437,8 +466,8 @@ def objectives(rd, entries, types, groups, starts, tokens) -> list:
         per = [per] if isinstance(per, str) else per
         if kind == "region_spread":
             for scheme in per:
-                if scheme not in grid.REGION_SCHEMES:
-                    rd.fail(f"{where}.per", f"is {scheme!r}", f"use {', '.join(grid.REGION_SCHEMES)}")
+                if scheme not in rd.schemes:
+                    rd.fail(f"{where}.per", f"is {scheme!r}", f"use {', '.join(rd.schemes)}")
         if kind == "start_spread" and starts is None:
             rd.fail(where, "start_spread needs starts:")
         if (kind == "type_spread") != ("over" in entry):
