@@ -393,3 +393,69 @@ def test_a_mistake_in_the_regions_is_located(tmp_path, edit, said):
     edit(section)
     with pytest.raises(declared.DeclarationError, match=r"map\.yaml:\d+:\d+: layout\." + said):
         tiny(tmp_path, section)
+
+
+def dungeon(gap: bool = True) -> dict:
+    """A 5 x 5 dungeon: a wall between columns 1 and 2, open at the bottom row when `gap`."""
+    rows = range(4) if gap else range(5)
+    return {"board": {"grid": "square", "shape": "rectangle", "cols": 5, "rows": 5,
+                      "walls": [[[1, y], [2, y]] for y in rows],
+                      "fixed": [{"type": "door", "cells": [[0, 0]]}]},
+            "types": {"plain": {}, "door": {}, "treasure": {}, "monster": {}},
+            "deal": [{"type": "treasure", "count": 1}, {"type": "monster", "count": 1}],
+            "constraints": [
+                {"id": "treasure-reachable", "reachable": "treasure", "from": "door", "by": "height", "step": 0,
+                 "quote": "The treasure can be walked to from the door."},
+                {"id": "monster-far", "min_distance": ["monster", "door"], "distance": 5,
+                 "quote": "The monster lurks at least five steps from the door."}]}
+
+
+def _put(layout, **where):
+    for cell in layout.cells:
+        if cell["type"] in where:
+            cell["type"] = "plain"
+    for t, (x, y) in where.items():
+        next(c for c in layout.cells if (c["x"], c["y"]) == (x, y))["type"] = t
+
+
+def test_walls_are_walked_around_by_distance(tmp_path):
+    from generator.maps import grid
+    gen, check = tiny(tmp_path, dungeon())
+    cells = [(x, y) for y in range(5) for x in range(5)]
+    _, walled = grid.walled("square", cells, [[(1, y), (2, y)] for y in range(4)])
+    assert walled((0, 0), (2, 0)) == 10 and walled((0, 0), (1, 2)) == 3
+    rng = random.Random(2)
+    seen = set()
+    for _ in range(100):
+        layout = gen.generate(rng, 2, PLAIN)
+        monster = next((c["x"], c["y"]) for c in layout.cells if c["type"] == "monster")
+        assert walled((0, 0), monster) >= 5 and check.check(layout) == []
+        seen.add(monster)
+    assert (2, 0) in seen or (2, 1) in seen          # two steps away as the crow flies, ten around the wall
+    _put(layout, monster=(2, 0), treasure=(4, 4))
+    assert check.check(layout) == []
+    _put(layout, monster=(1, 2), treasure=(4, 4))   # three steps from the door: that rule alone
+    assert [v.rule for v in check.check(layout)] == ["monster-far"]
+
+
+def test_walls_cut_what_is_reachable(tmp_path):
+    gen, check = tiny(tmp_path, dungeon(gap=False))
+    rng = random.Random(3)
+    for _ in range(60):
+        layout = gen.generate(rng, 2, PLAIN)
+        assert next(c["x"] for c in layout.cells if c["type"] == "treasure") <= 1 and check.check(layout) == []
+    monster = next((c["x"], c["y"]) for c in layout.cells if c["type"] == "monster")
+    _put(layout, treasure=(3, 3), monster=monster)
+    assert [v.rule for v in check.check(layout)] == ["treasure-reachable"]
+
+
+@pytest.mark.parametrize("wall, said", [
+    ([[0, 0], [2, 0]], r"board\.walls\[1\]: cells \[0, 0\] and \[2, 0\] are not neighbours"),
+    ([[4, 0], [5, 0]], r"board\.walls\[1\]: cell \[5, 0\] is not on the board"),
+    ([[0, 0]], r"board\.walls\[1\]: must be a pair of neighbouring cells"),
+])
+def test_a_mistake_in_the_walls_is_located(tmp_path, wall, said):
+    section = dungeon()
+    section["board"]["walls"] = [wall]
+    with pytest.raises(declared.DeclarationError, match=r"map\.yaml:\d+:\d+: layout\." + said):
+        tiny(tmp_path, section)

@@ -42,6 +42,7 @@ class Declared:
     markers: list | None = None         # {name, over: frozenset, count per players}
     outside: list | None = None         # {type, values, piece}: spaces off the board, one step from it
     regions: dict | None = None         # name -> (part names, each cell's part or -1): built-in and the pack's
+    walls: frozenset = frozenset()      # frozensets of two neighbouring cells with a closed edge between
 
 
 def load(section, source: "str | Path" = "map.yaml") -> Declared:
@@ -51,7 +52,8 @@ def load(section, source: "str | Path" = "map.yaml") -> Declared:
     rd.keys(section, "", ("board", "players", "fill", "types", "groups", "deal", "tokens", "regions",
                           "constraints", "starts", "objective", "tries", "markers", "outside"))
     board = rd.mapping(section.get("board"), "board")
-    rd.keys(board, "board", ("grid", "orientation", "shape", "cols", "rows", "radius", "cells", "labels", "fixed"))
+    rd.keys(board, "board", ("grid", "orientation", "shape", "cols", "rows", "radius", "cells", "labels", "fixed",
+                             "walls"))
     grid_type = board.get("grid", "hex")
     if grid_type not in ("hex", "square"):
         rd.fail("board.grid", f"is {grid_type!r}", "use hex or square")
@@ -98,7 +100,8 @@ def load(section, source: "str | Path" = "map.yaml") -> Declared:
     spec = Declared(grid_type, board.get("orientation", "pointy"), coords, labels, fixed, players, fill,
                     types, groups, deal, tokens, rules, starts, objective,
                     rd.whole(section.get("tries", 40), "tries", 1, 10_000), str(source), markers,
-                    read.outside_spaces(rd, section.get("outside", []), types), regions)
+                    read.outside_spaces(rd, section.get("outside", []), types), regions,
+                    read.walls(rd, board.get("walls"), coords, grid_type))
     _deal_fits_board(rd, spec)
     _deal_meets_counts(rd, spec)
     _markers_meet_counts(rd, spec)

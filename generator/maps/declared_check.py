@@ -47,6 +47,11 @@ class Checker:
         self.cells = self._cells(board)
         self.on_board = set(self.cells)
         self.edge = set(grid.edge_cells(self.cells, self.grid))
+        walls = [[tuple(a), tuple(b)] for a, b in board.get("walls") or []]
+        if walls:                # walled pairs are no neighbours; distances walk around walls
+            self._around, self._distance = grid.walled(self.grid, self.cells, walls)
+        else:
+            self._around, self._distance = grid.neighbours_fn(self.grid), grid.distance_fn(self.grid)
         self.labels = {}
         if board.get("labels") == "row-letter":
             for c in self.cells:
@@ -219,7 +224,7 @@ class Checker:
                 broken(f"{target[0]} with fewer than {need} {target[1]} beside: {self.names(short)}")
         elif kind == "min_distance":
             d = rule["distance"]
-            dist = grid.distance_fn(self.grid)
+            dist = self._distance
             everywhere = {**kinds, **{c: rec.get("type") for c, rec in self._spaces.items()}}
             b = self._members(target[1], everywhere)
             close = sorted({tuple(sorted((c, m))) for c in self._members(target[0], everywhere) for m in b
@@ -232,7 +237,7 @@ class Checker:
             if wrong:
                 broken(f"{len(wrong)} {target} cell(s) {'not ' if kind == 'on_edge' else ''}on the edge: {self.names(wrong)}")
         elif kind == "near":
-            d, dist = rule.get("distance", 0), grid.distance_fn(self.grid)
+            d, dist = rule.get("distance", 0), self._distance
             far = [c for c in self._members(target, kinds) if all(dist(c, tuple(m)) > d for m in rule["cells"])]
             if far:
                 broken(f"{len(far)} {target} cell(s) more than {d} step(s) from {self.names(tuple(m) for m in rule['cells'])}: "
@@ -242,14 +247,14 @@ class Checker:
         elif kind == "clusters":
             most = _for(rule["max"], players)
             big = [p for t in sorted(self.groups[target]) for p in grid.components(
-                [c for c, k in kinds.items() if k == t], self.grid) if most is not None and len(p) > most]
+                [c for c, k in kinds.items() if k == t], self.grid, self._around) if most is not None and len(p) > most]
             if big:
                 broken(f"{len(big)} connected piece(s) of one {target} type larger than {most}: "
                        + "; ".join(f"{kinds[p[0]]} {self.names(p)}" for p in big[:SHOWN]))
         elif kind in ("start_edge", "start_nearest"):
             pass                        # checked with the starts
         elif kind == "connected":
-            pieces = grid.components(self._members(target, kinds), self.grid)
+            pieces = grid.components(self._members(target, kinds), self.grid, self._around)
             if len(pieces) > 1:
                 pieces.sort(key=lambda p: (-len(p), p))
                 broken(f"the {target} cells fall into {len(pieces)} pieces; cut off: {self.names(c for p in pieces[1:] for c in p)}")
@@ -293,9 +298,6 @@ class Checker:
         if own is None:
             return grid.REGION_SCHEMES[name][0], dict(zip(self.cells, grid.region_of(self.cells, self.grid, name)))
         return tuple(own), {tuple(c): k for k, cells in enumerate(own.values()) for c in cells}
-
-    def _around(self, c) -> list:
-        return grid.neighbours_fn(self.grid)(c)
 
     def _tokens(self, layout, kinds, report) -> None:
         cells = {layout.coord(c): c for c in layout.cells if isinstance(c, dict) and layout.coord(c) in kinds} \
@@ -360,7 +362,7 @@ class Checker:
                    + (f"; not on {self.starts['over']}: {self.names(bad)}" if bad else "")
                    + ("; some start's role and player do not agree with the declared roles" if None in seats else ""))
         self._start_setup(starts, cells, placements, piece, kinds, report)
-        dist = grid.distance_fn(self.grid)
+        dist = self._distance
         for n, rule in enumerate(self.constraints):
             if "start_quota" in rule:
                 self._start_quota(n, rule, cells, kinds, dist, report, players)
@@ -387,7 +389,7 @@ class Checker:
         starts = [tuple(p["cell"]) for p in placements if isinstance(p, dict) and p.get("kind") == "start"
                   and isinstance(p.get("cell"), list) and len(p["cell"]) == 2]
         areas = {c for s in starts for c in (s, *(m for m in self._around(s) if m in kinds))}
-        dist = grid.distance_fn(self.grid)
+        dist = self._distance
         for marker in self.markers:
             name, over = marker["name"], self.groups[marker["over"]]
             marked = sorted(c for c, rec in self._records.items() if name in rec)

@@ -45,12 +45,14 @@ class _Board:
     def __init__(self, spec: Declared):
         self.n = len(spec.coords)
         index = {c: i for i, c in enumerate(spec.coords)}
-        neighbours = grid.neighbours_fn(spec.grid)
+        if spec.walls:          # walled pairs are no neighbours; distances walk around walls
+            neighbours, self.distance = grid.walled(spec.grid, spec.coords, spec.walls)
+        else:
+            neighbours, self.distance = grid.neighbours_fn(spec.grid), grid.distance_fn(spec.grid)
         self.nbrs = [[index[m] for m in neighbours(c) if m in index] for c in spec.coords]
         self.area = [frozenset((i, *self.nbrs[i])) for i in range(self.n)]      # a cell and its neighbours
         edges = set(grid.edge_cells(spec.coords, spec.grid))
         self.edge = [c in edges for c in spec.coords]
-        self.distance = grid.distance_fn(spec.grid)
         self.regions = {s: part_of for s, (_, part_of) in spec.regions.items()}
         self.region_names = {s: names for s, (names, _) in spec.regions.items()}
         self._within: dict = {}

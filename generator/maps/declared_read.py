@@ -367,6 +367,27 @@ def constraint(rd, n, entry, groups, tokens, markers, players) -> Rule:
     return Rule(kind, rule_id, str(entry.get("quote", "")), bool(entry.get("policy", False)), args)
 
 
+def walls(rd, value, coords, grid_type) -> frozenset:
+    """board.walls: [[a, b], ...], pairs of neighbouring board cells with a closed edge between."""
+    if value is None:
+        return frozenset()
+    if not isinstance(value, list):
+        rd.fail("board.walls", "must list walls as pairs of neighbouring cells: [[[0, 0], [1, 0]], ...]")
+    on, out = set(coords), set()
+    for n, pair in enumerate(value):
+        where = f"board.walls[{n + 1}]"
+        if not isinstance(pair, list) or len(pair) != 2:
+            rd.fail(where, f"must be a pair of neighbouring cells [[a, b], [c, d]], not {pair!r}")
+        a, b = _cell(rd, where, pair[0]), _cell(rd, where, pair[1])
+        for c in (a, b):
+            if c not in on:
+                rd.fail(where, f"cell {list(c)} is not on the board")
+        if b not in grid.neighbours_fn(grid_type)(a):
+            rd.fail(where, f"cells {list(a)} and {list(b)} are not neighbours", "a wall closes the edge between two neighbours")
+        out.add(frozenset((a, b)))
+    return frozenset(out)
+
+
 def regions(rd, value, coords, grid_type) -> dict:
     """name -> (part names, each cell's part or -1): the built-in cuts of the board (grid.py) and
     the pack's own, `regions: {NAME: {PART: [[q, r], ...], ...}}`, parts that share no cell."""
