@@ -459,3 +459,28 @@ def test_a_mistake_in_the_walls_is_located(tmp_path, wall, said):
     section["board"]["walls"] = [wall]
     with pytest.raises(declared.DeclarationError, match=r"map\.yaml:\d+:\d+: layout\." + said):
         tiny(tmp_path, section)
+
+
+HARBOURS = __import__("conftest").ROOT / "docs" / "examples" / "harbour-island"
+
+
+def test_the_harbour_island_of_the_docs_is_its_map_yaml_and_balances_pips(tmp_path):
+    doc = (__import__("conftest").ROOT / "docs" / "maps.md").read_text()
+    block = doc.split("### Second worked example", 1)[1].split("```yaml\n", 1)[1].split("```", 1)[0]
+    assert yaml.safe_load(block)["layout"] == yaml.safe_load((HARBOURS / "map.yaml").read_text())["layout"]
+    code, out, err = run_cli("map", HARBOURS, "--seed", "1", "--count", "20", "--balance", "off", "--out", tmp_path)
+    assert code == 0, err
+    path = tmp_path / "harbour-island" / "harbour-island-maps-1-x20.json"
+    code, out, err = run_cli("map", HARBOURS, "--check", path)
+    assert code == 0 and out.count("legal harbour-island layout") == 20, out + err
+    from generator.maps import engine, grid
+    for layout in json.loads(path.read_text())["layouts"]:
+        cells = {(c["q"], c["r"]): c for c in layout["cells"]}
+        ring = set(grid.hex_ring((0, 0), 3))
+        assert {k for k, c in cells.items() if c["type"] in ("sea", "harbour")} == ring
+        assert not any(cells[k]["type"] == cells[m]["type"] == "harbour" for k in ring for m in grid.hex_neighbours(k) if m in ring)
+        numbers = {k: c["number"] for k, c in cells.items() if "number" in c}
+        assert not any(numbers.get(m) == v for k, v in numbers.items() for m in grid.hex_neighbours(k))
+    balanced = [engine.generate(HARBOURS, s, None, MapOptions()).metrics["number_per_type_spread"] for s in range(8)]
+    plain = [engine.generate(HARBOURS, s, None, PLAIN).metrics["number_per_type_spread"] for s in range(8)]
+    assert sum(balanced) < sum(plain) / 2
