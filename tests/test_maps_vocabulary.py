@@ -484,3 +484,44 @@ def test_the_harbour_island_of_the_docs_is_its_map_yaml_and_balances_pips(tmp_pa
     balanced = [engine.generate(HARBOURS, s, None, MapOptions()).metrics["number_per_type_spread"] for s in range(8)]
     plain = [engine.generate(HARBOURS, s, None, PLAIN).metrics["number_per_type_spread"] for s in range(8)]
     assert sum(balanced) < sum(plain) / 2
+
+
+PER_COUNT = {"players": {"min": 2, "max": 3}, "types": {"plain": {}, "camp": {}},
+             "deal": [{"type": "camp", "count": {2: 3, 3: 4}}],
+             "starts": {"over": "plain", "near": 1},
+             "constraints": [
+                 {"id": "camps-apart", "min_distance": ["camp", "camp"], "distance": {2: 4, 3: 2},
+                  "quote": "Camps far apart with two players, apart with three."},
+                 {"id": "starts-apart", "start_distance": {2: 6, 3: 3}, "quote": "Starts spread out."}]}
+
+
+def test_distances_take_a_value_per_player_count(tmp_path):
+    from generator.maps import grid
+    gen, check = tiny(tmp_path, PER_COUNT)
+    rng = random.Random(5)
+    for players, apart, starts_apart in ((2, 4, 6), (3, 2, 3)):
+        for _ in range(40):
+            layout = gen.generate(rng, players, PLAIN)
+            camps = [(c["x"], c["y"]) for c in layout.cells if c["type"] == "camp"]
+            starts = [tuple(p["cell"]) for p in layout.placements]
+            assert min(grid.square_distance(a, b) for a in camps for b in camps if a != b) >= apart
+            assert min(grid.square_distance(a, b) for a in starts for b in starts if a != b) >= starts_apart
+            assert check.check(layout) == []
+    # camps three steps apart: legal with three players, and with two the one broken rule
+    def made(players, camps, starts):
+        cells = [{"x": x, "y": y, "type": "camp" if (x, y) in camps else "plain"} for y in range(5) for x in range(5)]
+        return Layout(game="tiny", seed=1, players=players, grid={"type": "square"}, cells=cells,
+                      placements=[{"kind": "start", "player": n + 1, "cell": list(c)} for n, c in enumerate(starts)])
+    assert check.check(made(3, [(0, 0), (0, 3), (4, 0), (4, 2)], [(4, 4), (1, 0), (2, 2)])) == []
+    found = check.check(made(2, [(0, 0), (0, 3), (4, 0)], [(4, 4), (1, 0)]))
+    assert [v.rule for v in found] == ["camps-apart"] and "closer than 4" in found[0].message
+
+
+def test_a_distance_missing_a_player_count_is_located(tmp_path):
+    section = copy.deepcopy(PER_COUNT)
+    section["constraints"][0]["distance"] = {2: 4}
+    with pytest.raises(declared.DeclarationError, match=r"layout\.constraints\[1\]\.distance: gives no number for 3 players"):
+        tiny(tmp_path, section)
+    section["constraints"][0]["distance"] = {2: 4, 3: 1}
+    with pytest.raises(declared.DeclarationError, match=r"constraints\[1\]\.distance\.3: must be a whole number from 2 to 100"):
+        tiny(tmp_path, section)

@@ -223,7 +223,7 @@ class Checker:
             if short:
                 broken(f"{target[0]} with fewer than {need} {target[1]} beside: {self.names(short)}")
         elif kind == "min_distance":
-            d = rule["distance"]
+            d = _steps(rule["distance"], players)
             dist = self._distance
             everywhere = {**kinds, **{c: rec.get("type") for c, rec in self._spaces.items()}}
             b = self._members(target[1], everywhere)
@@ -237,13 +237,13 @@ class Checker:
             if wrong:
                 broken(f"{len(wrong)} {target} cell(s) {'not ' if kind == 'on_edge' else ''}on the edge: {self.names(wrong)}")
         elif kind == "near":
-            d, dist = rule.get("distance", 0), self._distance
+            d, dist = _steps(rule.get("distance", 0), players), self._distance
             far = [c for c in self._members(target, kinds) if all(dist(c, tuple(m)) > d for m in rule["cells"])]
             if far:
                 broken(f"{len(far)} {target} cell(s) more than {d} step(s) from {self.names(tuple(m) for m in rule['cells'])}: "
                        + self.names(far))
         elif kind == "reachable":
-            self._reachable(rule, target, kinds, broken)
+            self._reachable(rule, target, kinds, broken, players)
         elif kind == "clusters":
             most = _for(rule["max"], players)
             big = [p for t in sorted(self.groups[target]) for p in grid.components(
@@ -271,9 +271,9 @@ class Checker:
                 broken(f"{target} per {rule['per']} outside {low or 0}-{'any' if high is None else high}: {', '.join(bad)}")
         # token and start rules are checked with the tokens and the starts
 
-    def _reachable(self, rule, target, kinds, broken) -> None:
+    def _reachable(self, rule, target, kinds, broken, players) -> None:
         """Breadth-first from every `from` cell, a step allowed where `by` changes by at most `step`."""
-        by, step = rule["by"], rule.get("step", 1)
+        by, step = rule["by"], _steps(rule.get("step", 1), players)
 
         def height(c):
             v = self._records[c].get(by, 0)
@@ -375,7 +375,7 @@ class Checker:
                 continue
             if "start_distance" not in rule:
                 continue
-            d = rule["start_distance"]
+            d = _steps(rule["start_distance"], players)
             close = [(a, b) for i, a in enumerate(cells) for b in cells[i + 1:] if len(a) == 2 and len(b) == 2 and dist(a, b) < d]
             if close:
                 rule_id = str(rule.get("id") or f"start-distance-{n + 1}")
@@ -385,6 +385,7 @@ class Checker:
     def _markers(self, layout, kinds, report) -> None:
         """Each marker on its types only, then the rules about it: how many, how far apart, off the
         starts' areas."""
+        players = getattr(layout, "players", None)
         placements = getattr(layout, "placements", None) or []
         starts = [tuple(p["cell"]) for p in placements if isinstance(p, dict) and p.get("kind") == "start"
                   and isinstance(p.get("cell"), list) and len(p["cell"]) == 2]
@@ -411,7 +412,7 @@ class Checker:
                     if bad:
                         report(rule_id, f"{name} on {len(marked)} cell(s) ({self.names(marked)}): " + "; ".join(bad), quote, policy)
                 elif kind == "marker_distance":
-                    close = [(a, b) for i, a in enumerate(marked) for b in marked[i + 1:] if dist(a, b) < rule["distance"]]
+                    close = [(a, b) for i, a in enumerate(marked) for b in marked[i + 1:] if dist(a, b) < _steps(rule["distance"], players)]
                     if close:
                         report(rule_id, f"{name} closer than {rule['distance']}: "
                                + "; ".join(f"{self.name(a)} - {self.name(b)}" for a, b in close[:SHOWN]), quote, policy)
@@ -512,7 +513,7 @@ class Checker:
             wrong = [c for c, d in steps.items() if d is None or (low is not None and d < low)
                      or (high is not None and d > high)]
             found = [d for d in steps.values() if d is not None]
-            if "spread" in rule and found and max(found) - min(found) > rule["spread"]:
+            if "spread" in rule and found and max(found) - min(found) > _steps(rule["spread"], players):
                 wrong = sorted(steps)
             message = (f"steps from each start to the nearest {rule['start_nearest']} "
                        + ", ".join(f"{self.name(c)}: {steps[c]}" for c in sorted(steps))
@@ -523,7 +524,7 @@ class Checker:
                    str(rule.get("quote", "")), bool(rule.get("policy", False)))
 
     def _start_quota(self, n, rule, starts, kinds, dist, report, players) -> None:
-        target, within = rule["start_quota"], rule.get("within", 1)
+        target, within = rule["start_quota"], _steps(rule.get("within", 1), players)
         members = self._members(target, kinds)
         low, high = _for(rule.get("min"), players), _for(rule.get("max"), players)
         wrong = []
@@ -548,3 +549,9 @@ def _for(value, players):
 def _typed(value) -> tuple:
     """A token value with its JSON type, so 3 and "3" (and true and 1) count apart."""
     return (repr(value), type(value).__name__)
+
+
+def _steps(value, players) -> int:
+    """A distance (step, within, spread) of the rules, or its value for this player count; for a
+    player count the game does not have (a fault said on its own) the largest."""
+    return value.get(players, max(value.values())) if isinstance(value, dict) else value

@@ -79,8 +79,15 @@ class Generator:
         self._placement_stage = ("dealing (no cell left for a tile under the placement rules "
                                  f"{', '.join(dict.fromkeys(local))})" if local else "dealing (more tiles than free cells)")
         self.board = _Board(spec)
-        self._local_rules()
-        self._start = self._empty_board()
+        # placement classes per player count (distances may differ by it); equal ones shared
+        made: dict = {}
+        self._placements = {}
+        for p in range(spec.players[0], spec.players[1] + 1):
+            key = tuple(repr(r.args.get("distance", {}).get(p)) for r in spec.rules)
+            if key not in made:
+                self._local_rules(p)
+                made[key] = (self.classes, self.class_of, self.open_cell, self.effects, self._empty_board())
+            self._placements[p] = made[key]
         # the values every cell of a type carries (a list is a choice each tile makes for itself)
         self._constant = {t: {k: v for k, v in values.items() if not isinstance(v, list)}
                           for t, values in spec.types.items()}
@@ -91,7 +98,7 @@ class Generator:
 
     # --- placement rules, precomputed: types with the same rules share a class, and each class
     # keeps the list of cells still open to it, updated as tiles go down and are lifted ---
-    def _local_rules(self) -> dict:
+    def _local_rules(self, players: int) -> dict:
         rules = {t: {"forbid": set(), "far": [], "edge": None, "zone": None} for t in self.spec.types}
         board = self.board
         for rule in self.spec.rules:
@@ -102,7 +109,7 @@ class Generator:
                 for t in rule.args["b"]:
                     rules[t]["forbid"] |= a
             elif rule.kind == "min_distance":
-                d = rule.args["distance"]
+                d = rule.args["distance"][players]
                 for t in a:
                     rules[t]["far"].append((d, frozenset(rule.args["b"])))
                 for t in rule.args["b"]:
@@ -111,7 +118,7 @@ class Generator:
                 for t in a:
                     rules[t]["edge"] = rule.kind
             elif rule.kind == "near":
-                zone = holds.zone(rule, self.spec.coords, board)
+                zone = holds.zone(rule, self.spec.coords, board, players)
                 for t in a:
                     rules[t]["zone"] = zone if rules[t]["zone"] is None else rules[t]["zone"] & zone
         keys = {t: (frozenset(r["forbid"]), tuple(sorted(set(r["far"]), key=repr)), r["edge"],
@@ -314,7 +321,7 @@ class Generator:
         cells = [i for i, t in enumerate(kind) if t in starts["over"]
                  and (starts["neighbours"] is None or len(nbrs[i]) == starts["neighbours"])
                  and (starts["around"] is None or all(kind[m] in starts["around"] for m in nbrs[i]))]
-        apart = [r.args["distance"] for r in self.spec.rules if r.kind == "start_distance"]
+        apart = [r.args["distance"][players] for r in self.spec.rules if r.kind == "start_distance"]
         disjoint = any(r.kind == "start_areas_apart" for r in self.spec.rules)
         if len(cells) < players:
             return None
@@ -336,7 +343,7 @@ class Generator:
                     if len(chosen) == players:
                         break
             if len(chosen) == players and all(max(steps[c] for c in chosen) - min(steps[c] for c in chosen)
-                                              <= r.args["spread"] for r, steps in nearest if "spread" in r.args):
+                                              <= r.args["spread"][players] for r, steps in nearest if "spread" in r.args):
                 return chosen
         return None
 
@@ -365,6 +372,8 @@ class Generator:
 
     def _attempt(self, rng: random.Random, players: int, options: MapOptions) -> "Layout | str":
         """One board dealt and finished, or the rule (or stage) that made it fail."""
+        # this player count's placement classes (the same for every count unless distances differ)
+        self.classes, self.class_of, self.open_cell, self.effects, self._start = self._placements[players]
         bag, carried = self._bag(rng, players, options)
         kind = self._deal(rng, bag)
         if kind is None:
@@ -383,7 +392,7 @@ class Generator:
         marks = self._markers(rng, kind, starts, players)
         if marks is None:
             return "markers (no cells meet markers: and the marker rules)"
-        spaces = self._outside(rng, kind)
+        spaces = self._outside(rng, kind, players)
         if spaces is None:
             return "outside (no spaces off the board meet the min_distance rules)"
         return self._layout(kind, tokens, starts, players, carried, marks, spaces)
@@ -395,7 +404,7 @@ class Generator:
             rules = [r for r in self.spec.rules if r.args.get("marker") == marker["name"]]
             barred = {c for s in starts for c in (s, *nbrs[s])} \
                 if any(r.kind == "marker_off_start_areas" for r in rules) else set()
-            apart = [r.args["distance"] for r in rules if r.kind == "marker_distance"]
+            apart = [r.args["distance"][players] for r in rules if r.kind == "marker_distance"]
             cells = [c for c, t in enumerate(kind) if t in marker["over"] and c not in barred]
             want = marker["count"][players]
             for _ in range(200):
@@ -413,7 +422,7 @@ class Generator:
                 return None
         return out
 
-    def _outside(self, rng: random.Random, kind: list) -> list | None:
+    def _outside(self, rng: random.Random, kind: list, players: int) -> list | None:
         """A cell one step off the board for each outside space, as far from the other spaces and
         from the board's cells as the min_distance rules naming its type say."""
         spaces = self.spec.outside or []
@@ -426,7 +435,7 @@ class Generator:
         apart = [r for r in self.spec.rules if r.kind == "min_distance"]
 
         def keeps_apart(t, u):
-            return [r.args["distance"] for r in apart
+            return [r.args["distance"][players] for r in apart
                     if (t in r.args["a"] and u in r.args["b"]) or (t in r.args["b"] and u in r.args["a"])]
 
         # the cells of the ring each space may take, whatever the other spaces do
@@ -469,7 +478,7 @@ class Generator:
 
         for rule in self._board_rules[players]:
             if rule.kind == "reachable":
-                if tokens is None and not holds.reachable(rule, kind, self.board, value):
+                if tokens is None and not holds.reachable(rule, kind, self.board, value, players):
                     return rule
                 continue
             where = rule.args.get("where")

@@ -7,10 +7,10 @@ from __future__ import annotations
 from .declared import Rule, within_bounds
 
 
-def zone(rule: Rule, coords: list, board) -> frozenset:
+def zone(rule: Rule, coords: list, board, players: int) -> frozenset:
     """The cells (indices) within the rule's distance of one of its listed cells."""
     return frozenset(i for i, c in enumerate(coords)
-                     if any(board.distance(c, tuple(m)) <= rule.args["distance"] for m in rule.args["cells"]))
+                     if any(board.distance(c, tuple(m)) <= rule.args["distance"][players] for m in rule.args["cells"]))
 
 
 def global_holds(rule: Rule, cells: list, kind: list, board, players: int) -> bool:
@@ -53,10 +53,10 @@ def bound(rule: Rule, key: str, players: int, default=None):
     return default if value is None else value[players]
 
 
-def reachable(rule: Rule, kind: list, board, value) -> bool:
+def reachable(rule: Rule, kind: list, board, value, players: int) -> bool:
     """Can every cell of the rule's types be walked to from its `from` types, each step to a
     neighbour whose value `by` differs by at most `step` (a cell without the value: 0)?"""
-    by, step, nbrs = rule.args["by"], rule.args["step"], board.nbrs
+    by, step, nbrs = rule.args["by"], rule.args["step"][players], board.nbrs
     height = [value(c, by) if isinstance(value(c, by), (int, float)) else 0 for c in range(board.n)]
     seen = bytearray(board.n)
     todo = [c for c in range(board.n) if kind[c] in rule.args["from"]]
@@ -108,7 +108,8 @@ def piece_sizes(cells: list, kind: list, nbrs: list) -> list[int]:
 
 def start_quota_holds(rule: Rule, start: int, kind: list, coords: list, dist, players: int) -> bool:
     """The number of cells of the rule's types within `within` steps of a start is in bounds."""
-    n = sum(1 for i, t in enumerate(kind) if t in rule.args["a"] and dist(coords[start], coords[i]) <= rule.args["within"])
+    n = sum(1 for i, t in enumerate(kind)
+            if t in rule.args["a"] and dist(coords[start], coords[i]) <= rule.args["within"][players])
     return bound(rule, "min", players, n) <= n <= bound(rule, "max", players, n)
 
 

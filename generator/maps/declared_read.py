@@ -89,17 +89,18 @@ class Reader:
             self.fail(where, f"must be a whole number from {low} to {high}, not {value!r}")
         return value
 
-    def per_players(self, value, where, players) -> dict:
+    def per_players(self, value, where, players, least: int = 0, most: int = 100_000) -> dict:
         """A number, or {player count: number} for every allowed player count."""
         low, high = players[0], players[1]
         if isinstance(value, dict):
-            out = {self.whole(k, f"{where} (player count)", 1, 99): self.whole(v, f"{where}.{k}") for k, v in value.items()}
+            out = {self.whole(k, f"{where} (player count)", 1, 99): self.whole(v, f"{where}.{k}", least, most)
+                   for k, v in value.items()}
             missing = [n for n in range(low, high + 1) if n not in out]
             if missing:
                 self.fail(where, f"gives no number for {', '.join(map(str, missing))} players",
                           "give one for every player count")
             return out
-        number = self.whole(value, where)
+        number = self.whole(value, where, least, most)
         return {n: number for n in range(low, high + 1)}
 
 
@@ -304,6 +305,7 @@ def constraint(rd, n, entry, groups, tokens, markers, players) -> Rule:
     for bound in ("exactly", "min", "max"):          # a number, or {player count: number}
         if bound in args and kind != "near":
             args[bound] = rd.per_players(args[bound], f"{where}.{bound}", players)
+    rd.players = players
     if kind in MORE_RULES:
         MORE_RULES[kind](rd, where, entry, args, groups)
     elif kind in ("not_adjacent", "adjacent", "min_distance"):
@@ -327,27 +329,27 @@ def constraint(rd, n, entry, groups, tokens, markers, players) -> Rule:
             rd.fail(f"{where}.{kind}", f"'{target}' is not a marker declared under markers:")
         args["marker"] = target
         if kind == "marker_distance":
-            args["distance"] = rd.whole(entry.get("distance"), f"{where}.distance", 2, 100)
+            args["distance"] = rd.per_players(entry.get("distance"), f"{where}.distance", players, 2, 100)
         if kind == "marked" and not set(args) & {"exactly", "min", "max"}:
             rd.fail(where, "marked: needs exactly:, min: or max:")
     elif kind == "start_areas_apart":
         if target is not True:
             rd.fail(f"{where}.{kind}", "must be true")
     elif kind == "start_distance":
-        args["distance"] = rd.whole(target, f"{where}.{kind}", 1, 100)
+        args["distance"] = rd.per_players(target, f"{where}.{kind}", players, 1, 100)
     else:
         known(rd, f"{where}.{kind}", target, groups)
         args["a"] = groups[target]
     if kind == "min_distance":
-        args["distance"] = rd.whole(entry.get("distance"), f"{where}.distance", 2, 100)
+        args["distance"] = rd.per_players(entry.get("distance"), f"{where}.distance", players, 2, 100)
     if kind == "near":
-        args["distance"] = rd.whole(entry.get("distance", 0), f"{where}.distance", 0, 100)
+        args["distance"] = rd.per_players(entry.get("distance", 0), f"{where}.distance", players, 0, 100)
         listed = entry.get("cells")
         if not isinstance(listed, list) or not listed:
             rd.fail(f"{where}.cells", "must list the cells A stays near: [[q, r], ...]")
         args["cells"] = [_cell(rd, f"{where}.cells[{k + 1}]", c) for k, c in enumerate(listed)]
     if kind == "start_quota":
-        args["within"] = rd.whole(entry.get("within", 1), f"{where}.within", 0, 100)
+        args["within"] = rd.per_players(entry.get("within", 1), f"{where}.within", players, 0, 100)
         if not set(args) & {"min", "max"}:
             rd.fail(where, "a start_quota needs min: or max:")
     if kind == "quota":
@@ -360,7 +362,7 @@ def constraint(rd, n, entry, groups, tokens, markers, players) -> Rule:
         args["from"] = groups[entry["from"]]
         if not isinstance(entry.get("by"), str):
             rd.fail(f"{where}.by", "must name the value a step may change by at most step: (e.g. elevation)")
-        args["step"] = rd.whole(entry.get("step", 1), f"{where}.step", 0, 1000)
+        args["step"] = rd.per_players(entry.get("step", 1), f"{where}.step", players, 0, 1000)
     if kind == "count" and "where" in args:
         rd.mapping(args["where"], f"{where}.where")
     rule_id = str(entry.get("id") or f"{kind.replace('_', '-')}-{n + 1}")
@@ -436,7 +438,7 @@ def _start_nearest(rd, where, entry, args, groups) -> None:
     known(rd, f"{where}.start_nearest", entry["start_nearest"], groups)
     args["a"] = groups[entry["start_nearest"]]
     if "spread" in entry:
-        args["spread"] = rd.whole(entry["spread"], f"{where}.spread", 0, 100)
+        args["spread"] = rd.per_players(entry["spread"], f"{where}.spread", rd.players, 0, 100)
     if not set(args) & {"min", "max", "spread"}:
         rd.fail(where, "start_nearest: needs min:, max: or spread: (how far from each start its nearest "
                 "cell may be, or how much those distances may differ)")
