@@ -268,6 +268,26 @@ HANGS = [
          pack="royal-dukes", marks=(pytest.mark.slow,)),
 ]
 
+def crowded_map(pack, work):
+    """2,000 cells, 400 tiles, each closing every cell to the other kind: 597 s of dealing before
+    a board's work was bounded."""
+    (pack / "map.yaml").write_text("""layout:
+  board: {grid: hex, shape: rectangle, cols: 40, rows: 50}
+  players: {min: 2, max: 2}
+  types: {plain: {}, a: {}, b: {}}
+  fill: plain
+  deal: [{type: a, count: 200}, {type: b, count: 200}]
+  constraints:
+    - {id: far, min_distance: [a, b], distance: 100, quote: x}
+    - {id: apart, not_adjacent: [a, a], quote: x}
+""")
+
+
+HANGS.append(Case("map placement rules that close the whole board", crowded_map,
+                  ("map", "{pack}", "--seed", "1", "--balance", "off", "--out", "{out}"),
+                  r"mini: no layout meets every rule of .*map\.yaml in 400 boards; boards rejected by: dealing \(over "
+                  r"100,000 cell updates on one board", code=2))
+
 MEMORY = [
     Case("vary over three lists of 1,000", replace(
         "cards.yaml", "vary: {n: 1..10}", "vary: {n: 1..1000, title: [%s], body: [%s]}" % (

@@ -24,6 +24,10 @@ MAX_ATTEMPTS = 400          # boards dealt before giving up (the default budget)
 MAX_BUDGET = 100_000        # the most --budget may ask for
 REPAIRS = 2000              # tiles lifted again on one board before dealing it again
 TOKEN_DEALS = 20            # token deals tried on one board before dealing it again
+WORK_PER_BOARD = 100_000    # cells opened or closed while dealing one board (real games: under 10,000)
+
+
+OVER_WORK = "over-work"      # _deal's answer when a board cost more than WORK_PER_BOARD
 
 
 class NoLayout(MapError):
@@ -37,8 +41,8 @@ class NoLayout(MapError):
         more = f" and {len(worst) - self.SHOWN} more" if len(worst) > self.SHOWN else ""
         super().__init__(f"{game_id}: no layout meets every rule of {source} in {budget:,} "
                          f"board{'s' if budget != 1 else ''}; boards "
-                         f"rejected by: {said}{more}; loosen {worst[0][0] if worst else 'a rule'}, deal fewer "
-                         f"tiles, or raise the budget (--budget {min(budget * 10, MAX_BUDGET):,})")
+                         f"rejected by: {said}{more}; loosen the rules named first, deal fewer tiles, or raise "
+                         f"the budget (--budget {min(budget * 10, MAX_BUDGET):,})")
 
 
 class _Board:
@@ -86,7 +90,9 @@ class Generator:
             key = tuple(repr(r.args.get("distance", {}).get(p)) for r in spec.rules)
             if key not in made:
                 self._local_rules(p)
-                made[key] = (self.classes, self.class_of, self.open_cell, self.effects, self._empty_board())
+                # what putting or lifting a tile may cost at most: the cells it opens or closes
+                cost = {t: sum(max(map(len, around), default=0) for _, around in self.effects[t]) for t in self.effects}
+                made[key] = (self.classes, self.class_of, self.open_cell, self.effects, self._empty_board(), cost)
             self._placements[p] = made[key]
         # the values every cell of a type carries (a list is a choice each tile makes for itself)
         self._constant = {t: {k: v for k, v in values.items() if not isinstance(v, list)}
@@ -226,13 +232,15 @@ class Generator:
 
         return put, lift, reopen
 
-    def _deal(self, rng: random.Random, bag: list[str]) -> list | None:
-        """Kind of every cell after dealing the bag (tiles under placement rules first), or None."""
+    def _deal(self, rng: random.Random, bag: list[str]) -> "list | str | None":
+        """Kind of every cell after dealing the bag (tiles under placement rules first), None when
+        the tiles found no room, OVER_WORK when the board cost more than WORK_PER_BOARD."""
         kind, lists, pos, blocked = self._start
         state = kind, lists, pos, blocked = (kind[:], [l[:] for l in lists], [p[:] for p in pos],
                                              [b[:] for b in blocked])
         put, lift, reopen = self._deal_ops(state)
-        class_of, rand = self.class_of, rng.random
+        class_of, rand, cost = self.class_of, rng.random, self._cost
+        work = 0
         placed: list[int] = []
         pending = list(reversed(bag))
         repairs = REPAIRS
@@ -249,7 +257,11 @@ class Generator:
                 repairs -= 1
                 resting = placed.pop(int(rand() * len(placed)))
                 pending.append(lift(resting))
+                work += cost[pending[-1]]
                 continue
+            work += cost[pending[-1]]
+            if work > WORK_PER_BOARD:
+                return OVER_WORK
             c = cells[int(rand() * len(cells))]
             put(pending.pop(), c)
             placed.append(c)
@@ -330,7 +342,7 @@ class Generator:
         coords, dist = self.spec.coords, self.board.distance
         cells = [c for c in cells if all(holds.start_quota_holds(r, c, kind, coords, dist, players) for r in quotas)]
         cells = [c for c in cells if all(self.board.edge[c] == r.args["on"] for r in self._rules("start_edge"))]
-        nearest = [(r, self._nearest(r, kind)) for r in self._rules("start_nearest")]
+        nearest = [(r, self._nearest(r, kind, cells)) for r in self._rules("start_nearest")]
         cells = [c for c in cells if all(holds.bound(r, "min", players, 0) <= steps[c] <= holds.bound(r, "max", players, steps[c])
                                          for r, steps in nearest)]
         for _ in range(200):
@@ -350,11 +362,11 @@ class Generator:
     def _rules(self, kind: str) -> list:
         return [r for r in self.spec.rules if r.kind == kind]
 
-    def _nearest(self, rule: Rule, kind: list) -> list[int]:
-        """Steps from each cell to the nearest cell of the rule's types (a large number when none)."""
+    def _nearest(self, rule: Rule, kind: list, cells: list) -> dict:
+        """Steps from each of the cells to the nearest cell of the rule's types (a large number when none)."""
         targets = [self.spec.coords[i] for i, t in enumerate(kind) if t in rule.args["a"]]
-        dist = self.board.distance
-        return [min((dist(c, m) for m in targets), default=10 ** 6) for c in self.spec.coords]
+        dist, coords = self.board.distance, self.spec.coords
+        return {c: min((dist(coords[c], m) for m in targets), default=grid.UNREACHABLE) for c in cells}
 
     def generate(self, rng: random.Random, players: int, options: MapOptions) -> Layout:
         spec = self.spec
@@ -373,11 +385,13 @@ class Generator:
     def _attempt(self, rng: random.Random, players: int, options: MapOptions) -> "Layout | str":
         """One board dealt and finished, or the rule (or stage) that made it fail."""
         # this player count's placement classes (the same for every count unless distances differ)
-        self.classes, self.class_of, self.open_cell, self.effects, self._start = self._placements[players]
+        self.classes, self.class_of, self.open_cell, self.effects, self._start, self._cost = self._placements[players]
         bag, carried = self._bag(rng, players, options)
         kind = self._deal(rng, bag)
         if kind is None:
             return self._placement_stage
+        if kind is OVER_WORK:
+            return f"dealing (over {WORK_PER_BOARD:,} cell updates on one board: the placement rules close too many cells)"
         rule = self._whole_board_fails(kind, players)
         carried = self._carried(kind, carried) if rule is None else carried
         rule = rule or self._values_ok(kind, carried, players)
