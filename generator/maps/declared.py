@@ -61,7 +61,7 @@ def load(section, source: "str | Path" = "map.yaml") -> Declared:
     _numbers_bounded(rd, section)
     labels = read.board_labels(rd, board, coords, grid_type)
     regions = read.regions(rd, section.get("regions"), coords, grid_type)
-    players = read.player_counts(rd, section.get("players", {"min": 1, "max": 1}))
+    players = rd.players = read.player_counts(rd, section.get("players", {"min": 1, "max": 1}))
     types = {}
     for name, spec in rd.mapping(section.get("types", {}), "types").items():
         spec = rd.mapping(spec or {}, f"types.{name}")

@@ -38,6 +38,7 @@ class Reader:
     def __init__(self, source: str):
         self.source = source
         self.schemes = tuple(grid.REGION_SCHEMES)      # and the pack's own regions, once read
+        self.players = (1, 1, 1)                       # the allowed player counts, once read
 
     def fail(self, where: str, message: str, hint: str = "") -> None:
         raise DeclarationError(f"{self.mark(where)}: layout.{where}: {message}" + (f"; {hint}" if hint else ""))
@@ -305,7 +306,6 @@ def constraint(rd, n, entry, groups, tokens, markers, players) -> Rule:
     for bound in ("exactly", "min", "max"):          # a number, or {player count: number}
         if bound in args and kind != "near":
             args[bound] = rd.per_players(args[bound], f"{where}.{bound}", players)
-    rd.players = players
     if kind in MORE_RULES:
         MORE_RULES[kind](rd, where, entry, args, groups)
     elif kind in ("not_adjacent", "adjacent", "min_distance"):
