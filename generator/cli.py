@@ -268,18 +268,10 @@ def cmd_map(args) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 10**9)
     if args.seed is None:
         print(f"seed: {seed} (use --seed {seed} to make this map again)", file=sys.stderr)
-    options = MapOptions(balance=args.balance == "on", relaxed=args.relaxed, mountains=args.mountains)
+    options = MapOptions(balance=args.balance == "on", relaxed=args.relaxed, mountains=args.mountains,
+                         budget=args.budget)
     progress = TerminalProgress(True, "maps")
-    progress.start(args.count, f"{game_id} layouts")
-    try:
-        layouts = []
-        for i in range(args.count):
-            layouts.append(engine.generate(rules, seed + i, args.players, options))
-            progress.advance()
-    except engine.MapError as exc:
-        raise UsageError(str(exc)) from None
-    finally:
-        progress.finish()
+    layouts, failed = _map_layouts(engine, rules, seed, args, options, progress)
     title = _game_title(pack, game_id)
     paper = Options(paper=args.paper, page_width=PAPERS[args.paper]["width"],
                     page_height=PAPERS[args.paper]["height"], bleed=0.0, marks="none")
@@ -293,7 +285,36 @@ def cmd_map(args) -> int:
     write_atomically(out, files)
     for name in files:
         print(display_path(out / name))
+    if failed:
+        print(f"error: {len(failed)} of {args.count} seeds found no layout: "
+              + "; ".join(f"seed {s}: {reason}" for s, reason in failed[:5])
+              + (f"; and {len(failed) - 5} more seeds" if len(failed) > 5 else ""), file=sys.stderr)
+        return 1
     return 0
+
+
+def _map_layouts(engine, rules, seed: int, args, options, progress) -> tuple[list, list]:
+    """The layouts of seeds seed..seed+count-1 that could be made, and (seed, why) of those
+    that could not: one seed that finds no layout does not lose the others."""
+    from .maps.declared_gen import NoLayout
+    progress.start(args.count, f"{rules.id} layouts")
+    layouts, failed = [], []
+    try:
+        for i in range(args.count):
+            try:
+                layouts.append(engine.generate(rules, seed + i, args.players, options))
+            except NoLayout as exc:
+                if args.count == 1:
+                    raise
+                failed.append((seed + i, str(exc)))
+            progress.advance()
+    except engine.MapError as exc:
+        raise UsageError(str(exc)) from None
+    finally:
+        progress.finish()
+    if not layouts:
+        raise UsageError(f"no seed of {seed}-{seed + args.count - 1} found a layout; the first: {failed[0][1]}")
+    return layouts, failed
 
 
 MAX_MAPS = 1000          # layouts per run: at most ~3 min of balanced search (Cones, 0.19 s each), files held in memory
@@ -461,12 +482,14 @@ def parser() -> argparse.ArgumentParser:
     m.add_argument("--check", metavar="FILE.json", help="check a layout file and print each broken rule "
                                                         "(against GAME's rules when given, else the layout's game)")
     m.add_argument("--players", type=int, help="player count (default: the game's usual count)")
-    m.add_argument("--seed", type=int, help="random seed (default: a new one, printed)")
+    m.add_argument("--seed", type=_map_seed, help=f"random seed, 0 to {MAX_SEED:,} (default: a new one, printed)")
     m.add_argument("--count", type=_map_count, default=1, help=f"how many layouts (seeds S, S+1, ...; at most {MAX_MAPS})")
     m.add_argument("--format", choices=["json", "svg", "pdf", "png"], default="json")
     m.add_argument("--balance", choices=["on", "off"], default="on", help="search for fair layouts (default on)")
     m.add_argument("--relaxed", action="store_true", help="Royal Dukes: allow settlements next to each other or the edge")
-    m.add_argument("--mountains", type=int, default=0, metavar="K", help="Royal Dukes: K mountain hexes")
+    m.add_argument("--mountains", type=_map_option_count, default=0, metavar="K", help="Royal Dukes: K mountain hexes")
+    m.add_argument("--budget", type=_map_budget, metavar="N", help="declared rules: boards dealt before a seed "
+                                                                     "gives up (default 400)")
     m.add_argument("--paper", choices=sorted(PAPERS), default="a4", help="paper for --format pdf")
     m.add_argument("--dpi", type=_dpi, default=150, help=f"resolution for --format png ({MIN_DPI}-{MAX_DPI})")
     add_out_option(m)
@@ -522,6 +545,31 @@ def _map_count(text: str) -> int:
     if value > MAX_MAPS:
         raise argparse.ArgumentTypeError(f"{value} is over the limit of {MAX_MAPS} layouts at once; "
                                          f"make them in batches (--seed S, S+{MAX_MAPS}, ...)")
+    return value
+
+
+MAX_SEED = 10 ** 12      # seeds S..S+999 stay within the numbers a layout file may hold (±10^15)
+
+
+def _map_seed(text: str) -> int:
+    value = _whole_number(text)
+    if not 0 <= value <= MAX_SEED:
+        raise argparse.ArgumentTypeError(f"{value} is outside 0-{MAX_SEED:,}")
+    return value
+
+
+def _map_budget(text: str) -> int:
+    from .maps.declared_gen import MAX_BUDGET
+    value = _whole_number(text)
+    if not 1 <= value <= MAX_BUDGET:
+        raise argparse.ArgumentTypeError(f"{value} is outside 1-{MAX_BUDGET:,} boards")
+    return value
+
+
+def _map_option_count(text: str) -> int:
+    value = _whole_number(text)
+    if not 0 <= value <= 10_000:
+        raise argparse.ArgumentTypeError(f"{value} is outside 0-10,000")
     return value
 
 

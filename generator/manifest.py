@@ -193,10 +193,8 @@ def find_pack(name_or_path: str, components_dir: Path, marker: str = "game.yaml"
 def pack_id(root: Path) -> str:
     """The game id of a pack folder without loading it: game.yaml `id`, else the folder's name
     (what build, map and handout name their output after)."""
-    try:
-        data = yaml.safe_load((Path(root) / "game.yaml").read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError, UnicodeDecodeError):
-        data = None
+    path = Path(root) / "game.yaml"      # read by the checked loader: bounded, never a traceback
+    data = load_yaml(path, Reporter()) if path.is_file() else None
     value = data.get("id") if isinstance(data, dict) else None
     return value if isinstance(value, str) and re.match(r"^[a-z0-9][a-z0-9-]*$", value) else Path(root).name
 

@@ -10,10 +10,33 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
 import yaml
 
 from ..resources import BUILTIN_PACKS
+
+
+class MapError(Exception):
+    """A pack's map rules cannot be read or met (said to the user as it is, without a traceback)."""
+
+
+def read_map_yaml(path: Path) -> dict:
+    """A pack's map.yaml (or game.yaml) as plain data, through the same checked loader as every
+    manifest: bounded size, nesting and alias expansion, each problem as file:line:col."""
+    from ..errors import Reporter
+    from ..yamlsrc import load_yaml
+    reporter = Reporter()
+    data = load_yaml(Path(path), reporter)
+    if reporter.errors:
+        raise MapError("; ".join(str(p) for p in reporter.errors))
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        from ..errors import display_path
+        raise MapError(f"{display_path(Path(path))}:1:1: must be a mapping of keys, not a "
+                       f"{'list' if isinstance(data, list) else type(data).__name__}")
+    return data
 
 
 @dataclass(frozen=True)
@@ -33,6 +56,7 @@ class MapOptions:
     balance: bool = True
     relaxed: bool = False            # Royal Dukes: allow adjacent / edge settlements
     mountains: int = 0               # Royal Dukes: optional mountains
+    budget: int | None = None        # declared rules: boards dealt before giving up (None: the default)
     extra: dict | None = None
 
 
