@@ -64,8 +64,8 @@ class FontFace:
     index: int = 0                  # the face's number in a collection (.ttc)
     postscript: str = ""            # the name a PDF gives the embedded font
     in_pack: bool = False           # from the pack's fonts/, not pnpgen's
-    source: Path | None = None      # a variable font's file, when path is a static instance of it
-    instance: str = ""              # that instance's name (Bold)
+    source: Path | None = None      # the pack's file, when path is what is drawn: a copy of it
+    instance: str = ""              # (_snapshot) or a variable font's instance, named here (Bold)
 
     @property
     def style(self) -> str:
@@ -229,14 +229,27 @@ def faces_of(path: Path, in_pack: bool = False) -> list[FontFace]:
     bold and italic named instances, each made a static font of its own); FontFileError when
     the file is unusable, OSError when it cannot be read."""
     read = workdir.remembered("font-faces", workdir.file_key(path, "faces-3"), lambda: _read_faces(path))
+    drawn = _snapshot(path) if in_pack and any(entry[5] is None for entry in read) else path
     faces = []
     for family, bold, italic, postscript, index, instance in read:
         if instance is None:
-            faces.append(FontFace(family, bold, italic, path, index, postscript, in_pack))
+            faces.append(FontFace(family, bold, italic, drawn, index, postscript, in_pack,
+                                  path if drawn != path else None))
         else:
             static = _static_instance(path, index, family, instance)
             faces.append(FontFace(family, bold, italic, static, 0, postscript, in_pack, path, instance["name"]))
     return faces
+
+
+def _snapshot(path: Path) -> Path:
+    """The pack's font file as it is now, copied into the private folder under a name that
+    digests it (path, size, time): cairo and FreeType keep a font file open by its name for the
+    life of the process, so a font the designer replaces while preview --watch runs must be
+    drawn from a new name, not from the old file still held open."""
+    copy = workdir.private_dir("pack-fonts") / f"{workdir.file_key(path, 'copy-1')}{path.suffix.lower()}"
+    if not workdir.trusted_file(copy):
+        workdir.write_private(copy, path.read_bytes())
+    return copy
 
 
 def _describe(path: Path, index: int = 0) -> FontFace:

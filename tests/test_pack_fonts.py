@@ -491,7 +491,7 @@ def test_pack_fonts_are_never_registered_with_fontconfig(tmp_path, shipped_fonts
     from generator.manifest import load_pack
     pack = pack_with_font(tmp_path)
     load_pack(pack)
-    assert fonts.library().resolve("Goblin Hand").path == (pack / "fonts" / "Goblin.ttf").resolve()
+    assert fonts.library().resolve("Goblin Hand").file == (pack / "fonts" / "Goblin.ttf").resolve()
     fonts.resolved_file.cache_clear()
     assert fonts.resolved_file("Goblin Hand").parent.resolve() == fonts.FONT_DIR.resolve()
 
@@ -514,3 +514,36 @@ def test_a_variable_font_builds_byte_identically_whenever_its_instances_are_made
         assert list((private / "font-instances").glob("*.ttf")), "made here, this time"
         pdfs.append((out / "goblins-sheets.pdf").read_bytes())
     assert pdfs[0] == pdfs[1]
+
+
+REPLACED_WHILE_RUNNING = """
+import os, sys
+sys.path[:0] = [{tests!r}, {root!r}]
+from pathlib import Path
+import pymupdf
+from generator.build import BuildRequest, build
+from test_pack_fonts import make_font, span_width_ems
+pack, tmp = Path({pack!r}), Path({tmp!r})
+for widen in (1.0, 1.6):
+    make_font(tmp / "new.ttf", "Goblin Hand", widen=widen)
+    os.replace(tmp / "new.ttf", pack / "fonts" / "Goblin.ttf")        # as font editors save
+    build(pack, BuildRequest(out_dir=tmp / f"out-{{widen}}"))
+    page = pymupdf.open(tmp / f"out-{{widen}}" / "goblins" / "goblins-sheets.pdf")[0]
+    print(span_width_ems(page, "raw goblin"))
+"""
+
+
+def test_a_font_replaced_between_two_builds_of_one_process_is_drawn_anew(tmp_path):
+    """preview --watch builds again in the same process after every save: a pack font saved
+    anew (a new file renamed over the old, as font editors do) must be drawn as it now is, not
+    from the old file cairo still holds."""
+    import subprocess
+    import sys
+    pack = pack_with_font(tmp_path, widen=1.0)
+    script = REPLACED_WHILE_RUNNING.format(tests=str(ROOT / "tests"), root=str(ROOT), pack=str(pack), tmp=str(tmp_path))
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    first, second = map(float, done.stdout.split())
+    serif = SHIPPED / "LiberationSerif-Regular.ttf"
+    assert first == pytest.approx(ems(serif, "raw goblin"), rel=0.01)
+    assert second == pytest.approx(ems(serif, "raw goblin", 1.6), rel=0.01)
