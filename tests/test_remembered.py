@@ -102,11 +102,12 @@ def test_no_compiled_template_is_kept_between_runs(tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize("text", ['{"widths": {"a": 0.5}}', '["Sans"]', '[1, 2, 3]', '{"widths": [], "ascent": 1, '
-                                  '"descent": 1, "cap_height": 1}', '"just a string"', '{"wid', ""])
+                                  '"descent": 1, "cap_height": 1}', '"just a string"', '{"wid', "", "[]", "[[]]",
+                                  '[["Sans", false, false, "P", "0", null]]', '[["Sans", false, false, "P", 0, {"name": 1}]]'])
 def test_a_wrong_shaped_or_truncated_entry_is_made_again_not_a_traceback(private, tmp_path, text):
     font = tmp_path / "Sans.ttf"
     shutil.copy(ROOT / "fonts" / "LiberationSans-Regular.ttf", font)
-    for kind, key in (("font-metrics", workdir.file_key(font, "metrics-1")), ("font-faces", workdir.file_key(font, "face-1"))):
+    for kind, key in (("font-metrics", workdir.file_key(font, "metrics-2", "0")), ("font-faces", workdir.file_key(font, "faces-3"))):
         (private / kind).mkdir(mode=0o700, exist_ok=True)
         (private / kind / f"{key}.json").write_text(text)
     assert fonts._describe(font).family == "Liberation Sans"
