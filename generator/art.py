@@ -26,6 +26,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from . import confine
+from .errors import os_error_text
 
 MAX_BYTES = 8 * 1024 * 1024          # one image file (the bound data: URLs have had since 2024)
 MAX_PIXELS = 40_000_000              # after decoding: a 40 MP image is 160 MB of RGBA
@@ -76,7 +77,7 @@ def load(root: Path, rel) -> Art:
     try:
         info = os.stat(path)
     except OSError as exc:
-        raise ArtError(f"cannot read image '{rel}': {(exc.strerror or str(exc)).lower()}") from None
+        raise ArtError(f"cannot read image '{rel}': {_os_error(exc)}") from None
     if not stat.S_ISREG(info.st_mode):
         raise ArtError(f"image '{rel}' is not a regular file")
     key = (str(path), info.st_ino, info.st_size, info.st_mtime_ns)
@@ -100,6 +101,10 @@ def unchanged(root: Path, rel: str, digest: str) -> bool:
         return load(root, rel).digest == digest
     except ArtError:
         return False
+
+
+def _os_error(exc: OSError) -> str:
+    return os_error_text(exc, "file")
 
 
 def _inside(root: Path, rel: str) -> Path:
@@ -153,8 +158,11 @@ def _read(rel: str, path: Path, size: int) -> Art:
     if size > MAX_BYTES:
         raise ArtError(f"image '{rel}' is {size / 2**20:.1f} MB, over the {MAX_BYTES // 2**20} MB limit; "
                        "save it smaller (a card needs about 750 x 1050 pixels at 300 dpi)")
-    with open(path, "rb") as handle:
-        data = handle.read(MAX_BYTES + 1)
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_BYTES + 1)
+    except OSError as exc:
+        raise ArtError(f"cannot read image '{rel}': {_os_error(exc)}") from None
     if len(data) > MAX_BYTES:
         raise ArtError(f"image '{rel}' grew over the {MAX_BYTES // 2**20} MB limit while being read")
     digest = hashlib.sha256(data).hexdigest()

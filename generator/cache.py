@@ -6,10 +6,11 @@ A face's SVG is a function of: its template and every template that one includes
 `game`, and the groups they name (groups.troops: a card showing another group's numbers renders
 again when those change, and no other card does). Reading a whole value (passing `item` to a
 macro, looping over `groups`) counts as reading all of it. All of that is hashed into the face's
-key, and with it, as a face names them, the bytes of the pictures it draws: a face is kept with
-the SHA-256 of each picture it drew, and it is rendered again once one of them changes; the cache maps keys to the SVG with the warnings and notes its rendering gave, so a cached
-face reports exactly what a fresh one would, and PDFs and previews built through the cache are
-byte for byte those of a clean build.
+key, and with it the bytes of the pictures it draws (image(), <image href>): a face is kept with
+the SHA-256 of each picture it drew, and is rendered again once one of them changes. The cache
+maps keys to the SVG with the warnings and notes its rendering gave, so a cached face reports
+exactly what a fresh one would, and PDFs and previews built through the cache are byte for byte
+those of a clean build.
 """
 from __future__ import annotations
 

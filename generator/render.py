@@ -173,7 +173,6 @@ class FaceRenderer:
                              + (f" (and {len(unknown) - 1} more)" if len(unknown) > 1 else ""))
         return svg
 
-
     def _pack_pictures(self, body: str, name: str, where: str) -> str:
         """A raw <image href="art/x.png"> names a picture inside the pack: loaded and checked like
         image()'s, and pointed at by its digest (data: URLs and pictures image() placed stay)."""

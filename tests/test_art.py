@@ -295,6 +295,9 @@ def test_a_picture_in_both_halves_of_a_large_pdf_is_stored_once(tmp_path):
     images = pdf_images(pdf)
     assert [i[5] for i in images] == [jpeg]
     assert near(at(page_pixels(pdf, 39), 17, 32), BLUE)        # the last page still shows it
+    code, _, err = run_cli("build", pack, "--out", tmp_path / "again", "--paper", "face", "--quiet")
+    assert code == 0, err
+    assert (tmp_path / "again" / "halves" / "halves-sheets.pdf").read_bytes() == pdf.read_bytes()   # byte for byte
 
 
 # --- colour profiles ----------------------------------------------------------------------------

@@ -158,7 +158,9 @@ def test_no_layout_names_the_rules_that_rejected_most_boards(tmp_path):
     counts = dict((rule, int(n)) for rule, n in re.findall(r"([a-z-]+) (\d+)", said.split("rejected by: ")[1].split(";")[0]))
     assert sum(counts.values()) == 60 and set(counts) <= {"pools-spread", "pools-joined"}
     assert list(counts) == sorted(counts, key=lambda r: -counts[r])          # most first
-    assert "in 60 boards" in said and "raise the budget (--budget 600)" in said
+    assert "in 60 boards" in said and "loosen the rules named first" in said and "raise the budget (--budget 600)" in said
+    docs = (__import__("conftest").ROOT / "docs" / "maps.md").read_text()
+    assert "loosen the rules named first, deal fewer\n  tiles, or raise the budget (--budget 4,000)" in docs
 
 
 def _marsh_pack(tmp_path, edit=None):

@@ -24,8 +24,13 @@ class MapError(Exception):
 def read_map_yaml(path: Path) -> dict:
     """A pack's map.yaml (or game.yaml) as plain data, through the same checked loader as every
     manifest: bounded size, nesting and alias expansion, each problem as file:line:col."""
-    from ..errors import Reporter
+    from ..errors import Reporter, os_error_text
     from ..yamlsrc import load_yaml
+    try:
+        with open(path, "rb"):          # an unreadable file is said as before, with what to check
+            pass
+    except OSError as exc:
+        raise MapError(f"{path}: cannot read the map rules: {os_error_text(exc, 'file')}") from None
     reporter = Reporter()
     data = load_yaml(Path(path), reporter)
     if reporter.errors:
