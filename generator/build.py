@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import io
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from .cache import FaceCache, renderer_for
+from .changes import DIGESTS, Baseline, Changes, compare
 from .errors import BuildError
 from .impose import FaceTooLarge, Options, Run, fits_on_a_sheet, impose_board, impose_runs, impose_single, parts_of
 from .manifest import PAPERS, PRINT_SHOP, load_pack
@@ -32,6 +33,7 @@ class BuildRequest:
     cuts: str | None = None
     preset: str | None = None      # --paper face: a print shop's page sizes (presets.py)
     face_cache: FaceCache | None = None      # kept across builds by pnpgen preview --watch
+    changes_since: Baseline | None = None    # --changes-since: also write <game>-changes.pdf
 
 
 @dataclass
@@ -40,6 +42,8 @@ class BuildResult:
     out_dir: Path
     files: list[dict] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    digests: dict[tuple, str] = field(default_factory=dict)     # face key -> render.face_digest
+    changes: Changes | None = None           # with --changes-since: what changed
 
 
 class Progress:
@@ -66,6 +70,8 @@ def build(pack_root: Path, request: BuildRequest, progress: Progress | None = No
         staged.update(_map_files(game, request, result))
     if (game.root / "handout.yaml").is_file():
         staged.update(_handout_file(game, request, result))
+    if request.changes_since is not None:
+        staged.update(_changes_file(game, request, result))
     staged["build.json"] = build_json(game, request, result).encode()
     write_atomically(result.out_dir, staged, replaces=previous_build_files(result.out_dir))
     return result
@@ -176,6 +182,7 @@ def _render_groups(game, groups, request, progress, role, result):
         pdf = set_print_boxes(pdf, sheets)
     for renderer in renderers.values():
         result.warnings += renderer.warnings
+    result.digests.update(renderers.digests())
     first = sheets[0]
     return pdf, {"pages": len(sheets), "page_width_mm": round(first.width, 3),
                  "page_height_mm": round(first.height, 3),
@@ -212,7 +219,10 @@ def _plan(game, groups, request, role) -> list:
         return [sheet for face in expand_faces(group)[0]
                 for sheet in impose_board(face, group.width, group.height, f"{game.title}: {group.name}", opts,
                                           outline=group.points if group.shape == "polygon" else None)]
-    return impose_runs([_run(game, group, request) for group in groups], opts, game.title)
+    return impose_runs([_run(game, group, request) for group in groups], opts, GUIDE_TITLES.get(role, "{}").format(game.title))
+
+
+GUIDE_TITLES = {"changes": "{} - reprint of changed components"}    # the page guide's first words, by role
 
 
 def _run(game: Game, group: Group, request: BuildRequest) -> Run:
@@ -302,15 +312,78 @@ def _ranges(pages: list[int]) -> str:
 
 
 def build_json(game: Game, request: BuildRequest, result: BuildResult) -> str:
-    items = [{"id": item.id, "group": g.id, "kind": g.kind, "shape": g.shape, "copies": item.copies,
-              "width_mm": round(g.width, 3), "height_mm": round(g.height, 3), "sides": g.sides}
-             for g in game.groups for item in g.items]
+    items = build_items(game, result)
     groups = [{"id": g.id, "name": g.name, "kind": g.kind, "total": g.total,
                "rulebook_count": g.rulebook_count, "prototype_content": g.prototype_content,
                "options": asdict(options_for(game, g, request))} for g in game.groups]
     doc = {"game": game.id, "title": game.title, "total_components": game.total,
-           "groups": groups, "items": items, "files": result.files}
+           "groups": groups, "items": items, "files": result.files, "face_digests": DIGESTS}
     return json.dumps(doc, indent=1, sort_keys=True) + "\n"
+
+
+def build_items(game: Game, result: BuildResult) -> list[dict]:
+    """build.json `items`: per item its place in the pack, copies, size, name (its `name` or
+    `title` field, else its id) and a digest per side of what it shows (changes.py compares them)."""
+    return [{"id": item.id, "group": g.id, "kind": g.kind, "shape": g.shape, "copies": item.copies,
+             "width_mm": round(g.width, 3), "height_mm": round(g.height, 3), "sides": g.sides,
+             "name": str(item.data.get("name") or item.data.get("title") or item.id),
+             "faces": {side: result.digests[(g.id, item.id, side)] for side in SIDES[:g.sides]
+                       if (g.id, item.id, side) in result.digests}}
+            for g in game.groups for item in g.items]
+
+
+SIDES = ("front", "back")
+
+
+def _changes_file(game: Game, request: BuildRequest, result: BuildResult) -> dict[str, bytes]:
+    """<game>-changes.pdf: only the faces new or changed since request.changes_since, and the
+    extra copies, on sheets imposed like the sheets file's, then the players' list. Nothing
+    changed: no file."""
+    from .changes_pdf import list_pages
+    from .parallel import merge
+    changes = result.changes = compare(request.changes_since, {"game": game.id, "title": game.title,
+                                                               "groups": [{"id": g.id, "name": g.name} for g in game.groups],
+                                                               "items": build_items(game, result),
+                                                               "face_digests": DIGESTS})
+    if not changes:
+        return {}
+    name = f"{game.id}-changes.pdf"
+    groups = reprint_groups(game, changes)
+    warned = len(result.warnings)       # the faces told their warnings in the sheets already
+    parts, meta = [], {"pages": 0, "layout": []}
+    if groups:
+        pdf, meta = _render_groups(game, groups, request, Progress(), "changes", result)
+        parts.append(pdf)
+    del result.warnings[warned:]
+    size = _paper(game, request)[1]          # --paper face: the list on the pack's paper
+    boards = [f"{game.id}-{c.group}.pdf" for c in changes.items if c.put_in and c.kind == "mat"]
+    parts.append(list_pages(changes, size, boards))
+    pdf = merge(parts, f"{game.title} - changes")
+    result.files.append({"path": name, "role": "changes", "since": changes.since,
+                         **_with_list(meta, _pages(pdf))})
+    return {name: pdf}
+
+
+def reprint_groups(game: Game, changes: Changes) -> list[Group]:
+    """The sheet groups with something to print again, each holding only those items, with the
+    copies to print (rendered by the whole game's renderers, so every face is as in the sheets)."""
+    wanted = changes.to_print
+    groups = []
+    for g in game.groups:
+        items = [replace(i, copies=wanted[(g.id, i.id)]) for i in g.items if (g.id, i.id) in wanted]
+        if items and g.kind != "mat":
+            groups.append(replace(g, items=items))
+    return groups
+
+
+def _with_list(meta: dict, pages: int) -> dict:
+    """The sheets' page guide, with the players' list as the pages after them."""
+    listed = list(range(meta["pages"] + 1, pages + 1))
+    layout = meta["layout"] + [{"page": p, "sheet": None, "side": "list", "groups": []} for p in listed]
+    how = dict(meta.get("print", {"advice": "print single-sided"}))
+    how["advice"] = how["advice"] + f"; {_pages_word(listed)} {_ranges(listed)}: the players' list"
+    how["single_sided"] = ", ".join(r for r in (how.get("single_sided"), _ranges(listed)) if r)
+    return {**meta, "pages": pages, "layout": layout, "print": how, "list_pages": _ranges(listed)}
 
 
 def previous_build_files(out_dir: Path) -> list[str]:

@@ -152,9 +152,11 @@ def cmd_validate(args) -> int:
 
 def _request(args):
     from .build import BuildRequest
+    from .changes_command import baseline
     return BuildRequest(paper=args.paper, duplex=args.duplex, bleed=args.bleed, marks=args.marks,
                         out_dir=Path(args.out), lenient=args.lenient, cuts=args.cuts,
-                        preset=getattr(args, "preset", None))
+                        preset=getattr(args, "preset", None),
+                        changes_since=baseline(getattr(args, "games", []), getattr(args, "changes_since", None)))
 
 
 def cmd_build(args) -> int:
@@ -167,6 +169,9 @@ def cmd_build(args) -> int:
         if not args.quiet:
             print(f"{pack.name}: {result.game.total} components -> {display_path(result.out_dir)}/")
             for line in _printing_summary(result.files):
+                print(f"  {line}")
+            from .changes_command import summary
+            for line in summary(result.changes, f"{result.game.id}-changes.pdf"):
                 print(f"  {line}")
     failed = for_each_pack(args.games, lambda pack: build(pack, request, TerminalProgress(not args.quiet)),
                            report, "not built")
@@ -440,6 +445,8 @@ def parser() -> argparse.ArgumentParser:
     _build_options(b)
     b.add_argument("--preset", choices=sorted(load_presets()),
                    help="with --paper face: pages at this print shop's image size, TrimBox at its trim")
+    b.add_argument("--changes-since", metavar="OLD", help="also write <game>-changes.pdf: only the faces new or "
+                   "changed since the build in folder OLD, and the players' list of what to take out and put in")
     b.add_argument("-q", "--quiet", action="store_true", help="no progress bar or summary")
     b.set_defaults(run=cmd_build)
     pv = sub.add_parser("preview", help="an HTML contact sheet of every face; --watch rebuilds on every change")
@@ -476,6 +483,8 @@ def parser() -> argparse.ArgumentParser:
     n.set_defaults(run=cmd_new)
     from .export.command import add_parser as add_export_parser
     add_export_parser(sub)
+    from .changes_command import add_parser as add_diff_parser
+    add_diff_parser(sub)
     return p
 
 
