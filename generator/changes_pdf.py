@@ -24,7 +24,8 @@ def list_pages(changes: Changes, size: tuple[float, float], boards: list[str]) -
               ("line", f"Take these out of the box ({changes.taken_out}):"
                        if take_out else "Nothing to take out of the box."),
               *[("item", line) for line in take_out],
-              ("line", f"Put these in, from the pages before ({changes.put_in}):"),
+              ("line", f"Put these in, from the pages before ({changes.put_in}):"
+                       if put_in else "Nothing new to put in."),
               *[("item", line) for line in put_in]]
     if boards:
         blocks += [("line", "Print these boards again:"), *[("item", name) for name in boards]]
