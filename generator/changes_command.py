@@ -23,13 +23,18 @@ def run_diff(args) -> int:
     return 0
 
 
-def baseline(games: list[str], since: str | None):
-    """--changes-since, read once where the command starts: one pack, one earlier build."""
+def baseline(games: list[str], since: str | None, request):
+    """--changes-since, read once where the command starts: one pack, and its earlier build
+    (a folder) or a git revision of it (faces rendered with `request`'s options)."""
+    from .changes_git import git_baseline, looks_like_revision
     if since is None:
         return None
     if len(games) > 1:
         raise UsageError("--changes-since compares one pack with its earlier build: name one GAME")
-    return read_build(Path(since), since)
+    if not looks_like_revision(since):
+        return read_build(Path(since), since)
+    from .cli import resolve_packs
+    return git_baseline(resolve_packs(games, all_by_default=False)[0], since, request)
 
 
 def summary(changes: Changes | None, pdf: str) -> list[str]:

@@ -153,10 +153,11 @@ def cmd_validate(args) -> int:
 def _request(args):
     from .build import BuildRequest
     from .changes_command import baseline
-    return BuildRequest(paper=args.paper, duplex=args.duplex, bleed=args.bleed, marks=args.marks,
-                        out_dir=Path(args.out), lenient=args.lenient, cuts=args.cuts,
-                        preset=getattr(args, "preset", None),
-                        changes_since=baseline(getattr(args, "games", []), getattr(args, "changes_since", None)))
+    request = BuildRequest(paper=args.paper, duplex=args.duplex, bleed=args.bleed, marks=args.marks,
+                           out_dir=Path(args.out), lenient=args.lenient, cuts=args.cuts,
+                           preset=getattr(args, "preset", None))
+    request.changes_since = baseline(getattr(args, "games", []), getattr(args, "changes_since", None), request)
+    return request
 
 
 def cmd_build(args) -> int:
@@ -446,7 +447,8 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--preset", choices=sorted(load_presets()),
                    help="with --paper face: pages at this print shop's image size, TrimBox at its trim")
     b.add_argument("--changes-since", metavar="OLD", help="also write <game>-changes.pdf: only the faces new or "
-                   "changed since the build in folder OLD, and the players' list of what to take out and put in")
+                   "changed since the build in folder OLD (or the pack at git revision OLD), and the players' "
+                   "list of what to take out and put in")
     b.add_argument("-q", "--quiet", action="store_true", help="no progress bar or summary")
     b.set_defaults(run=cmd_build)
     pv = sub.add_parser("preview", help="an HTML contact sheet of every face; --watch rebuilds on every change")

@@ -196,3 +196,43 @@ def test_a_changed_board_is_named_on_the_list_not_reprinted(tmp_path):
     text = doc[0].get_text()
     assert "Print these boards again:\nmini-board.pdf" in text
     assert "changed (front)" in stdout and "board/board" in stdout
+
+
+def git(*args, cwd):
+    import subprocess
+    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=cwd, check=True,
+                   capture_output=True, timeout=60)
+
+
+def test_git_revision_gives_the_same_answer_as_the_build_folder(tmp_path):
+    """OLD as a git revision of the pack: the same items changed, the same faces reprinted."""
+    repo = tmp_path / "repo"
+    pack = write_pack(repo / "games" / "spells", CARDS)
+    git("init", "-q", cwd=repo)
+    git("add", "-A", cwd=repo)
+    git("commit", "-qm", "v1", cwd=repo)
+    folder, _ = build(pack, tmp_path / "out")
+    shutil.copytree(folder, tmp_path / "old")
+    write_pack(pack, [("stone", "Stone", "Block a blow.", 6), ("frost", "Frost", "Slow a foe.", 2),
+                      ("ember", "Ember", "Deal two damage.", 3)])
+    by_folder, said_folder = build(pack, tmp_path / "a", "--changes-since", tmp_path / "old")
+    by_git, said_git = build(pack, tmp_path / "b", "--changes-since", "HEAD")
+    changes = [said.split("spells-changes.pdf", 1)[1].split("\n", 1)[1] for said in (said_folder, said_git)]
+    assert changes[0] == changes[1] and changes[0].count("\n") == 4     # the same three items, and totals
+    one, other = (pymupdf.open(f / "spells-changes.pdf") for f in (by_folder, by_git))
+    assert [p.get_text() for p in one][:-1] == [p.get_text() for p in other][:-1]
+    assert "changes since HEAD (git)" in other[-1].get_text()
+
+
+@pytest.mark.parametrize("since, message", [
+    ("no-such-rev", "'no-such-rev' is neither a build folder nor a git revision"),
+])
+def test_unknown_revision_is_refused(tmp_path, since, message):
+    repo = tmp_path / "repo"
+    pack = write_pack(repo / "spells", CARDS)
+    git("init", "-q", cwd=repo)
+    git("add", "-A", cwd=repo)
+    git("commit", "-qm", "v1", cwd=repo)
+    code, _, stderr = run_cli("build", pack, "--out", tmp_path / "out", "--changes-since", since)
+    assert code == 2 and message in stderr and "Traceback" not in stderr
+    assert not (tmp_path / "out").exists()
