@@ -34,6 +34,7 @@ class BuildRequest:
     preset: str | None = None      # --paper face: a print shop's page sizes (presets.py)
     face_cache: FaceCache | None = None      # kept across builds by pnpgen preview --watch
     changes_since: Baseline | None = None    # --changes-since: also write <game>-changes.pdf
+    tuck_boxes: str | None = None            # --tuck-boxes: card thickness (tuckbox.card_thickness)
 
 
 @dataclass
@@ -72,6 +73,8 @@ def build(pack_root: Path, request: BuildRequest, progress: Progress | None = No
         staged.update(_handout_file(game, request, result))
     if request.changes_since is not None:
         staged.update(_changes_file(game, request, result))
+    if request.tuck_boxes is not None:
+        staged.update(_tuckbox_file(game, request, result))
     staged["build.json"] = build_json(game, request, result).encode()
     write_atomically(result.out_dir, staged, replaces=previous_build_files(result.out_dir))
     return result
@@ -361,6 +364,25 @@ def _changes_file(game: Game, request: BuildRequest, result: BuildResult) -> dic
     pdf = merge(parts, f"{game.title} - changes")
     result.files.append({"path": name, "role": "changes", "since": changes.since,
                          **_with_list(meta, _pages(pdf))})
+    return {name: pdf}
+
+
+def _tuckbox_file(game: Game, request: BuildRequest, result: BuildResult) -> dict[str, bytes]:
+    """<game>-tuckboxes.pdf: a tuck box per card group, one net to a page."""
+    from .tuckbox_draw import tuckbox_pdf
+    groups = [g for g in game.groups if g.kind == "card" and g.total]
+    if not groups:
+        result.warnings.append(f"{game.id}: no tuck boxes: the pack has no card groups")
+        return {}
+    paper = _paper(game, request)[1]
+    bleed = request.bleed if request.bleed is not None else game.defaults["bleed"]
+    pdf, nets, warnings = tuckbox_pdf(game, groups, request.tuck_boxes, paper, game.defaults["margin"], bleed,
+                                      request.lenient)
+    result.warnings += warnings
+    name = f"{game.id}-tuckboxes.pdf"
+    result.files.append({"path": name, "role": "tuckboxes", "pages": len(nets), "thickness": request.tuck_boxes,
+                         "boxes": nets, "print": {"advice": "print single-sided; cut the solid line, fold the "
+                                                            "dashed ones, glue the grey flaps"}})
     return {name: pdf}
 
 

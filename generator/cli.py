@@ -155,7 +155,7 @@ def _request(args):
     from .changes_command import baseline
     request = BuildRequest(paper=args.paper, duplex=args.duplex, bleed=args.bleed, marks=args.marks,
                            out_dir=Path(args.out), lenient=args.lenient, cuts=args.cuts,
-                           preset=getattr(args, "preset", None))
+                           preset=getattr(args, "preset", None), tuck_boxes=getattr(args, "tuck_boxes", None))
     request.changes_since = baseline(getattr(args, "games", []), getattr(args, "changes_since", None), request)
     return request
 
@@ -449,6 +449,9 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--changes-since", metavar="OLD", help="also write <game>-changes.pdf: only the faces new or "
                    "changed since the build in folder OLD (or the pack at git revision OLD), and the players' "
                    "list of what to take out and put in")
+    b.add_argument("--tuck-boxes", nargs="?", const="plain", type=_thickness, metavar="THICKNESS",
+                   help="also write <game>-tuckboxes.pdf: a tuck box per card group, for cards plain (default), "
+                        "sleeved, or THICKNESS mm thick")
     b.add_argument("-q", "--quiet", action="store_true", help="no progress bar or summary")
     b.set_defaults(run=cmd_build)
     pv = sub.add_parser("preview", help="an HTML contact sheet of every face; --watch rebuilds on every change")
@@ -504,6 +507,15 @@ def _build_options(p: argparse.ArgumentParser) -> None:
                         "keeps its own bleed (default: the pack's, usually shared)")
     add_out_option(p)
     p.add_argument("--lenient", action="store_true", help="text that does not fit is a warning, not an error")
+
+
+def _thickness(text: str) -> str:
+    from .tuckbox import ThicknessError, card_thickness
+    try:
+        card_thickness(text)
+    except ThicknessError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
 
 
 def _whole_number(text: str) -> int:
