@@ -20,6 +20,7 @@ from .model import Game, Group
 from .publish import check_not_locked, write_atomically
 from .render import Renderers, drawn_face_place, expand_faces
 from .presets import shop_options, shop_sheets
+from .printer import shift_backs
 
 
 @dataclass
@@ -35,6 +36,7 @@ class BuildRequest:
     face_cache: FaceCache | None = None      # kept across builds by pnpgen preview --watch
     changes_since: Baseline | None = None    # --changes-since: also write <game>-changes.pdf
     tuck_boxes: str | None = None            # --tuck-boxes: card thickness (tuckbox.card_thickness)
+    back_offset: dict | None = None          # duplex mode -> (x, y) mm every back page moves (printer.py)
 
 
 @dataclass
@@ -171,6 +173,8 @@ def _render_groups(game, groups, request, progress, role, result):
     renderers = Renderers({g.id: renderer_for(game, options_for(game, g, request).bleed, request.lenient,
                                               request.face_cache) for g in groups})
     sheets = plan_sheets(game, groups, request, role)
+    sheets = shift_backs(sheets, _back_offset(game, groups[0], request))
+    offset = next((s.shift for s in sheets if s.shift != (0.0, 0.0)), None)
     writer = PdfWriter(
         face_svg=lambda f: renderers[f.group.id].svg(f), face_name=drawn_face_place,
         face_outline=lambda f, grow: f.group.outline(grow),
@@ -188,8 +192,16 @@ def _render_groups(game, groups, request, progress, role, result):
     result.digests.update(renderers.digests())
     first = sheets[0]
     return pdf, {"pages": len(sheets), "page_width_mm": round(first.width, 3),
-                 "page_height_mm": round(first.height, 3),
+                 "page_height_mm": round(first.height, 3), **({"back_offset_mm": list(offset)} if offset else {}),
                  **page_guide(sheets, groups, options_for(game, groups[0], request).duplex)}
+
+
+def _back_offset(game, group, request) -> tuple[float, float] | None:
+    """The printer's offset for this document's duplex flip; none for print-shop pages."""
+    opts = options_for(game, group, request)
+    if not request.back_offset or opts.paper == PRINT_SHOP:
+        return None
+    return request.back_offset.get(opts.duplex)
 
 
 def plan_sheets(game, groups, request, role) -> list:

@@ -12,7 +12,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import SETUP_ERROR, __version__, interrupt
+from . import SETUP_ERROR, __version__, build_options, interrupt
 from .errors import ManifestError, PnpError, UsageError, display_path
 from .manifest import PAPERS, PRINT_SHOP, enclosing_pack, find_pack, list_packs, load_pack, pack_id
 from .presets import load_presets
@@ -152,12 +152,11 @@ def cmd_validate(args) -> int:
 
 def _request(args):
     from .build import BuildRequest
-    from .changes_command import baseline
+    from .build_options import resolve
     request = BuildRequest(paper=args.paper, duplex=args.duplex, bleed=args.bleed, marks=args.marks,
                            out_dir=Path(args.out), lenient=args.lenient, cuts=args.cuts,
-                           preset=getattr(args, "preset", None), tuck_boxes=getattr(args, "tuck_boxes", None))
-    request.changes_since = baseline(getattr(args, "games", []), getattr(args, "changes_since", None), request)
-    return request
+                           preset=getattr(args, "preset", None))
+    return resolve(args, request)
 
 
 def cmd_build(args) -> int:
@@ -171,8 +170,7 @@ def cmd_build(args) -> int:
             print(f"{pack.name}: {result.game.total} components -> {display_path(result.out_dir)}/")
             for line in _printing_summary(result.files):
                 print(f"  {line}")
-            from .changes_command import summary
-            for line in summary(result.changes, f"{result.game.id}-changes.pdf"):
+            for line in build_options.summary(result):
                 print(f"  {line}")
     failed = for_each_pack(args.games, lambda pack: build(pack, request, TerminalProgress(not args.quiet)),
                            report, "not built")
@@ -244,7 +242,8 @@ def _printing_summary(files: list[dict]) -> list[str]:
             lines.append(f["path"])
             continue
         how = f.get("print", {}).get("advice")
-        lines.append(f"{f['path']} ({f['pages']} p.)" + (f": {how}" if how else ""))
+        moved = f" (backs moved {f['back_offset_mm'][0]:+g},{f['back_offset_mm'][1]:+g} mm)" if "back_offset_mm" in f else ""
+        lines.append(f"{f['path']} ({f['pages']} p.)" + (f": {how}" if how else "") + moved)
     return lines
 
 
@@ -446,12 +445,7 @@ def parser() -> argparse.ArgumentParser:
     _build_options(b)
     b.add_argument("--preset", choices=sorted(load_presets()),
                    help="with --paper face: pages at this print shop's image size, TrimBox at its trim")
-    b.add_argument("--changes-since", metavar="OLD", help="also write <game>-changes.pdf: only the faces new or "
-                   "changed since the build in folder OLD (or the pack at git revision OLD), and the players' "
-                   "list of what to take out and put in")
-    b.add_argument("--tuck-boxes", nargs="?", const="plain", type=_thickness, metavar="THICKNESS",
-                   help="also write <game>-tuckboxes.pdf: a tuck box per card group, for cards plain (default), "
-                        "sleeved, or THICKNESS mm thick")
+    build_options.add_build_only(b)
     b.add_argument("-q", "--quiet", action="store_true", help="no progress bar or summary")
     b.set_defaults(run=cmd_build)
     pv = sub.add_parser("preview", help="an HTML contact sheet of every face; --watch rebuilds on every change")
@@ -490,6 +484,8 @@ def parser() -> argparse.ArgumentParser:
     add_export_parser(sub)
     from .changes_command import add_parser as add_diff_parser
     add_diff_parser(sub)
+    from .calibrate import add_parser as add_calibrate_parser
+    add_calibrate_parser(sub)
     return p
 
 
@@ -507,15 +503,7 @@ def _build_options(p: argparse.ArgumentParser) -> None:
                         "keeps its own bleed (default: the pack's, usually shared)")
     add_out_option(p)
     p.add_argument("--lenient", action="store_true", help="text that does not fit is a warning, not an error")
-
-
-def _thickness(text: str) -> str:
-    from .tuckbox import ThicknessError, card_thickness
-    try:
-        card_thickness(text)
-    except ThicknessError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-    return text
+    build_options.add_printer(p)
 
 
 def _whole_number(text: str) -> int:

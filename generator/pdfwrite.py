@@ -117,6 +117,7 @@ class PdfWriter:
             surface.set_size(sheet.width * PT_PER_MM, sheet.height * PT_PER_MM)
             ctx = new_context(surface)
             ctx.scale(PT_PER_MM, PT_PER_MM)
+            ctx.translate(*sheet.shift)         # a back page moved for the printer (printer.py)
             self._draw_sheet(ctx, sheet, uses, reach, recorded)
             ctx.show_page()
             if progress:
