@@ -37,6 +37,7 @@ class BuildRequest:
     changes_since: Baseline | None = None    # --changes-since: also write <game>-changes.pdf
     tuck_boxes: str | None = None            # --tuck-boxes: card thickness (tuckbox.card_thickness)
     back_offset: dict | None = None          # duplex mode -> (x, y) mm every back page moves (printer.py)
+    version: str | None = None               # --version: instead of game.yaml's
 
 
 @dataclass
@@ -61,6 +62,8 @@ def build(pack_root: Path, request: BuildRequest, progress: Progress | None = No
           game: Game | None = None) -> BuildResult:
     progress = progress or Progress()
     game = game or load_pack(pack_root)                           # manifest -> model
+    if request.version is not None:
+        game = replace(game, version=request.version)
     result = BuildResult(game, Path(request.out_dir) / game.id)
     check_not_locked(result.out_dir)
     staged: dict[str, bytes] = {}
@@ -178,7 +181,8 @@ def _render_groups(game, groups, request, progress, role, result):
     writer = PdfWriter(
         face_svg=lambda f: renderers[f.group.id].svg(f), face_name=drawn_face_place,
         face_outline=lambda f, grow: f.group.outline(grow),
-        title=f"{game.title} - {role}", subject=f"pnpgen print-and-play {role} for {game.title}")
+        title=f"{game.title} - {role}", subject=f"pnpgen print-and-play {role} for {game.title}",
+        face_stamp=version_stamps(game))
     if request.face_cache is not None:
         # the preview's cache must learn every face, so they are all rendered here; a plain
         # build renders each page's faces in the process that draws the page
@@ -232,12 +236,26 @@ def _plan(game, groups, request, role) -> list:
         if pieces:
             return impose_runs(pieces, opts, game.title)
         return [sheet for face in expand_faces(group)[0]
-                for sheet in impose_board(face, group.width, group.height, f"{game.title}: {group.name}", opts,
+                for sheet in impose_board(face, group.width, group.height, f"{_titled(game)}: {group.name}", opts,
                                           outline=group.points if group.shape == "polygon" else None)]
-    return impose_runs([_run(game, group, request) for group in groups], opts, GUIDE_TITLES.get(role, "{}").format(game.title))
+    return impose_runs([_run(game, group, request) for group in groups], opts, GUIDE_TITLES.get(role, "{}").format(_titled(game)))
 
 
 GUIDE_TITLES = {"changes": "{} - reprint of changed components"}    # the page guide's first words, by role
+
+
+def _titled(game: Game) -> str:
+    """The page guide's first words: the title, and the version where the pack has one."""
+    return f"{game.title} {game.version}" if game.version else game.title
+
+
+def version_stamps(game: Game):
+    """face -> where its version is printed (version.stamp), worked out once per group."""
+    from .version import stamp
+    d = game.defaults
+    by_group = {g.id: stamp(game.version, g.version_mark or d["version_mark"], g.version_size or d["version_size"],
+                            g.width, g.height, g.shape) for g in game.groups}
+    return lambda face: by_group.get(face.group.id)
 
 
 def _run(game: Game, group: Group, request: BuildRequest) -> Run:
@@ -331,7 +349,7 @@ def build_json(game: Game, request: BuildRequest, result: BuildResult) -> str:
     groups = [{"id": g.id, "name": g.name, "kind": g.kind, "total": g.total,
                "rulebook_count": g.rulebook_count, "prototype_content": g.prototype_content,
                "options": asdict(options_for(game, g, request))} for g in game.groups]
-    doc = {"game": game.id, "title": game.title, "total_components": game.total,
+    doc = {"game": game.id, "title": game.title, "version": game.version, "total_components": game.total,
            "groups": groups, "items": items, "files": result.files, "face_digests": DIGESTS}
     return json.dumps(doc, indent=1, sort_keys=True) + "\n"
 

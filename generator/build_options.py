@@ -1,5 +1,5 @@
 """The options of `pnpgen build` that go beyond laying out the sheets (--changes-since,
---tuck-boxes, --back-offset, --printer): their parsers, resolved once where the command starts
+--tuck-boxes, --back-offset, --printer, --version): their parsers, resolved once where the command starts
 into the BuildRequest, and their lines in the build's summary."""
 from __future__ import annotations
 
@@ -17,8 +17,10 @@ def add_build_only(b: argparse.ArgumentParser) -> None:
                         "sleeved, or THICKNESS mm thick")
 
 
-def add_printer(p: argparse.ArgumentParser) -> None:
-    """Build and preview: the printer's back offset (both write two-sided PDFs)."""
+def add_shared(p: argparse.ArgumentParser) -> None:
+    """Build and preview (both write the PDFs): the version and the printer's back offset."""
+    p.add_argument("--version", dest="pack_version", type=_version, metavar="TEXT",
+                   help="the version printed on every face and page guide, instead of game.yaml's (\"\": none)")
     p.add_argument("--back-offset", type=_offset, metavar="X,Y",
                    help="move every back page by X,Y mm (x right, y down, as the back page is drawn) to make up "
                         "for your printer's duplex shift; measure it with pnpgen calibrate")
@@ -31,6 +33,7 @@ def resolve(args, request):
     the printer's offset looked up), before any work."""
     from .changes_command import baseline
     request.tuck_boxes = getattr(args, "tuck_boxes", None)
+    request.version = args.pack_version
     request.back_offset = back_offsets(args.back_offset, args.printer)
     request.changes_since = baseline(getattr(args, "games", []), getattr(args, "changes_since", None), request)
     return request
@@ -56,6 +59,14 @@ def _thickness(text: str) -> str:
         card_thickness(text)
     except ThicknessError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
+
+
+def _version(text: str) -> str:
+    import re
+    from .version import PATTERN
+    if text and not re.fullmatch(PATTERN, text):
+        raise argparse.ArgumentTypeError(f"'{text}': use up to 40 letters, digits, spaces and . _ + -, e.g. v2")
     return text
 
 

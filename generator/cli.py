@@ -503,7 +503,7 @@ def _build_options(p: argparse.ArgumentParser) -> None:
                         "keeps its own bleed (default: the pack's, usually shared)")
     add_out_option(p)
     p.add_argument("--lenient", action="store_true", help="text that does not fit is a warning, not an error")
-    build_options.add_printer(p)
+    build_options.add_shared(p)
 
 
 def _whole_number(text: str) -> int:

@@ -27,6 +27,7 @@ from .schema import (INVALID, AnyData, Bool, Choice, Color, Field, Id, Int, Leng
                      Num, Spec, Str, Type)
 from .shapes import SHAPES
 from .sheets_source import ItemsType, items_from
+from .version import PATTERN as VERSION_PATTERN, PLACES as VERSION_PLACES
 from .yamlsrc import SrcDict, load_yaml, paused_gc
 
 DATA_DIR = Path(__file__).parent / "data"
@@ -101,10 +102,15 @@ DEFAULTS_SPEC = Spec("defaults", {
     "cuts": Field(Choice("shared", "separate"), default="shared",
                   doc="shared: rectangles may abut on one cut line where that fits more; separate: each keeps its own bleed"),
     "map_seed": Field(Int(0, 2**31), default=1, doc="the seed of the map layout a build includes"),
+    "version_mark": Field(Choice(*VERSION_PLACES), default="bottom-right",
+                          doc="where each face shows the version (hexes and circles: centred), or off"),
+    "version_size": Field(Length(0.8, 6), default=1.4, doc="the version's text height"),
 })
 GAME_SPEC = Spec("game", {
     "id": Field(Id(), doc="the game's id, used in output names (default: the pack folder's name)"),
     "title": Field(Str(120), True, doc="the game's title"),
+    "version": Field(Str(40, VERSION_PATTERN, "letters, digits, spaces and . _ + -, e.g. 'v2' or '0.3 beta'"),
+                     default="", doc="printed small on every face and on the page guide (--version overrides)"),
     "subtitle": Field(Str(200), default=""),
     "players": Field(Spec("players", {
         "min": Field(Int(1, 20), True), "max": Field(Int(1, 20), True), "default": Field(Int(1, 20)),
@@ -134,6 +140,8 @@ GROUP_SPEC = Spec("component group", {
     "per_player": Field(Bool(), default=False),
     "rulebook_count": Field(Int(0, MAX_GROUP_TOTAL)),
     "prototype_content": Field(Bool(), default=False),
+    "version_mark": Field(Choice(*VERSION_PLACES), doc="overrides the pack's defaults.version_mark for this group"),
+    "version_size": Field(Length(0.8, 6), doc="overrides the pack's defaults.version_size for this group"),
     "fields": Field(MapOf(Choice(*FIELD_TYPES)), default={}),
     "notes": Field(ListOf(Str()), default=[]),
     "items": Field(ItemsType(), True, doc="the list of items, or {from: cards.xlsx, sheet: Name}"),
@@ -240,7 +248,7 @@ def load_pack(root: Path, reporter: Reporter | None = None) -> Game:
         icons=_load_icons(root, game_rec, rep),
         defaults=dict(game_rec.defaults.values) if game_rec.defaults else
         dict(DEFAULTS_SPEC.check({}, Mark(display_path(game_file)), rep, "defaults").values),
-        notes=list(game_rec.notes), groups=groups, data=game_rec.data or {})
+        notes=list(game_rec.notes), groups=groups, data=game_rec.data or {}, version=game_rec.version or "")
     rep.raise_if_errors()
     return game
 
@@ -380,7 +388,7 @@ def _build_group(g, file: str, players, env, rep: Reporter, sources: dict) -> Gr
         corner_radius=g.corner_radius if g.corner_radius is not None else kind.corner_radius,
         points=points, template=g.template, back_template=g.back_template, bleed=g.bleed, cuts=g.cuts,
         rulebook_count=g.rulebook_count, prototype_content=g.prototype_content, items=items,
-        file=file, mark=g.mark, notes=list(g.notes or []))
+        file=file, mark=g.mark, notes=list(g.notes or []), version_mark=g.version_mark, version_size=g.version_size)
 
 
 REFERENCE = re.compile(r"^=(map|data)((?:\.[A-Za-z0-9_{}-]+)+)$")

@@ -59,6 +59,8 @@ class Group:
     file: str
     mark: Mark
     notes: list[str] = field(default_factory=list)
+    version_mark: str | None = None      # None: the pack's defaults.version_mark
+    version_size: float | None = None
 
     @property
     def sides(self) -> int:
@@ -89,6 +91,7 @@ class Game:
     notes: list[str]
     groups: list[Group]
     data: dict = field(default_factory=dict)
+    version: str = ""
 
     @property
     def total(self) -> int:

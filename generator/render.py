@@ -84,7 +84,7 @@ class FaceRenderer:
         self._per_item: dict[str, bool] = {}      # template -> whether it reads the item or player
         self.heard_digests: dict[tuple, str] = {}   # face key -> digest, of faces another process rendered
         self.game_data = templating.read_only({
-            "id": game.id, "title": game.title, "palette": game.palette,
+            "id": game.id, "title": game.title, "version": game.version, "palette": game.palette,
             "players": [p.__dict__ for p in game.players], "notes": game.notes, "data": game.data})
         self.palette = self.game_data["palette"]
         self.groups = _template_groups(game)
