@@ -78,7 +78,7 @@ def build(pack_root: Path, request: BuildRequest, progress: Progress | None = No
         staged.update(_handout_file(game, request, result))
     if request.changes_since is not None:
         staged.update(_changes_file(game, request, result))
-    if request.tuck_boxes is not None:
+    if request.tuck_boxes is not None or any(g.tuck_box not in (None, "off") for g in game.groups):
         staged.update(_tuckbox_file(game, request, result))
     staged["build.json"] = build_json(game, request, result).encode()
     write_atomically(result.out_dir, staged, replaces=previous_build_files(result.out_dir))
@@ -400,20 +400,28 @@ def _changes_file(game: Game, request: BuildRequest, result: BuildResult) -> dic
 def _tuckbox_file(game: Game, request: BuildRequest, result: BuildResult) -> dict[str, bytes]:
     """<game>-tuckboxes.pdf: a tuck box per card group, one net to a page."""
     from .tuckbox_draw import tuckbox_pdf
-    groups = [g for g in game.groups if g.kind == "card" and g.total]
-    if not groups:
+    boxes = tuck_boxes(game, request.tuck_boxes)
+    if not boxes:
         result.warnings.append(f"{game.id}: no tuck boxes: the pack has no card groups")
         return {}
     paper = _paper(game, request)[1]
     bleed = request.bleed if request.bleed is not None else game.defaults["bleed"]
-    pdf, nets, warnings = tuckbox_pdf(game, groups, request.tuck_boxes, paper, game.defaults["margin"], bleed,
-                                      request.lenient)
+    pdf, nets, warnings = tuckbox_pdf(game, boxes, paper, game.defaults["margin"], bleed, request.lenient)
     result.warnings += warnings
     name = f"{game.id}-tuckboxes.pdf"
-    result.files.append({"path": name, "role": "tuckboxes", "pages": len(nets), "thickness": request.tuck_boxes,
-                         "boxes": nets, "print": {"advice": "print single-sided; cut the solid line, fold the "
+    result.files.append({"path": name, "role": "tuckboxes", "pages": len(nets), "boxes": nets, "print": {"advice": "print single-sided; cut the solid line, fold the "
                                                             "dashed ones, glue the grey flaps"}})
     return {name: pdf}
+
+
+def tuck_boxes(game: Game, given: str | None) -> list[tuple[Group, str]]:
+    """(card group, card thickness) of each tuck box to draw: --tuck-boxes THICKNESS for every
+    card group; --tuck-boxes alone ('') every card group at its own tuck_box, else plain; without
+    it, the groups whose tuck_box asks for one. tuck_box: 'off' always means none."""
+    cards = [g for g in game.groups if g.kind == "card" and g.total and g.tuck_box != "off"]
+    if given is None:
+        return [(g, g.tuck_box) for g in cards if g.tuck_box]
+    return [(g, given or g.tuck_box or "plain") for g in cards]
 
 
 def reprint_groups(game: Game, changes: Changes) -> list[Group]:

@@ -12,9 +12,9 @@ def add_build_only(b: argparse.ArgumentParser) -> None:
     b.add_argument("--changes-since", metavar="OLD", help="also write <game>-changes.pdf: only the faces new or "
                    "changed since the build in folder OLD (or the pack at git revision OLD), and the players' "
                    "list of what to take out and put in")
-    b.add_argument("--tuck-boxes", nargs="?", const="plain", type=_thickness, metavar="THICKNESS",
-                   help="also write <game>-tuckboxes.pdf: a tuck box per card group, for cards plain (default), "
-                        "sleeved, or THICKNESS mm thick")
+    b.add_argument("--tuck-boxes", nargs="?", const="", type=_thickness, metavar="THICKNESS",
+                   help="also write <game>-tuckboxes.pdf: a tuck box per card group, for cards plain, sleeved, or "
+                        "THICKNESS mm thick (alone: each group's tuck_box, else plain)")
 
 
 def add_shared(p: argparse.ArgumentParser) -> None:
@@ -56,7 +56,7 @@ def summary(result) -> list[str]:
 def _thickness(text: str) -> str:
     from .tuckbox import ThicknessError, card_thickness
     try:
-        card_thickness(text)
+        text and card_thickness(text)
     except ThicknessError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
     return text

@@ -27,6 +27,7 @@ from .schema import (INVALID, AnyData, Bool, Choice, Color, Field, Id, Int, Leng
                      Num, Spec, Str, Type)
 from .shapes import SHAPES
 from .sheets_source import ItemsType, items_from
+from .tuckbox import ThicknessError, card_thickness
 from .version import PATTERN as VERSION_PATTERN, PLACES as VERSION_PLACES
 from .yamlsrc import SrcDict, load_yaml, paused_gc
 
@@ -141,6 +142,7 @@ GROUP_SPEC = Spec("component group", {
     "rulebook_count": Field(Int(0, MAX_GROUP_TOTAL)),
     "prototype_content": Field(Bool(), default=False),
     "version_mark": Field(Choice(*VERSION_PLACES), doc="overrides the pack's defaults.version_mark for this group"),
+    "tuck_box": Field(Str(20), doc="plain, sleeved or a card thickness in mm: a tuck box for this group; 'off': none"),
     "version_size": Field(Length(0.8, 6), doc="overrides the pack's defaults.version_size for this group"),
     "fields": Field(MapOf(Choice(*FIELD_TYPES)), default={}),
     "notes": Field(ListOf(Str()), default=[]),
@@ -388,7 +390,25 @@ def _build_group(g, file: str, players, env, rep: Reporter, sources: dict) -> Gr
         corner_radius=g.corner_radius if g.corner_radius is not None else kind.corner_radius,
         points=points, template=g.template, back_template=g.back_template, bleed=g.bleed, cuts=g.cuts,
         rulebook_count=g.rulebook_count, prototype_content=g.prototype_content, items=items,
-        file=file, mark=g.mark, notes=list(g.notes or []), version_mark=g.version_mark, version_size=g.version_size)
+        file=file, mark=g.mark, notes=list(g.notes or []), version_mark=g.version_mark, version_size=g.version_size,
+        tuck_box=_tuck_box(g, rep))
+
+
+def _tuck_box(g, rep: Reporter) -> str | None:
+    """A group's tuck_box: a card thickness tuckbox.py knows, or 'off'; only for cards."""
+    value = g.tuck_box
+    if value is None or value == "off":
+        return value
+    if g.kind != "card":
+        rep.error(g.value_mark("tuck_box"), f"tuck_box is for card groups; '{g.id}' is a {g.kind}",
+                  "remove it, or make the group kind: card")
+        return None
+    try:
+        card_thickness(value)
+    except ThicknessError as exc:
+        rep.error(g.value_mark("tuck_box"), f"tuck_box: {exc}", "e.g. tuck_box: sleeved")
+        return None
+    return value
 
 
 REFERENCE = re.compile(r"^=(map|data)((?:\.[A-Za-z0-9_{}-]+)+)$")

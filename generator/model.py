@@ -61,6 +61,7 @@ class Group:
     notes: list[str] = field(default_factory=list)
     version_mark: str | None = None      # None: the pack's defaults.version_mark
     version_size: float | None = None
+    tuck_box: str | None = None          # a card thickness (tuckbox.py) or 'off'; None: only with --tuck-boxes
 
     @property
     def sides(self) -> int:

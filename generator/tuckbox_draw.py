@@ -1,4 +1,4 @@
-"""Card groups + a card thickness -> <game>-tuckboxes.pdf: per group the net of its tuck box
+"""Card groups, each with a card thickness -> <game>-tuckboxes.pdf: per group the net of its tuck box
 (tuckbox.py), one to a page: cut lines solid, folds dashed, glue flaps grey and marked, the
 front, back and spines drawn from templates (tuckbox/front.svg.j2, back.svg.j2, spine.svg.j2:
 the pack's own, else the shared ones, which show the game's title and the deck's name), with
@@ -47,7 +47,7 @@ def place(n: Net, paper: tuple[float, float], margin: float, bleed: float) -> Pa
     return Page(w, h, margin + bleed, margin + bleed, False, True)
 
 
-def tuckbox_pdf(game: Game, groups: list[Group], thickness, paper: tuple[float, float], margin: float,
+def tuckbox_pdf(game: Game, boxes: list[tuple[Group, str]], paper: tuple[float, float], margin: float,
                 bleed: float, lenient: bool = False) -> tuple[bytes, list[dict], list[str]]:
     """The PDF, a description of each net for build.json, and the templates' warnings."""
     renderer = FaceRenderer(game, bleed, lenient)
@@ -58,7 +58,7 @@ def tuckbox_pdf(game: Game, groups: list[Group], thickness, paper: tuple[float, 
     surface.set_metadata(cairo.PDF_METADATA_CREATE_DATE, FIXED_DATE)
     surface.set_metadata(cairo.PDF_METADATA_MOD_DATE, FIXED_DATE)
     described = []
-    for number, group in enumerate(groups, 1):
+    for number, (group, thickness) in enumerate(boxes, 1):
         box = box_for(group.width, group.height, group.total, thickness)
         shape = net(box)
         page = place(shape, paper, margin, bleed)
@@ -70,7 +70,7 @@ def tuckbox_pdf(game: Game, groups: list[Group], thickness, paper: tuple[float, 
                                   f"{box.width:.1f} x {box.height:.1f} x {box.depth:.1f} mm | cut the solid line, "
                                   "fold the dashed ones, glue the grey flaps")
         ctx.show_page()
-        described.append({"page": number, "group": group.id, "inside_mm": [round(box.width, 2), round(box.height, 2),
+        described.append({"page": number, "group": group.id, "thickness": thickness, "inside_mm": [round(box.width, 2), round(box.height, 2),
                           round(box.depth, 2)], "net_mm": [round(shape.width, 2), round(shape.height, 2)],
                           "turned": page.turned, "own_page_size": page.own_size})
     surface.finish()

@@ -138,3 +138,34 @@ def test_a_net_turned_to_fit_the_paper(nets):
 def test_bad_thickness_is_a_usage_error(tmp_path):
     code, _, stderr = run_cli("build", write_decks(tmp_path / "decks"), "--tuck-boxes", "thick")
     assert code == 2 and "give plain, sleeved or a number of millimetres" in stderr
+
+
+def test_group_key_asks_for_its_own_box(tmp_path):
+    """tuck_box in a group: that group's box in every build; --tuck-boxes alone adds the other
+    card groups (plain), 'off' keeps a group out."""
+    pack = write_decks(tmp_path / "decks")
+    decks = json.loads((pack / "decks.yaml").read_text())
+    decks["groups"][0]["tuck_box"] = "sleeved"
+    decks["groups"][2]["tuck_box"] = "off"
+    (pack / "decks.yaml").write_text(json.dumps(decks))
+
+    def boxes(*options):
+        code, _, stderr = run_cli("build", pack, "--out", tmp_path / "out", "-q", *options)
+        assert code == 0, stderr
+        files = {f["role"]: f for f in load_build_json(tmp_path / "out" / "decks")["files"]}
+        return [(b["group"], b["thickness"]) for b in files["tuckboxes"]["boxes"]] if "tuckboxes" in files else []
+    assert boxes() == [("spells", "sleeved")]
+    assert boxes("--tuck-boxes") == [("spells", "sleeved"), ("quests", "plain")]
+    assert boxes("--tuck-boxes", "0.4") == [("spells", "0.4"), ("quests", "0.4")]
+
+
+@pytest.mark.parametrize("value, message", [
+    ('"thick"', "tuck_box: card thickness 'thick': give plain, sleeved or a number"),
+    ("0.01", "tuck_box: card thickness 0.01 mm is outside 0.05-5 mm"),
+])
+def test_bad_group_key_refused_at_its_line(tmp_path, value, message):
+    pack = write_decks(tmp_path / "decks")
+    text = (pack / "decks.yaml").read_text().replace('"id": "spells",', f'"id": "spells", "tuck_box": {value},')
+    (pack / "decks.yaml").write_text(text)
+    code, _, stderr = run_cli("validate", pack)
+    assert code == 1 and "decks.yaml:1:" in stderr and message in stderr
