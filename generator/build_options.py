@@ -28,14 +28,15 @@ def add_shared(p: argparse.ArgumentParser) -> None:
                    "(pnpgen calibrate --save NAME; default: the printer saved last)")
 
 
-def resolve(args, request):
+def resolve(args, request, the_pack):
     """The request with these options resolved (an earlier build read, a git revision rendered,
-    the printer's offset looked up), before any work."""
+    the printer's offset looked up), before any work; the_pack(): the one pack named."""
     from .changes_command import baseline
     request.tuck_boxes = getattr(args, "tuck_boxes", None)
     request.version = args.pack_version
     request.back_offset = back_offsets(args.back_offset, args.printer)
-    request.changes_since = baseline(getattr(args, "games", []), getattr(args, "changes_since", None), request)
+    request.changes_since = baseline(getattr(args, "games", []), getattr(args, "changes_since", None), request,
+                                     the_pack)
     return request
 
 

@@ -23,9 +23,10 @@ def run_diff(args) -> int:
     return 0
 
 
-def baseline(games: list[str], since: str | None, request):
+def baseline(games: list[str], since: str | None, request, the_pack):
     """--changes-since, read once where the command starts: one pack, and its earlier build
-    (a folder) or a git revision of it (faces rendered with `request`'s options)."""
+    (a folder) or a git revision of it (faces rendered with `request`'s options); the_pack()
+    is the pack's folder (the CLI finds it)."""
     from .changes_git import git_baseline, looks_like_revision
     if since is None:
         return None
@@ -33,8 +34,7 @@ def baseline(games: list[str], since: str | None, request):
         raise UsageError("--changes-since compares one pack with its earlier build: name one GAME")
     if not looks_like_revision(since):
         return read_build(Path(since), since)
-    from .cli import resolve_packs
-    return git_baseline(resolve_packs(games, all_by_default=False)[0], since, request)
+    return git_baseline(the_pack(), since, request)
 
 
 def summary(changes: Changes | None, pdf: str) -> list[str]:

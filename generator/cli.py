@@ -156,7 +156,8 @@ def _request(args):
     request = BuildRequest(paper=args.paper, duplex=args.duplex, bleed=args.bleed, marks=args.marks,
                            out_dir=Path(args.out), lenient=args.lenient, cuts=args.cuts,
                            preset=getattr(args, "preset", None))
-    return resolve(args, request)
+    games = getattr(args, "games", None) or ([args.game] if getattr(args, "game", None) else [])
+    return resolve(args, request, lambda: resolve_packs(games, all_by_default=False)[0])
 
 
 def cmd_build(args) -> int:
