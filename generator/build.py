@@ -1,4 +1,5 @@
-"""A game pack folder -> output/<game>/: sheets PDF, board PDFs and build.json.
+"""A game pack folder -> output/<game>/: sheets PDF, board PDFs and build.json (what was built,
+how to print it, and every font the PDFs embed with its file and licence).
 
 build() reads top to bottom like the pipeline. The finished files replace the output folder
 in one step (publish.write_atomically), so a failed or killed build leaves the earlier output
@@ -8,15 +9,18 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from .cache import FaceCache, renderer_for
 from .changes import DIGESTS, Baseline, Changes, compare
 from .errors import BuildError
+from .fonts import library
 from .impose import FaceTooLarge, Options, Run, fits_on_a_sheet, impose_board, impose_runs, impose_single, parts_of
 from .manifest import PAPERS, PRINT_SHOP, load_pack
 from .model import Game, Group
+from .packfonts import licence_file
 from .publish import check_not_locked, write_atomically
 from .render import Renderers, drawn_face_place, expand_faces
 from .presets import shop_options, shop_sheets
@@ -48,6 +52,7 @@ class BuildResult:
     warnings: list[str] = field(default_factory=list)
     digests: dict[tuple, str] = field(default_factory=dict)     # face key -> render.face_digest
     changes: Changes | None = None           # with --changes-since: what changed
+    fonts: list[dict] = field(default_factory=list)
 
 
 class Progress:
@@ -80,6 +85,7 @@ def build(pack_root: Path, request: BuildRequest, progress: Progress | None = No
         staged.update(_changes_file(game, request, result))
     if request.tuck_boxes is not None or any(g.tuck_box not in (None, "off") for g in game.groups):
         staged.update(_tuckbox_file(game, request, result))
+    result.fonts = fonts_used(staged, game.root)
     staged["build.json"] = build_json(game, request, result).encode()
     write_atomically(result.out_dir, staged, replaces=previous_build_files(result.out_dir))
     return result
@@ -152,6 +158,38 @@ def _paper(game: Game, request: BuildRequest) -> tuple[str, tuple[float, float]]
 def _pages(pdf: bytes) -> int:
     import pikepdf
     return len(pikepdf.Pdf.open(io.BytesIO(pdf)).pages)
+
+
+_FONT_NAME = re.compile(rb"/FontName\s*/(?:[A-Z]{6}\+)?([^\s/<>\[\]()]+)")
+
+
+def fonts_used(staged: dict[str, bytes], root: Path) -> list[dict]:
+    """Every font the PDFs embed (each font descriptor's name), with its file: a pack font by its
+    path inside the pack, one of pnpgen's by its name, and the licence file beside it."""
+    faces = library().by_postscript()
+    found: dict[str, list[str]] = {}
+    for name, data in staged.items():
+        if name.endswith(".pdf"):
+            for raw in dict.fromkeys(_FONT_NAME.findall(data)):
+                found.setdefault(_pdf_name(raw), []).append(name)
+    out = []
+    for postscript, documents in sorted(found.items()):
+        face = faces.get(postscript)
+        entry = {"postscript_name": postscript, "documents": documents, "family": None, "file": None}
+        if face is not None:
+            licence = licence_file(face)
+            place = (lambda p: p.relative_to(root).as_posix()) if face.in_pack else (lambda p: p.name)
+            entry.update(family=face.family, style=face.style, source="pack" if face.in_pack else "pnpgen",
+                         file=place(face.file), licence=place(licence) if licence else None)
+            if face.instance:
+                entry["instance"] = face.instance       # of a variable font, made static to embed
+        out.append(entry)
+    return out
+
+
+def _pdf_name(raw: bytes) -> str:
+    """A PDF name's text (#xx escapes undone)."""
+    return re.sub(rb"#([0-9A-Fa-f]{2})", lambda m: bytes([int(m.group(1), 16)]), raw).decode("latin-1")
 
 
 def options_for(game: Game, group: Group, request: BuildRequest) -> Options:
@@ -350,7 +388,7 @@ def build_json(game: Game, request: BuildRequest, result: BuildResult) -> str:
                "rulebook_count": g.rulebook_count, "prototype_content": g.prototype_content,
                "options": asdict(options_for(game, g, request))} for g in game.groups]
     doc = {"game": game.id, "title": game.title, "version": game.version, "total_components": game.total,
-           "groups": groups, "items": items, "files": result.files, "face_digests": DIGESTS}
+           "groups": groups, "items": items, "files": result.files, "fonts": result.fonts, "face_digests": DIGESTS}
     return json.dumps(doc, indent=1, sort_keys=True) + "\n"
 
 

@@ -18,11 +18,12 @@ from pathlib import Path
 
 import yaml
 
-from . import confine, templating
+from . import art, confine, templating
 from .errors import Mark, ManifestError, Problem, Reporter, display_path, os_error_text
-from .fonts import library
+from .fonts import activate, library
 from .kinds import KINDS
 from .model import FontRole, Game, Group, Icon, Item, Player
+from .packfonts import pack_library
 from .schema import (INVALID, AnyData, Bool, Choice, Color, Field, Id, Int, Length, ListOf, MapOf,
                      Num, Spec, Str, Type)
 from .shapes import SHAPES
@@ -81,8 +82,29 @@ class VaryType(Type):
         return INVALID
 
 
+class Picture(Str):
+    """A picture inside the pack (field type `image`): checked when the pack loads (art.load: the
+    file, its format and size), kept as the path written, which templates give to image()."""
+    description = "the path of a picture inside the game pack, e.g. art/goblin.jpg"
+
+    def __init__(self, root: Path | None = None):
+        super().__init__(1000)
+        self.root = root
+
+    def check(self, value, mark, rep, where):
+        value = super().check(value, mark, rep, where)
+        if value is INVALID or self.root is None:
+            return value
+        try:
+            art.load(self.root, value)
+        except art.ArtError as exc:
+            rep.error(mark, f"{where}: {exc}")
+            return INVALID
+        return value
+
+
 FIELD_TYPES = {"text": Str(), "int": Int(), "number": Num(), "bool": Bool(), "color": Color(),
-               "list": ListOf(AnyData()), "data": AnyData()}
+               "list": ListOf(AnyData()), "data": AnyData(), "image": Picture()}
 
 PLAYER_SPEC = Spec("player colour", {
     "id": Field(Id(), True, doc="a short id such as red"),
@@ -211,6 +233,7 @@ def load_pack(root: Path, reporter: Reporter | None = None) -> Game:
     if raw is not None and not isinstance(raw, dict):
         game_rec = INVALID
     players = []
+    activate(pack_library(root, rep))          # the pack's fonts/ first, then pnpgen's
     if game_rec is not INVALID:
         players = _check_game(game_rec, rep)
     env = templating.environment(root)
@@ -263,16 +286,9 @@ def _check_game(rec, rep: Reporter) -> list[Player]:
         if p.default is not None and not p.min <= p.default <= p.max:
             rep.error(rec.value_mark("players"), f"players: default {p.default} is outside {p.min}-{p.max}",
                       "choose a default within min and max")
-    fonts = library()
     for role, font in (rec.fonts or {}).items():
-        if not font or font.family is None:
-            continue
-        bold, italic = font.weight == "bold", font.style == "italic"
-        if fonts.face(font.family, bold, italic) is None:
-            fonts_src = rec.source.get("fonts")
-            rep.error(fonts_src.value_mark(role) if isinstance(fonts_src, SrcDict) else rec.mark,
-                      f"font role '{role}': family '{font.family}' ({font.weight}, {font.style}) is not in fonts/",
-                      f"use one of {', '.join(fonts.families)}, or add the font files to fonts/")
+        if font and font.family is not None:
+            _check_font_role(rec, role, font, rep)
     players = [Player(c.id, c.name, c.color) for c in rec.player_colors or []
                if c and None not in (c.id, c.name, c.color)]
     if rec.player_colors and p and p.max and len(players) < p.max:
@@ -280,6 +296,23 @@ def _check_game(rec, rep: Reporter) -> list[Player]:
                   "add a colour for every seat")
     _check_unique([(pl.id, rec.value_mark("player_colors")) for pl in players], "player colour id", rep)
     return players
+
+
+def _check_font_role(rec, role: str, font, rep: Reporter) -> None:
+    """The role's family and style are a face of the pack's fonts or of pnpgen's."""
+    fonts = library()
+    bold, italic = font.weight == "bold", font.style == "italic"
+    if fonts.face(font.family, bold, italic) is not None:
+        return
+    fonts_src = rec.source.get("fonts")
+    mark = fonts_src.value_mark(role) if isinstance(fonts_src, SrcDict) else rec.mark
+    styles = sorted(f.style for f in fonts.faces.values() if f.family == font.family)
+    if styles:
+        rep.error(mark, f"font role '{role}': family '{font.family}' has no {font.weight}, {font.style} face "
+                  f"(it has {', '.join(styles)})", "choose one of those, or add the face's file to the pack's fonts/")
+    else:
+        rep.error(mark, f"font role '{role}': family '{font.family}' ({font.weight}, {font.style}) is neither "
+                  "in the pack's fonts/ nor one of pnpgen's", fonts.unknown_family_hint(font.family))
 
 
 def _check_reserved_file(path: Path, root: Path, rep: Reporter) -> None:
@@ -464,7 +497,9 @@ def _resolved(raw, sources, seat, rep: Reporter):
 def _expand_items(g, players, rep: Reporter, sources: dict | None = None) -> list[Item] | None:
     """Items as written -> items as printed: references resolved (per player where they name
     the player), then one item per value combination of `vary`, per player."""
-    declared = {name: Field(FIELD_TYPES[kind]) for name, kind in (g.fields or {}).items() if kind}
+    root = (sources or {}).get("root")
+    declared = {name: Field(Picture(root) if kind == "image" else FIELD_TYPES[kind])
+                for name, kind in (g.fields or {}).items() if kind}
     item_spec = Spec(f"item of {g.id}", {
         "id": Field(Id(), True, doc="a short id"), "copies": Field(Int(0, 100_000), default=1),
         "vary": Field(MapOf(VaryType())), **declared})

@@ -118,6 +118,33 @@ def png_bytes() -> bytes:
     return buffer.getvalue()
 
 
+def with_art(value: str, files: dict):
+    """The first card names the picture `value` in an `image` field; `files` (path inside the pack
+    -> bytes, a function giving them, or ("link", target)) are written first."""
+    def setup(pack, work):
+        for rel, data in files.items():
+            path = pack / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            if isinstance(data, tuple):
+                os.symlink(data[1], path)
+            else:
+                path.write_bytes(data() if callable(data) else data)
+        replace("cards.yaml", "fields: {title: text, body: text, n: int}",
+                "fields: {title: text, body: text, n: int, art: image}")(pack, work)
+        replace("cards.yaml", "{id: plain, title: Plain,", f"{{id: plain, title: Plain, art: {value},")(pack, work)
+    return setup
+
+
+def picture(fmt: str = "PNG", size=(40, 40), mode="RGB") -> bytes:
+    from PIL import Image
+    buffer = io.BytesIO()
+    Image.new(mode, size).save(buffer, fmt)
+    return buffer.getvalue()
+
+
+ART = r"cards\.yaml:11:\d+: items\[1\]\.art: image "
+
+
 def fifo(rel: str):
     def setup(pack, work):
         os.mkfifo(pack / rel)
@@ -178,6 +205,8 @@ TRACEBACKS = [
          FRONT + r": an embedded image of 14000 x 14000 pixels is over the 40 megapixel limit"),
     Case("embedded PNG cut in half", image_template(png_bytes()[:60], "image/png"), BUILD,
          FRONT + r": an embedded image is broken"),
+    Case("a picture cut in half", with_art("art/half.png", {"art/half.png": png_bytes()[:60]}), BUILD,
+         ART + r"'art/half\.png' is broken"),
     Case("layout JSON nested 100,000 deep", layout_file(lambda _: "[" * 100_000 + "]" * 100_000), CHECK,
          r"l\.json:1:33: JSON nested more than 32 deep"),
     Case("layouts: 5", layout_file(lambda _: '{"layouts": 5}'), CHECK,
@@ -245,6 +274,12 @@ MEMORY = [
          r"z\.yaml:1:1: 'z\.yaml' is a link to a file outside the game pack"),
     Case("map --check /dev/zero", lambda pack, work: None, ("map", "--check", "/dev/zero"),
          r"/dev/zero: not a regular file"),
+    Case("a picture of 9 MB", with_art("art/big.png", {"art/big.png": lambda: b"\x89PNG\r\n\x1a\n" + bytes(9 << 20)}), BUILD,
+         ART + r"'art/big\.png' is 9\.0 MB, over the 8 MB limit"),
+    Case("a picture of 48 megapixels", with_art("art/bomb.png", {"art/bomb.png": lambda: picture("PNG", (8000, 6000), "1")}), BUILD,
+         ART + r"'art/bomb\.png' is 8,000 x 6,000 pixels, over the 40 megapixel limit"),
+    Case("a picture linked to /dev/zero", with_art("art/z.png", {"art/z.png": ("link", "/dev/zero")}), BUILD,
+         ART + r"'art/z\.png' is a link to a file outside the game pack"),
 ]
 
 SILENT = [
@@ -283,10 +318,20 @@ SILENT = [
 ]
 
 UNPLACED = [
+    Case("a picture that is not there", with_art("art/goblin.png", {"art/goblin.jpg": picture("JPEG")}), BUILD,
+         ART + r"'art/goblin\.png' not found in the game pack; did you mean 'art/goblin\.jpg'\?"),
+    Case("a picture outside the pack", with_art("../outside.png", {"../outside.png": picture()}), BUILD,
+         ART + r"'\.\./outside\.png' points outside the game pack"),
+    Case("a picture linked out of the pack", with_art("art/passwd.png", {"art/passwd.png": ("link", "/etc/passwd")}), BUILD,
+         ART + r"'art/passwd\.png' is a link to a file outside the game pack \(/etc/passwd\)"),
+    Case("a GIF picture", with_art("art/anim.gif", {"art/anim.gif": picture("GIF")}), BUILD,
+         ART + r"'art/anim\.gif' is a GIF file; pnpgen draws PNG, JPEG, WebP and SVG art"),
+    Case("a raw <image href> that is not there", template('<image href="art/nope.png" x="0" y="0" width="5" height="5"/>'),
+         BUILD, FRONT + r" line 1: image 'art/nope\.png' not found in the game pack"),
     Case("an icon that is a PNG image", write("icons/star.svg", png_bytes()), BUILD,
          r"game\.yaml:11:15: icon 'star' \(icons/star\.svg\): the file is a PNG image"),
     Case("<image href> to a file", template('<image href="/etc/passwd" x="0" y="0" width="5" height="5"/>'), BUILD,
-         FRONT + r": SVG refers to an external resource \(file:///etc/passwd\)"),
+         FRONT + r" line 1: image '/etc/passwd' is an absolute path; give its path inside the game pack"),
     Case("<image href> to a URL", template('<image href="http://example.com/a.png" width="5" height="5"/>'), BUILD,
          FRONT + r": SVG refers to an external resource \(http://example\.com/a\.png\)"),
     Case("external <use>", template('<use href="other.svg#a"/>'), BUILD,

@@ -133,7 +133,7 @@ def test_a_board_may_not_write_over_the_map(tmp_path):
 @pytest.mark.parametrize("template_line, fragment", [
     ('<rect fill="{{ palette.clear }}"/>', r"no key 'clear' here \(the keys are: ink, card, back\)"),
     ('<rect fill="bogus"/>', r"fill='bogus' is not a colour"),
-    ('<text font-family="DejaVu Sans">x</text>', r"font-family 'DejaVu Sans' is not shipped"),
+    ('<text font-family="DejaVu Sans">x</text>', r"font-family 'DejaVu Sans' is neither in the pack's fonts/ nor one of pnpgen's"),
     ("{{ text_box('a :stra: here', 5, 5, 40, 10) }}", r"icon ':stra:' .* did you mean ':star:'\?"),
     ("{{ item.title.nope() }}", r"template card\.svg\.j2 line \d"),
 ])

@@ -25,6 +25,7 @@ The package, one module per concern (each opens with what it turns into what):
     transforms  transform text -> affine matrix
     arcs, paths path data and shapes -> cairo paths
     properties  attributes and style -> typed property values (the ``_ATTRS`` table)
+    fontface    family and style -> the cairo face of the active font library's file
     cascade     element + parent properties -> its properties, paints and font
     shapes      basic shape elements -> shape operations
     text        text/tspan elements -> text operations
