@@ -62,6 +62,8 @@ def read_settings(path: Path | None = None) -> dict:
     """The settings file as {'default': name or None, 'printers': {name: {duplex: (x, y)}}};
     no file: nothing set. A wrong file is refused, naming it and what to write."""
     path = path or settings_file()
+    if not os.path.exists(path):  # none saved, or a home this process cannot see into (another user's)
+        return {"default": None, "printers": {}}
     try:
         with open(path, "rb") as handle:
             data = handle.read(MAX_SETTINGS + 1)
