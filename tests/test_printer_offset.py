@@ -2,6 +2,7 @@
 the offset while fronts stay where they were."""
 from __future__ import annotations
 
+import json
 import shutil
 
 import pymupdf
@@ -92,3 +93,17 @@ def test_broken_settings_file_named_with_its_line(tmp_path):
     path.write_text("default: home\nprinters:\n  office: {long: [1, 2]}\n")
     with pytest.raises(PrinterError, match="default 'home' is not one of the printers"):
         read_settings(path)
+
+
+def test_boards_and_print_shop_pages_never_move(tmp_path):
+    def build(name, *options):
+        code, _, stderr = run_cli("build", FIXTURES / "mini", "--out", tmp_path / name, "-q", *options)
+        assert code == 0, stderr
+        return tmp_path / name / "mini"
+    plain, moved = build("plain"), build("moved", "--back-offset", "2,2")
+    for a, b in zip(pymupdf.open(plain / "mini-board.pdf"), pymupdf.open(moved / "mini-board.pdf")):
+        assert words(a) == words(b)
+    shop, shop_moved = build("shop", "--paper", "face"), build("shop-moved", "--paper", "face", "--back-offset", "2,2")
+    assert (shop / "mini-sheets.pdf").read_bytes() == (shop_moved / "mini-sheets.pdf").read_bytes()
+    files = {f["path"]: f for f in json.loads((moved / "build.json").read_text())["files"]}
+    assert files["mini-sheets.pdf"]["back_offset_mm"] == [2.0, 2.0] and "back_offset_mm" not in files["mini-board.pdf"]
