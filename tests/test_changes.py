@@ -236,3 +236,32 @@ def test_unknown_revision_is_refused(tmp_path, since, message):
     code, _, stderr = run_cli("build", pack, "--out", tmp_path / "out", "--changes-since", since)
     assert code == 2 and message in stderr and "Traceback" not in stderr
     assert not (tmp_path / "out").exists()
+
+
+def test_a_picture_changed_in_place_changes_its_face(tmp_path):
+    """Same file name, other pixels: the face points at its picture by the picture's digest."""
+    import cairocffi as cairo
+
+    def paint(path, rgb):
+        surface = cairo.ImageSurface(cairo.FORMAT_RGB24, 600, 600)
+        ctx = cairo.Context(surface)
+        ctx.set_source_rgb(*rgb)
+        ctx.paint()
+        surface.write_to_png(str(path))
+    pack = write_pack(tmp_path / "spells", CARDS)
+    (pack / "art").mkdir()
+    paint(pack / "art" / "ember.png", (0.8, 0.2, 0.1))
+    paint(pack / "art" / "frost.png", (0.1, 0.3, 0.9))
+    deck = json.loads((pack / "deck.yaml").read_text())
+    group = deck["groups"][0]
+    group["fields"]["art"] = "image"
+    for item in group["items"]:
+        item["art"] = f"art/{item['id']}.png" if item["id"] in ("ember", "frost") else "art/frost.png"
+    (pack / "deck.yaml").write_text(json.dumps(deck))
+    (pack / "templates" / "front.svg.j2").write_text(FRONT + "{{ image(item.art, 5, 45, 20, 20) }}")
+    folder, _ = build(pack, tmp_path / "out")
+    shutil.copytree(folder, tmp_path / "old")
+    paint(pack / "art" / "ember.png", (0.2, 0.8, 0.1))
+    _, stdout = build(pack, tmp_path / "out", "--changes-since", tmp_path / "old")
+    assert "spells/ember" in stdout and "changed (front)" in stdout
+    assert "spells/frost" not in stdout and "spells/gale" not in stdout
