@@ -97,6 +97,7 @@ class Sheet:
     number: int = 0                                            # the sheet of paper (front and back share it)
     groups: tuple[str, ...] = ()                               # group ids on this page
     label_at: tuple[float, float] | None = None                # the label's baseline start
+    shift: tuple[float, float] = (0.0, 0.0)                    # all drawn moved by this: a printer's back offset
 
 
 @dataclass(frozen=True)
