@@ -357,7 +357,7 @@ def earlier_output(tmp_path_factory):
     code = subprocess.run([sys.executable, "-m", "generator", "build", FIXTURES / "mini", "--out", out, "--quiet"],
                           cwd=ROOT, capture_output=True).returncode
     assert code == 0
-    for game, name in (("royal-dukes", "royal-dukes-handout.pdf"), ("royal-dukes", "royal-dukes-map-1.png")):
+    for game, name in (("royal-dukes", "royal-dukes-handout.pdf"), ("royal-dukes", "royal-dukes-map-4p-1.png")):
         (out / game).mkdir(exist_ok=True)
         (out / game / name).write_bytes(b"%PDF- earlier output " + name.encode())
     return out
