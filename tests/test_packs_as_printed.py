@@ -220,7 +220,7 @@ def test_seat_and_piece_colours_stay_apart(pack):
             d = delta_e_2000(lab(colours[id(fa)]), lab(colours[id(fb)]))
             if sa and sb and (sa == sb or d < 1):
                 continue    # one seat's own pieces, or a piece every seat has alike (its seat mark: test_told_apart)
-            key = tuple(sorted([(ga, sa if sb else ka), (gb, sb if sa else kb)]))
+            key = tuple(sorted([(ga, sa or ka), (gb, sb or kb)]))
             if d < MIN_DELTA_E and key not in reported:
                 reported.add(key)
                 close.append(f"{shape[1]} {shape[2]}x{shape[3]} mm: {ga}/{fa.item.id} {colours[id(fa)]} and "
