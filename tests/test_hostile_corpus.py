@@ -200,7 +200,7 @@ TRACEBACKS = [
     Case("handout table row taller than a column", replace(
         "handout.yaml", "          rows:\n            - [Monk,", "          rows:\n            - [x, %s, y, z]\n"
         "            - [Monk," % ("ab " * 1500)), HANDOUT,
-         r"handout\.yaml:\d+:\d+: handout: section 'Setup' holds a table row taller than a whole column", pack="royal-dukes"),
+         r"handout\.yaml:\d+:\d+: handout: section 'Setup' holds a table taller than a whole column", pack="royal-dukes"),
 ]
 
 HANGS = [
