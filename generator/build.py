@@ -146,9 +146,9 @@ def _map_files(game: Game, request: BuildRequest, result: BuildResult) -> dict[s
         files.update(map_files([layout], fmt, f"{game.id}-map", game.title, opts))
     for name, data in files.items():
         pages = _pages(data) if name.endswith(".pdf") else 0
+        size = _page_size(data) if pages else (None, None)      # a wide map's page is landscape
         result.files.append({"path": name, "role": "map", "pages": pages,
-                             "page_width_mm": width if pages else None,
-                             "page_height_mm": height if pages else None})
+                             "page_width_mm": size[0], "page_height_mm": size[1]})
     return files
 
 
@@ -203,6 +203,14 @@ def fonts_used(staged: dict[str, bytes], root: Path) -> list[dict]:
 def _pdf_name(raw: bytes) -> str:
     """A PDF name's text (#xx escapes undone)."""
     return re.sub(rb"#([0-9A-Fa-f]{2})", lambda m: bytes([int(m.group(1), 16)]), raw).decode("latin-1")
+
+
+def _page_size(pdf: bytes) -> tuple[float, float]:
+    """The first page's size in mm, to 0.1 mm."""
+    import pikepdf
+    with pikepdf.Pdf.open(io.BytesIO(pdf)) as doc:
+        x0, y0, x1, y1 = (float(v) for v in doc.pages[0].mediabox)
+    return round((x1 - x0) * 25.4 / 72, 1), round((y1 - y0) * 25.4 / 72, 1)
 
 
 def options_for(game: Game, group: Group, request: BuildRequest) -> Options:

@@ -281,7 +281,9 @@ def cmd_map(args) -> int:
     title = _game_title(pack, game_id)
     paper = Options(paper=args.paper, page_width=PAPERS[args.paper]["width"],
                     page_height=PAPERS[args.paper]["height"], bleed=0.0, marks="none")
-    stem = f"{game_id}-map-{seed}" if args.count == 1 else f"{game_id}-maps-{seed}-x{args.count}"
+    # the player count in the name: runs for 2, 3 and 4 players never overwrite each other
+    count = f"{layouts[0].players}p"
+    stem = f"{game_id}-map-{count}-{seed}" if args.count == 1 else f"{game_id}-maps-{count}-{seed}-x{args.count}"
     progress.start(args.count, f"drawing {args.format}")      # JSON: nothing drawn, nothing shown
     try:
         files = map_files(layouts, args.format, stem, title, paper, args.dpi, progress.advance)

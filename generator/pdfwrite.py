@@ -235,6 +235,10 @@ class PdfWriter:
             ctx.line_to(x1, y1)
         ctx.stroke()
         ctx.set_dash([])
+        for x0, y0, x1, y1 in sheet.crops:      # a board's crop marks: solid, like the sheets'
+            ctx.move_to(x0, y0)
+            ctx.line_to(x1, y1)
+        ctx.stroke()
         if sheet.outlines:      # white under black dashes: visible on any background
             for p in sheet.outlines:
                 ctx.save()
