@@ -10,10 +10,11 @@ from __future__ import annotations
 import io
 import json
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from .cache import FaceCache, renderer_for
+from .changes import DIGESTS, Baseline, Changes, compare
 from .errors import BuildError
 from .fonts import library
 from .impose import FaceTooLarge, Options, Run, fits_on_a_sheet, impose_board, impose_runs, impose_single, parts_of
@@ -23,6 +24,7 @@ from .packfonts import licence_file
 from .publish import check_not_locked, write_atomically
 from .render import Renderers, drawn_face_place, expand_faces
 from .presets import preset, shop_options, shop_sheets
+from .printer import shift_backs
 
 
 @dataclass
@@ -37,6 +39,10 @@ class BuildRequest:
     preset: str | None = None      # --paper face: a print shop's page sizes (presets.py)
     groups: tuple[str, ...] = ()   # --paper face: only these groups (all when empty)
     face_cache: FaceCache | None = None      # kept across builds by pnpgen preview --watch
+    changes_since: Baseline | None = None    # --changes-since: also write <game>-changes.pdf
+    tuck_boxes: str | None = None            # --tuck-boxes: card thickness (tuckbox.card_thickness)
+    back_offset: dict | None = None          # duplex mode -> (x, y) mm every back page moves (printer.py)
+    version: str | None = None               # --version: instead of game.yaml's
 
 
 @dataclass
@@ -45,6 +51,8 @@ class BuildResult:
     out_dir: Path
     files: list[dict] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    digests: dict[tuple, str] = field(default_factory=dict)     # face key -> render.face_digest
+    changes: Changes | None = None           # with --changes-since: what changed
     fonts: list[dict] = field(default_factory=list)
 
 
@@ -60,6 +68,8 @@ def build(pack_root: Path, request: BuildRequest, progress: Progress | None = No
           game: Game | None = None) -> BuildResult:
     progress = progress or Progress()
     game = game or load_pack(pack_root)                           # manifest -> model
+    if request.version is not None:
+        game = replace(game, version=request.version)
     result = BuildResult(game, Path(request.out_dir) / game.id)
     check_not_locked(result.out_dir)
     built = built_groups(game, request, result)
@@ -74,6 +84,10 @@ def build(pack_root: Path, request: BuildRequest, progress: Progress | None = No
         staged.update(_map_files(game, request, result))
     if (game.root / "handout.yaml").is_file():
         staged.update(_handout_file(game, request, result))
+    if request.changes_since is not None:
+        staged.update(_changes_file(game, request, result))
+    if request.tuck_boxes is not None or any(g.tuck_box not in (None, "off") for g in game.groups):
+        staged.update(_tuckbox_file(game, request, result))
     result.fonts = fonts_used(staged, game.root)
     staged["build.json"] = build_json(game, request, result, built).encode()
     _check_output_bytes(game, staged)
@@ -136,9 +150,9 @@ def _map_files(game: Game, request: BuildRequest, result: BuildResult) -> dict[s
         files.update(map_files([layout], fmt, f"{game.id}-map", game.title, opts))
     for name, data in files.items():
         pages = _pages(data) if name.endswith(".pdf") else 0
+        size = _page_size(data) if pages else (None, None)      # a wide map's page is landscape
         result.files.append({"path": name, "role": "map", "pages": pages,
-                             "page_width_mm": width if pages else None,
-                             "page_height_mm": height if pages else None})
+                             "page_width_mm": size[0], "page_height_mm": size[1]})
     return files
 
 
@@ -195,6 +209,14 @@ def _pdf_name(raw: bytes) -> str:
     return re.sub(rb"#([0-9A-Fa-f]{2})", lambda m: bytes([int(m.group(1), 16)]), raw).decode("latin-1")
 
 
+def _page_size(pdf: bytes) -> tuple[float, float]:
+    """The first page's size in mm, to 0.1 mm."""
+    import pikepdf
+    with pikepdf.Pdf.open(io.BytesIO(pdf)) as doc:
+        x0, y0, x1, y1 = (float(v) for v in doc.pages[0].mediabox)
+    return round((x1 - x0) * 25.4 / 72, 1), round((y1 - y0) * 25.4 / 72, 1)
+
+
 def options_for(game: Game, group: Group, request: BuildRequest) -> Options:
     """Command line beats the group's own setting, which beats the game's defaults."""
     d = game.defaults
@@ -218,10 +240,13 @@ def _render_groups(game, groups, request, progress, role, result):
                                               request.face_cache) for g in groups})
     sheets = plan_sheets(game, groups, request, role)
     _check_pages(sheets, groups, sum(f.get("pages") or 0 for f in result.files))
+    sheets = shift_backs(sheets, _back_offset(game, groups[0], request))
+    offset = next((s.shift for s in sheets if s.shift != (0.0, 0.0)), None)
     writer = PdfWriter(
         face_svg=lambda f: renderers[f.group.id].svg(f), face_name=drawn_face_place,
         face_outline=lambda f, grow: f.group.outline(grow),
-        title=f"{game.title} - {role}", subject=f"pnpgen print-and-play {role} for {game.title}")
+        title=f"{game.title} - {role}", subject=f"pnpgen print-and-play {role} for {game.title}",
+        face_stamp=version_stamps(game))
     if request.face_cache is not None:
         # the preview's cache must learn every face, so they are all rendered here; a plain
         # build renders each page's faces in the process that draws the page
@@ -232,9 +257,10 @@ def _render_groups(game, groups, request, progress, role, result):
         pdf = set_print_boxes(pdf, sheets)
     for renderer in renderers.values():
         result.warnings += renderer.warnings
+    result.digests.update(renderers.digests())
     first = sheets[0]
     return pdf, {"pages": len(sheets), "page_width_mm": round(first.width, 3),
-                 "page_height_mm": round(first.height, 3),
+                 "page_height_mm": round(first.height, 3), **({"back_offset_mm": list(offset)} if offset else {}),
                  **page_guide(sheets, groups, options_for(game, groups[0], request).duplex)}
 
 
@@ -267,6 +293,14 @@ def _check_output_bytes(game: Game, staged: dict[str, bytes]) -> None:
                          f"{MAX_OUTPUT_BYTES:,} bytes (1 GB); print fewer copies, or smaller images")
 
 
+def _back_offset(game, group, request) -> tuple[float, float] | None:
+    """The printer's offset for this document's duplex flip; none for print-shop pages."""
+    opts = options_for(game, group, request)
+    if not request.back_offset or opts.paper == PRINT_SHOP:
+        return None
+    return request.back_offset.get(opts.duplex)
+
+
 def plan_sheets(game, groups, request, role) -> list:
     """The pages of one document: print-shop pages one face each; a board larger than the paper
     in overlapping pieces; everything else packed onto shared, duplex-safe sheets."""
@@ -295,14 +329,14 @@ def _plan(game, groups, request, role) -> list:
         if pieces:
             return impose_runs(pieces, opts, game.title)
         def tiled(face):
-            return impose_board(face, group.width, group.height, f"{game.title}: {group.name}", opts,
+            return impose_board(face, group.width, group.height, f"{_titled(game)}: {group.name}", opts,
                                 outline=group.points if group.shape == "polygon" else None)
         faces = expand_faces(group)[0]
         pages = len(tiled(faces[0])) * len(faces)      # every copy is tiled alike: refused before tiling them all
         if pages > MAX_PAGES:
             raise BuildError(_too_many_pages(group, pages, pages))
         return [sheet for face in faces for sheet in tiled(face)]
-    return impose_runs([_run(game, group, request) for group in groups], opts, game.title)
+    return impose_runs([_run(game, group, request) for group in groups], opts, GUIDE_TITLES.get(role, "{}").format(_titled(game)))
 
 
 def _run(game: Game, group: Group, request: BuildRequest) -> Run:
@@ -395,16 +429,106 @@ def build_json(game: Game, request: BuildRequest, result: BuildResult, built: li
     """Every item and group of the pack; the groups printed (all but those --group or a print
     shop left out) with the options they were printed with."""
     built_ids = {g.id for g in (game.groups if built is None else built)}
-    items = [{"id": item.id, "group": g.id, "kind": g.kind, "shape": g.shape, "copies": item.copies,
-              "width_mm": round(g.width, 3), "height_mm": round(g.height, 3), "sides": g.sides}
-             for g in game.groups for item in g.items]
+    items = build_items(game, result)
     groups = [{"id": g.id, "name": g.name, "kind": g.kind, "total": g.total,
                "rulebook_count": g.rulebook_count, "prototype_content": g.prototype_content,
                **({"options": asdict(options_for(game, g, request))} if g.id in built_ids else {"printed": False})}
               for g in game.groups]
-    doc = {"game": game.id, "title": game.title, "total_components": game.total,
-           "groups": groups, "items": items, "files": result.files, "fonts": result.fonts}
+    doc = {"game": game.id, "title": game.title, "version": game.version, "total_components": game.total,
+           "groups": groups, "items": items, "files": result.files, "fonts": result.fonts, "face_digests": DIGESTS}
     return json.dumps(doc, indent=1, sort_keys=True) + "\n"
+
+
+def build_items(game: Game, result: BuildResult) -> list[dict]:
+    """build.json `items`: per item its place in the pack, copies, size, name (its `name` or
+    `title` field, else its id) and a digest per side of what it shows (changes.py compares them)."""
+    return [{"id": item.id, "group": g.id, "kind": g.kind, "shape": g.shape, "copies": item.copies,
+             "width_mm": round(g.width, 3), "height_mm": round(g.height, 3), "sides": g.sides,
+             "name": str(item.data.get("name") or item.data.get("title") or item.id),
+             "faces": {side: result.digests[(g.id, item.id, side)] for side in SIDES[:g.sides]
+                       if (g.id, item.id, side) in result.digests}}
+            for g in game.groups for item in g.items]
+
+
+SIDES = ("front", "back")
+
+
+def _changes_file(game: Game, request: BuildRequest, result: BuildResult) -> dict[str, bytes]:
+    """<game>-changes.pdf: only the faces new or changed since request.changes_since, and the
+    extra copies, on sheets imposed like the sheets file's, then the players' list. Nothing
+    changed: no file."""
+    from .changes_pdf import list_pages
+    from .parallel import merge
+    changes = result.changes = compare(request.changes_since, {"game": game.id, "title": game.title,
+                                                               "groups": [{"id": g.id, "name": g.name} for g in game.groups],
+                                                               "items": build_items(game, result),
+                                                               "face_digests": DIGESTS})
+    if not changes:
+        return {}
+    name = f"{game.id}-changes.pdf"
+    groups = reprint_groups(game, changes)
+    warned = len(result.warnings)       # the faces told their warnings in the sheets already
+    parts, meta = [], {"pages": 0, "layout": []}
+    if groups:
+        pdf, meta = _render_groups(game, groups, request, Progress(), "changes", result)
+        parts.append(pdf)
+    del result.warnings[warned:]
+    size = _paper(game, request)[1]          # --paper face: the list on the pack's paper
+    boards = [f"{game.id}-{c.group}.pdf" for c in changes.items if c.put_in and c.kind == "mat"]
+    parts.append(list_pages(changes, size, boards))
+    pdf = merge(parts)
+    result.files.append({"path": name, "role": "changes", "since": changes.since,
+                         **_with_list(meta, _pages(pdf))})
+    return {name: pdf}
+
+
+def _tuckbox_file(game: Game, request: BuildRequest, result: BuildResult) -> dict[str, bytes]:
+    """<game>-tuckboxes.pdf: a tuck box per card group, one net to a page."""
+    from .tuckbox_draw import tuckbox_pdf
+    boxes = tuck_boxes(game, request.tuck_boxes)
+    if not boxes:
+        result.warnings.append(f"{game.id}: no tuck boxes: the pack has no card groups")
+        return {}
+    paper = _paper(game, request)[1]
+    bleed = request.bleed if request.bleed is not None else game.defaults["bleed"]
+    pdf, nets, warnings = tuckbox_pdf(game, boxes, paper, game.defaults["margin"], bleed, request.lenient)
+    result.warnings += warnings
+    name = f"{game.id}-tuckboxes.pdf"
+    result.files.append({"path": name, "role": "tuckboxes", "pages": len(nets), "boxes": nets, "print": {"advice": "print single-sided; cut the solid line, fold the "
+                                                            "dashed ones, glue the grey flaps"}})
+    return {name: pdf}
+
+
+def tuck_boxes(game: Game, given: str | None) -> list[tuple[Group, str]]:
+    """(card group, card thickness) of each tuck box to draw: --tuck-boxes THICKNESS for every
+    card group; --tuck-boxes alone ('') every card group at its own tuck_box, else plain; without
+    it, the groups whose tuck_box asks for one. tuck_box: 'off' always means none."""
+    cards = [g for g in game.groups if g.kind == "card" and g.total and g.tuck_box != "off"]
+    if given is None:
+        return [(g, g.tuck_box) for g in cards if g.tuck_box]
+    return [(g, given or g.tuck_box or "plain") for g in cards]
+
+
+def reprint_groups(game: Game, changes: Changes) -> list[Group]:
+    """The sheet groups with something to print again, each holding only those items, with the
+    copies to print (rendered by the whole game's renderers, so every face is as in the sheets)."""
+    wanted = changes.to_print
+    groups = []
+    for g in game.groups:
+        items = [replace(i, copies=wanted[(g.id, i.id)]) for i in g.items if (g.id, i.id) in wanted]
+        if items and g.kind != "mat":
+            groups.append(replace(g, items=items))
+    return groups
+
+
+def _with_list(meta: dict, pages: int) -> dict:
+    """The sheets' page guide, with the players' list as the pages after them."""
+    listed = list(range(meta["pages"] + 1, pages + 1))
+    layout = meta["layout"] + [{"page": p, "sheet": None, "side": "list", "groups": []} for p in listed]
+    how = dict(meta.get("print", {"advice": "print single-sided"}))
+    how["advice"] = how["advice"] + f"; {_pages_word(listed)} {_ranges(listed)}: the players' list"
+    how["single_sided"] = ", ".join(r for r in (how.get("single_sided"), _ranges(listed)) if r)
+    return {**meta, "pages": pages, "layout": layout, "print": how, "list_pages": _ranges(listed)}
 
 
 def previous_build_files(out_dir: Path) -> list[str]:

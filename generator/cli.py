@@ -12,7 +12,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import SETUP_ERROR, __version__, interrupt
+from . import SETUP_ERROR, __version__, build_options, interrupt
 from .errors import ManifestError, PnpError, UsageError, display_path
 from .manifest import PAPERS, PRINT_SHOP, enclosing_pack, find_pack, list_packs, load_pack, pack_id
 from .presets import load_presets, unconfirmed_products
@@ -152,9 +152,12 @@ def cmd_validate(args) -> int:
 
 def _request(args):
     from .build import BuildRequest
-    return BuildRequest(paper=args.paper, duplex=args.duplex, bleed=args.bleed, marks=args.marks,
-                        out_dir=Path(args.out), lenient=args.lenient, cuts=args.cuts,
-                        preset=getattr(args, "preset", None), groups=tuple(getattr(args, "group", None) or ()))
+    from .build_options import resolve
+    request = BuildRequest(paper=args.paper, duplex=args.duplex, bleed=args.bleed, marks=args.marks,
+                           out_dir=Path(args.out), lenient=args.lenient, cuts=args.cuts,
+                           preset=getattr(args, "preset", None), groups=tuple(getattr(args, "group", None) or ()))
+    games = getattr(args, "games", None) or ([args.game] if getattr(args, "game", None) else [])
+    return resolve(args, request, lambda: resolve_packs(games, all_by_default=False)[0])
 
 
 def cmd_build(args) -> int:
@@ -169,6 +172,8 @@ def cmd_build(args) -> int:
         if not args.quiet:
             print(f"{pack.name}: {result.game.total} components -> {display_path(result.out_dir)}/")
             for line in _printing_summary(result.files):
+                print(f"  {line}")
+            for line in build_options.summary(result):
                 print(f"  {line}")
     failed = for_each_pack(args.games, lambda pack: build(pack, request, TerminalProgress(not args.quiet)),
                            report, "not built")
@@ -240,7 +245,8 @@ def _printing_summary(files: list[dict]) -> list[str]:
             lines.append(f["path"])
             continue
         how = f.get("print", {}).get("advice")
-        lines.append(f"{f['path']} ({f['pages']} p.)" + (f": {how}" if how else ""))
+        moved = f" (backs moved {f['back_offset_mm'][0]:+g},{f['back_offset_mm'][1]:+g} mm)" if "back_offset_mm" in f else ""
+        lines.append(f"{f['path']} ({f['pages']} p.)" + (f": {how}" if how else "") + moved)
     return lines
 
 
@@ -275,7 +281,9 @@ def cmd_map(args) -> int:
     title = _game_title(pack, game_id)
     paper = Options(paper=args.paper, page_width=PAPERS[args.paper]["width"],
                     page_height=PAPERS[args.paper]["height"], bleed=0.0, marks="none")
-    stem = f"{game_id}-map-{seed}" if args.count == 1 else f"{game_id}-maps-{seed}-x{args.count}"
+    # the player count in the name: runs for 2, 3 and 4 players never overwrite each other
+    count = f"{layouts[0].players}p"
+    stem = f"{game_id}-map-{count}-{seed}" if args.count == 1 else f"{game_id}-maps-{count}-{seed}-x{args.count}"
     progress.start(args.count, f"drawing {args.format}")      # JSON: nothing drawn, nothing shown
     try:
         files = map_files(layouts, args.format, stem, title, paper, args.dpi, progress.advance)
@@ -467,6 +475,7 @@ def parser() -> argparse.ArgumentParser:
                         "in docs/export.md: " + unconfirmed_products())
     b.add_argument("--group", action="append", default=[], metavar="ID",
                    help="with --paper face: only this group (repeatable)")
+    build_options.add_build_only(b)
     b.add_argument("-q", "--quiet", action="store_true", help="no progress bar or summary")
     b.set_defaults(run=cmd_build)
     pv = sub.add_parser("preview", help="an HTML contact sheet of every face; --watch rebuilds on every change")
@@ -505,6 +514,10 @@ def parser() -> argparse.ArgumentParser:
     n.set_defaults(run=cmd_new)
     from .export.command import add_parser as add_export_parser
     add_export_parser(sub)
+    from .changes_command import add_parser as add_diff_parser
+    add_diff_parser(sub)
+    from .calibrate import add_parser as add_calibrate_parser
+    add_calibrate_parser(sub)
     return p
 
 
@@ -522,6 +535,7 @@ def _build_options(p: argparse.ArgumentParser) -> None:
                         "keeps its own bleed (default: the pack's, usually shared)")
     add_out_option(p)
     p.add_argument("--lenient", action="store_true", help="text that does not fit is a warning, not an error")
+    build_options.add_shared(p)
 
 
 def _whole_number(text: str) -> int:

@@ -1,8 +1,10 @@
 """A game's handout.yaml (+ its manifests and map data) -> a two-page rule summary PDF.
 
 Typeset with reportlab's platypus in two or three columns; numbers shared with components come
-from the manifests through sandboxed Jinja2 expressions, never typed twice. Content that does
-not fit on one sheet (two pages) is an error naming the section, never smaller type.
+from the manifests through sandboxed Jinja2 expressions, never typed twice. The type is set at
+the largest size that still fits the sheet (two pages), body text never under MIN_BODY_PT; a
+table or a list is never split across a page or a column. Content that does not fit at the
+smallest size is an error naming the section, never smaller type.
 """
 from __future__ import annotations
 
@@ -37,12 +39,15 @@ from .templating import Sandbox, read_only
 from .yamlsrc import load_yaml
 
 MAX_PAGES = 2
-BODY_PT, SMALL_PT, HEADING_PT, TITLE_PT = 8.5, 8.0, 10.5, 20
-MARGIN, GUTTER, BAND = 10 * mm, 5 * mm, 17 * mm
+# Body sizes tried, largest first that fits: read at arm's length across a table, never below 9.5 pt.
+MIN_BODY_PT, MAX_BODY_PT, STEP_PT = 9.5, 12.0, 0.25
+CELL_BELOW_BODY, HEADING_OVER_BODY, TITLE_PT = 1.0, 1.2, 20
+MARGIN, GUTTER, BAND = 7 * mm, 4 * mm, 12 * mm      # home printers need 5 mm of margin
+FOOT = 10 * mm               # bottom margin: the footer line sits under the columns
 FONTS = {"Sans": "LiberationSans-Regular.ttf", "Sans-Bold": "LiberationSans-Bold.ttf",
          "Sans-Italic": "LiberationSans-Italic.ttf", "Serif-Bold": "LiberationSerif-Bold.ttf"}
 BLOCK_KINDS = ("text", "bullets", "steps", "table", "note")
-CELL_PADDING = 2             # pt each side of a cell's text
+CELL_PADDING = 1.6           # pt each side of a cell's text
 MAX_TABLE_ROWS = 400         # a table of a two-page handout: more rows could not be printed (and lay out slowly)
 MAX_WORD_LINES = 3           # a word broken across more lines than this is refused, not printed
 
@@ -108,25 +113,26 @@ def _register_fonts() -> None:
 class _Typesetter:
     """Handout record -> platypus flowables, each tagged with its section for overflow reports."""
 
-    def __init__(self, rec, source: HandoutSource, keep_boxes: bool = True):
-        self.rec, self.source, self.keep_boxes = rec, source, keep_boxes
+    def __init__(self, rec, source: HandoutSource, keep_boxes: bool = True, body_pt: float = MIN_BODY_PT):
+        self.rec, self.source, self.keep_boxes, self.body_pt = rec, source, keep_boxes, body_pt
+        body, cell, heading = body_pt, body_pt - CELL_BELOW_BODY, body_pt * HEADING_OVER_BODY
         accent = colors.HexColor(rec.accent)
         self.accent = accent
         self.env = Sandbox(undefined=jinja2.StrictUndefined, autoescape=False)
         self.context = read_only(source.context)
         self.styles = {
-            "body": ParagraphStyle("body", fontName="Sans", fontSize=BODY_PT, leading=BODY_PT * 1.24, alignment=TA_LEFT,
-                                   spaceAfter=2.5),
-            "note": ParagraphStyle("note", fontName="Sans-Italic", fontSize=BODY_PT, leading=BODY_PT * 1.24, spaceAfter=2.5,
-                                   textColor=colors.HexColor("#444444")),
-            "heading": ParagraphStyle("heading", fontName="Sans-Bold", fontSize=HEADING_PT, leading=HEADING_PT * 1.2,
-                                      textColor=accent, spaceBefore=5, spaceAfter=2.5),
-            "cell": ParagraphStyle("cell", fontName="Sans", fontSize=SMALL_PT, leading=SMALL_PT * 1.2),
-            "head": ParagraphStyle("head", fontName="Sans-Bold", fontSize=SMALL_PT, leading=SMALL_PT * 1.2,
+            "body": ParagraphStyle("body", fontName="Sans", fontSize=body, leading=body * 1.16, alignment=TA_LEFT,
+                                   spaceAfter=body * 0.16),
+            "note": ParagraphStyle("note", fontName="Sans-Italic", fontSize=body, leading=body * 1.16,
+                                   spaceAfter=body * 0.16, textColor=colors.HexColor("#444444")),
+            "heading": ParagraphStyle("heading", fontName="Sans-Bold", fontSize=heading, leading=heading * 1.2,
+                                      textColor=accent, spaceBefore=body * 0.45, spaceAfter=body * 0.2),
+            "cell": ParagraphStyle("cell", fontName="Sans", fontSize=cell, leading=cell * 1.12),
+            "head": ParagraphStyle("head", fontName="Sans-Bold", fontSize=cell, leading=cell * 1.12,
                                    textColor=colors.white),
-            "list": ParagraphStyle("list", fontName="Sans", fontSize=BODY_PT, leading=BODY_PT * 1.24, leftIndent=9,
-                                   bulletIndent=1, spaceAfter=1.5, bulletFontName="Sans-Bold",
-                                   bulletFontSize=BODY_PT, bulletColor=accent),
+            "list": ParagraphStyle("list", fontName="Sans", fontSize=body, leading=body * 1.16, leftIndent=body * 1.05,
+                                   bulletIndent=1, spaceAfter=body * 0.06, bulletFontName="Sans-Bold",
+                                   bulletFontSize=body, bulletColor=accent),
         }
 
     def flowables(self, width: float) -> list:
@@ -136,10 +142,11 @@ class _Typesetter:
             for block in section.blocks:
                 items += self._block(block, section, width - (8 if section.box else 0))
             if section.box:        # a box that fits in a column is broken only when the sheet is full
-                items = self._boxed(items, width)
+                items = self._boxed([part for item in items for part in _unkept(item)], width)
                 items = [KeepTogether(items)] if self.keep_boxes else items
             else:
-                items = [KeepTogether(items[:2])] + items[2:]     # a heading never ends a column
+                # a heading never ends a column (a KeepTogether inside another measures as endless)
+                items = [KeepTogether([items[0], *(_unkept(items[1]) if len(items) > 1 else [])])] + items[2:]
             out += [_SectionMark(section)] + items
         return out
 
@@ -176,11 +183,13 @@ class _Typesetter:
     def _block_note(self, value, width):
         return [_Sentences(self._markup(value), self.styles["note"])]
 
+    # A list or a table is read as one thing: it moves whole to the next column rather than split.
     def _block_bullets(self, value, width):
-        return [_Sentences(self._markup(v), self.styles["list"], bulletText="\u2022") for v in value]
+        return [KeepTogether([Paragraph(self._markup(v), self.styles["list"], bulletText="\u2022") for v in value])]
 
     def _block_steps(self, value, width):
-        return [_Sentences(self._markup(v), self.styles["list"], bulletText=f"{n}.") for n, v in enumerate(value, 1)]
+        return [KeepTogether([Paragraph(self._markup(v), self.styles["list"], bulletText=f"{n}.")
+                              for n, v in enumerate(value, 1)])]
 
     def _block_table(self, table, width):
         headers, rows = self._table_rows(table)
@@ -190,21 +199,21 @@ class _Typesetter:
         col_widths = [width * w / sum(widths) for w in widths]
         cells = [[self._cell(h, "head", w, h) for h, w in zip(headers, col_widths)]]
         cells += [[self._cell(str(c), "cell", w, h) for c, w, h in zip(row, col_widths, headers)] for row in rows]
-        t = Table(cells, colWidths=col_widths, repeatRows=1, hAlign="LEFT")
+        t = _WholeTable(cells, colWidths=col_widths, repeatRows=1, hAlign="LEFT")
         t.setStyle(TableStyle([
             ("FONTNAME", (0, 0), (-1, -1), "Sans"),      # else reportlab names Helvetica
             ("BACKGROUND", (0, 0), (-1, 0), self.accent),
             ("LINEBELOW", (0, 1), (-1, -1), 0.3, colors.HexColor("#9e9e9e")),
             ("VALIGN", (0, 0), (-1, -1), "TOP"),
-            ("LEFTPADDING", (0, 0), (-1, -1), 2), ("RIGHTPADDING", (0, 0), (-1, -1), 2),
-            ("TOPPADDING", (0, 0), (-1, -1), 1.5), ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
+            ("LEFTPADDING", (0, 0), (-1, -1), CELL_PADDING), ("RIGHTPADDING", (0, 0), (-1, -1), CELL_PADDING),
+            ("TOPPADDING", (0, 0), (-1, -1), 1), ("BOTTOMPADDING", (0, 0), (-1, -1), 1.2),
         ]))
         return [t, Spacer(1, 3)]
 
     def _cell(self, text: str, style_name: str, column_width: float, header: str) -> Paragraph:
-        """A table cell whose every word fits its column. Its type is at the handout's smallest
-        already (8 pt), so a word wider than the column is broken with a hyphen where the line is
-        full; a word that would take more than MAX_WORD_LINES lines is refused."""
+        """A table cell whose every word fits its column. A word wider than the column is broken
+        with a hyphen where the line is full; a word that would take more than MAX_WORD_LINES
+        lines is refused."""
         markup, style = self._markup(text), self.styles[style_name]
         room = column_width - 2 * CELL_PADDING
         too_wide = {w for w, font in _words(markup, style.fontName)
@@ -284,11 +293,31 @@ class _Typesetter:
         if icon is None:
             return match.group(0)
         path = icon_png(icon, self.rec.accent)
-        return f'<img src="{path}" width="{BODY_PT + 1}" height="{BODY_PT + 1}" valign="-2"/>'
+        return f'<img src="{path}" width="{self.body_pt + 1:g}" height="{self.body_pt + 1:g}" valign="-2"/>'
+
+
+def _unkept(flowable) -> list:
+    """A KeepTogether's contents (a table cell, such as a box's, cannot hold one), else the flowable."""
+    return list(flowable._content) if isinstance(flowable, KeepTogether) else [flowable]
 
 
 class WordTooLong(ValueError):
     pass
+
+
+class TableTooTall(ValueError):
+    pass
+
+
+class _WholeTable(Table):
+    """A table that is never split: it moves whole to the next column or page. One taller than a
+    whole column cannot be set at this size (the typesetter tries a smaller one, then refuses)."""
+
+    def split(self, available_width, available_height):
+        _, height = self.wrap(available_width, available_height)
+        if height > _Doc.frame_height + 0.01:
+            raise TableTooTall(f"a table {height / mm:.0f} mm tall, taller than a column ({_Doc.frame_height / mm:.0f} mm)")
+        return []
 
 
 _TAG = re.compile(r"(<[^>]*>)")
@@ -431,11 +460,14 @@ class _SectionMark(Flowable):
 
 
 class _Doc(BaseDocTemplate):
+    frame_height = 0.0            # the tallest column (page 2's): what a whole table must fit in
+
     def __init__(self, buffer, source, rec, page_size):
         super().__init__(buffer, pagesize=page_size, leftMargin=MARGIN, rightMargin=MARGIN, topMargin=MARGIN,
-                         bottomMargin=MARGIN, title=f"{source.title} - {rec.subtitle}", author="pnpgen",
+                         bottomMargin=FOOT, title=f"{source.title} - {rec.subtitle}", author="pnpgen",
                          creator="pnpgen", subject=f"Rule summary for {source.title}", invariant=1,
-                         initialFontName="Sans", initialFontSize=BODY_PT)
+                         initialFontName="Sans", initialFontSize=MIN_BODY_PT)
+        _Doc.frame_height = page_size[1] - MARGIN - FOOT
         self.source, self.rec = source, rec
         self.current = self.overflow = None
         width, height = page_size
@@ -443,7 +475,7 @@ class _Doc(BaseDocTemplate):
         self.col_w = col_w
 
         def frames(top):
-            return [Frame(MARGIN + i * (col_w + GUTTER), MARGIN, col_w, height - MARGIN - top,
+            return [Frame(MARGIN + i * (col_w + GUTTER), FOOT, col_w, height - FOOT - top,
                           leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0, id=f"c{i}")
                     for i in range(rec.columns)]
         self.addPageTemplates([PageTemplate("first", frames(MARGIN + BAND), onPage=self._band),
@@ -470,48 +502,74 @@ class _Doc(BaseDocTemplate):
         canvas.rect(0, height - MARGIN - BAND + 3 * mm, width, BAND + MARGIN, stroke=0, fill=1)
         canvas.setFillColor(colors.white)
         canvas.setFont("Serif-Bold", TITLE_PT)
-        canvas.drawString(MARGIN, height - MARGIN - 8 * mm, self.rec.title or self.source.title)
+        canvas.drawString(MARGIN, height - MARGIN - 6.5 * mm, self.rec.title or self.source.title)
         canvas.setFont("Sans", 9.5)
-        canvas.drawRightString(width - MARGIN, height - MARGIN - 8 * mm, self.rec.subtitle)
+        canvas.drawRightString(width - MARGIN, height - MARGIN - 6.5 * mm, self.rec.subtitle)
         canvas.restoreState()
         self._footer(canvas, doc)
 
     def _footer(self, canvas, doc):
         width, _ = doc.pagesize
         canvas.saveState()
-        canvas.setFont("Sans", 8)
+        canvas.setFont("Sans", 8.5)
         canvas.setFillColor(colors.HexColor("#666666"))
         canvas.drawRightString(width - MARGIN, 5 * mm, f"{self.rec.title or self.source.title} - page {doc.page}")
         canvas.restoreState()
 
 
 def handout_pdf(source: HandoutSource, page_size_mm: tuple[float, float]) -> bytes:
-    """Typeset the handout; raise ManifestError naming the first section that spills past page 2."""
+    """Typeset the handout at the largest body size that fits the sheet (both pages filled as
+    far as the content goes); raise ManifestError naming the first section that spills past
+    page 2 at the smallest size."""
     rec = load_handout(source)
     _check_band(rec, source)
     _register_fonts()
-    # Best first: boxes whole and sentences whole in every column; if the sheet is too small,
-    # boxes may break, then sentences may break between columns (never at the page turn).
-    for keep_boxes, strict in ((True, True), (False, True), (False, False)):
+    sizes = [MIN_BODY_PT + STEP_PT * k for k in range(int(round((MAX_BODY_PT - MIN_BODY_PT) / STEP_PT)) + 1)]
+    smallest = _set_at(rec, source, page_size_mm, sizes[0], strict_only=False)
+    if smallest.overflow:
+        raise ManifestError([_problem(smallest.overflow.mark, smallest.message, smallest.hint)])
+    best, low, high = smallest, 1, len(sizes) - 1
+    while low <= high:            # the largest size that fits: a bisection over a fixed list, so deterministic
+        middle = (low + high) // 2
+        attempt = _set_at(rec, source, page_size_mm, sizes[middle], strict_only=True)
+        if attempt.overflow:
+            high = middle - 1
+        else:
+            best, low = attempt, middle + 1
+    return best.pdf
+
+
+@dataclass
+class _Setting:
+    pdf: bytes = b""
+    overflow: object = None       # the section that did not fit, or None
+    message: str = ""
+    hint: str = ""
+
+
+def _set_at(rec, source, page_size_mm, body_pt: float, strict_only: bool) -> _Setting:
+    """The handout at one body size. Best first: boxes whole and sentences whole in every column;
+    at the smallest size, if the sheet is too small, boxes may break, then sentences may break
+    between columns (never at the page turn). Tables and lists are never split."""
+    chain = ((True, True),) if strict_only else ((True, True), (False, True), (False, False))
+    for keep_boxes, strict in chain:
         buffer = io.BytesIO()
         _Sentences.strict = strict
         doc = _Doc(buffer, source, rec, (page_size_mm[0] * mm, page_size_mm[1] * mm))
         try:
-            doc.build(_Typesetter(rec, source, keep_boxes).flowables(doc.col_w))
-        except LayoutError:                   # a table row or a whole box taller than a column
+            doc.build(_Typesetter(rec, source, keep_boxes, body_pt).flowables(doc.col_w))
+        except (LayoutError, TableTooTall) as exc:       # a table, a row or a box taller than a column
             section = doc.current or rec.sections[0]
-            raise ManifestError([_problem(
-                section.mark, f"handout: section '{section.heading}' holds a table row taller than a whole "
-                f"column, which cannot be broken", "split that row's text over several rows")]) from None
+            what = "a table taller than a whole column" if isinstance(exc, TableTooTall) else \
+                "a table row or a box taller than a whole column"
+            return _Setting(overflow=section, message=f"handout: section '{section.heading}' holds {what}, which "
+                            f"cannot be broken ({exc})", hint="split it into two tables, or shorten its rows")
         if doc.page <= MAX_PAGES:
-            break
-    if doc.page > MAX_PAGES:
-        section = doc.overflow or rec.sections[-1]
-        raise ManifestError([_problem(
-            section.mark, f"handout: section '{section.heading}' does not fit on the sheet: the text needs "
-            f"{doc.page} pages, at most {MAX_PAGES} are allowed (body text stays at {BODY_PT} pt)",
-            "shorten this section or one before it")])
-    return buffer.getvalue()
+            return _Setting(pdf=buffer.getvalue())
+    section = doc.overflow or rec.sections[-1]
+    return _Setting(overflow=section, message=f"handout: section '{section.heading}' does not fit on the sheet: "
+                    f"the text needs {doc.page} pages, at most {MAX_PAGES} are allowed (body text stays at "
+                    f"{MIN_BODY_PT} pt or more)", hint="shorten this section or one before it")
 
 
 MAX_TEXT_CHARS = 100_000     # one text of a two-page handout; its expressions may not build more

@@ -97,6 +97,8 @@ class Sheet:
     number: int = 0                                            # the sheet of paper (front and back share it)
     groups: tuple[str, ...] = ()                               # group ids on this page
     label_at: tuple[float, float] | None = None                # the label's baseline start
+    shift: tuple[float, float] = (0.0, 0.0)                    # all drawn moved by this: a printer's back offset
+    crops: list[tuple[float, float, float, float]] = field(default_factory=list)   # boards: solid crop marks
 
 
 @dataclass(frozen=True)
@@ -741,7 +743,12 @@ def impose_board(face, board_w, board_h, title: str, opts: Options, outline=None
     and pieces of the bounding box that hold none of it are left out."""
     W, H, m = opts.page_width, opts.page_height, opts.margin
     area_w, area_h = W - 2 * m, H - 2 * m - TILE_LABEL_STRIP
+    cropped = not outline and opts.marks in ("crop", "lines")
     pieces = tile_pieces(board_w, board_h, opts.bleed, area_w, area_h, opts.overlap)
+    if cropped:                 # room round every piece for the board's corner crop marks, unless it costs a page
+        room = 2 * sum(MARK_GUTTERS[-1])
+        roomy = tile_pieces(board_w, board_h, opts.bleed, area_w - room, area_h - room, opts.overlap)
+        pieces = roomy if len(roomy) == len(pieces) else pieces
     rows, cols = pieces[-1].row + 1, pieces[-1].col + 1
     if outline:
         pieces = [p for p in pieces if _touches(p, outline)]
@@ -757,6 +764,8 @@ def impose_board(face, board_w, board_h, title: str, opts: Options, outline=None
                  if len(pieces) > 1 else title)
         sheet = Sheet(W, H, "board", [placement], label=label, clip=(px, py, piece.w, piece.h))
         sheet.lines += _piece_marks(piece, px, py, rows, cols, opts)
+        if cropped:
+            sheet.crops += _board_corner_marks(piece, px - piece.x, py - piece.y, board_w, board_h, opts.bleed)
         if outline and opts.marks != "none":
             sheet.outlines.append(placement)
         sheets.append(sheet)
@@ -780,6 +789,21 @@ def _inside(x, y, polygon) -> bool:
         if (y0 > y) != (y1 > y) and x < x0 + (y - y0) * (x1 - x0) / (y1 - y0):
             inside = not inside
     return inside
+
+
+def _board_corner_marks(piece: Piece, x0: float, y0: float, board_w: float, board_h: float, bleed: float):
+    """Crop marks at the board's trim corners that lie on this piece: two short lines outside
+    each corner, clear of the bleed (the sheets' tighter gap and length: 0.5 and 2 mm)."""
+    gap, length = MARK_GUTTERS[-1]
+    out = []
+    for cx, sx in ((0.0, -1), (board_w, 1)):
+        for cy, sy in ((0.0, -1), (board_h, 1)):
+            if not (piece.x - EPS <= cx <= piece.x + piece.w + EPS and piece.y - EPS <= cy <= piece.y + piece.h + EPS):
+                continue
+            X, Y = x0 + cx, y0 + cy
+            near, far = bleed + gap, bleed + gap + length
+            out += [(X + sx * near, Y, X + sx * far, Y), (X, Y + sy * near, X, Y + sy * far)]
+    return out
 
 
 def _piece_marks(piece: Piece, px, py, rows, cols, opts: Options):

@@ -28,6 +28,8 @@ from .schema import (INVALID, AnyData, Bool, Choice, Color, Field, Id, Int, Leng
                      Num, Spec, Str, Type)
 from .shapes import SHAPES
 from .sheets_source import ItemsType, items_from
+from .tuckbox import ThicknessError, card_thickness
+from .version import PATTERN as VERSION_PATTERN, PLACES as VERSION_PLACES
 from .yamlsrc import SrcDict, load_yaml, paused_gc
 
 DATA_DIR = Path(__file__).parent / "data"
@@ -123,10 +125,15 @@ DEFAULTS_SPEC = Spec("defaults", {
     "cuts": Field(Choice("shared", "separate"), default="shared",
                   doc="shared: rectangles may abut on one cut line where that fits more; separate: each keeps its own bleed"),
     "map_seed": Field(Int(0, 2**31), default=1, doc="the seed of the map layout a build includes"),
+    "version_mark": Field(Choice(*VERSION_PLACES), default="bottom-right",
+                          doc="where each face shows the version (hexes and circles: centred), or off"),
+    "version_size": Field(Length(0.8, 6), default=1.4, doc="the version's text height"),
 })
 GAME_SPEC = Spec("game", {
     "id": Field(Id(), doc="the game's id, used in output names (default: the pack folder's name)"),
     "title": Field(Str(120), True, doc="the game's title"),
+    "version": Field(Str(40, VERSION_PATTERN, "letters, digits, spaces and . _ + -, e.g. 'v2' or '0.3 beta'"),
+                     default="", doc="printed small on every face and on the page guide (--version overrides)"),
     "subtitle": Field(Str(200), default=""),
     "players": Field(Spec("players", {
         "min": Field(Int(1, 20), True), "max": Field(Int(1, 20), True), "default": Field(Int(1, 20)),
@@ -166,6 +173,9 @@ GROUP_SPEC = Spec("component group", {
     "per_player": Field(Bool(), default=False),
     "rulebook_count": Field(Int(0, MAX_GROUP_TOTAL)),
     "prototype_content": Field(Bool(), default=False),
+    "version_mark": Field(Choice(*VERSION_PLACES), doc="overrides the pack's defaults.version_mark for this group"),
+    "tuck_box": Field(Str(20), doc="plain, sleeved or a card thickness in mm: a tuck box for this group; 'off': none"),
+    "version_size": Field(Length(0.8, 6), doc="overrides the pack's defaults.version_size for this group"),
     "fields": Field(MapOf(Choice(*FIELD_TYPES)), default={}),
     "notes": Field(ListOf(Str()), default=[]),
     "items": Field(ItemsType(), True, doc="the list of items, or {from: cards.xlsx, sheet: Name}"),
@@ -272,7 +282,7 @@ def load_pack(root: Path, reporter: Reporter | None = None) -> Game:
         icons=_load_icons(root, game_rec, rep),
         defaults=dict(game_rec.defaults.values) if game_rec.defaults else
         dict(DEFAULTS_SPEC.check({}, Mark(display_path(game_file)), rep, "defaults").values),
-        notes=list(game_rec.notes), groups=groups, data=game_rec.data or {})
+        notes=list(game_rec.notes), groups=groups, data=game_rec.data or {}, version=game_rec.version or "")
     rep.raise_if_errors()
     return game
 
@@ -423,7 +433,8 @@ def _build_group(g, file: str, players, env, rep: Reporter, sources: dict) -> Gr
         corner_radius=g.corner_radius if g.corner_radius is not None else kind.corner_radius,
         points=points, template=g.template, back_template=g.back_template, bleed=g.bleed, cuts=g.cuts,
         rulebook_count=g.rulebook_count, prototype_content=g.prototype_content, items=items,
-        file=file, mark=g.mark, notes=list(g.notes or []), die=die)
+        file=file, mark=g.mark, notes=list(g.notes or []), die=die,
+        version_mark=g.version_mark, version_size=g.version_size, tuck_box=_tuck_box(g, rep))
 
 
 def _die(g, width: float, height: float, rep: Reporter) -> Die | None:
@@ -452,6 +463,23 @@ def _die(g, width: float, height: float, rep: Reporter) -> Die | None:
                       f"name a field of the items ({', '.join(g.fields or {}) or 'none declared'})")
             return None
     return Die(g.die.sides, faces, values, g.die.tint)
+
+
+def _tuck_box(g, rep: Reporter) -> str | None:
+    """A group's tuck_box: a card thickness tuckbox.py knows, or 'off'; only for cards."""
+    value = g.tuck_box
+    if value is None or value == "off":
+        return value
+    if g.kind != "card":
+        rep.error(g.value_mark("tuck_box"), f"tuck_box is for card groups; '{g.id}' is a {g.kind}",
+                  "remove it, or make the group kind: card")
+        return None
+    try:
+        card_thickness(value)
+    except ThicknessError as exc:
+        rep.error(g.value_mark("tuck_box"), f"tuck_box: {exc}", "e.g. tuck_box: sleeved")
+        return None
+    return value
 
 
 REFERENCE = re.compile(r"^=(map|data)((?:\.[A-Za-z0-9_{}-]+)+)$")

@@ -69,6 +69,9 @@ class Group:
     mark: Mark
     notes: list[str] = field(default_factory=list)
     die: Die | None = None
+    version_mark: str | None = None      # None: the pack's defaults.version_mark
+    version_size: float | None = None
+    tuck_box: str | None = None          # a card thickness (tuckbox.py) or 'off'; None: only with --tuck-boxes
 
     @property
     def sides(self) -> int:
@@ -99,6 +102,7 @@ class Game:
     notes: list[str]
     groups: list[Group]
     data: dict = field(default_factory=dict)
+    version: str = ""
 
     @property
     def total(self) -> int:

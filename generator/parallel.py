@@ -239,6 +239,17 @@ def _work(index: int, send) -> None:
         send.close()
 
 
+def merge(parts: list[bytes]) -> bytes:
+    """PDFs given as bytes, as one: merge_files over a private temporary folder."""
+    with tempfile.TemporaryDirectory(prefix="pnpgen-merge-") as folder:
+        names = []
+        for index, part in enumerate(parts):
+            names.append(os.path.join(folder, f"part{index}.pdf"))
+            with open(names[-1], "wb") as handle:
+                handle.write(part)
+        return merge_files(names, folder)
+
+
 def merge_files(names: list[str], folder: str) -> bytes:
     """The PDF files `names` as one, made in `folder`; deterministic output (no random /ID,
     fixed dates).

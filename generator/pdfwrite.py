@@ -81,6 +81,16 @@ def new_context(surface) -> cairo.Context:
     return ctx
 
 
+def _draw_stamp(ctx, stamp) -> None:
+    """The version, in the face's own coordinates, grey enough to read on light and mid art."""
+    ctx.select_font_face(LABEL_FONT)
+    ctx.set_font_size(stamp.size)
+    width = ctx.text_extents(stamp.text)[4]
+    ctx.move_to(stamp.x - {"start": 0.0, "middle": width / 2, "end": width}[stamp.anchor], stamp.y)
+    ctx.set_source_rgb(0.45, 0.45, 0.45)
+    ctx.show_text(stamp.text)
+
+
 def _face_to_page(ctx, p: Placement) -> None:
     """Face coordinates (mm from the trim's top-left) onto the page, turned as placed."""
     origin = {0: (p.x, p.y), 90: (p.x + p.w, p.y), 180: (p.x + p.w, p.y + p.h), 270: (p.x, p.y + p.h)}
@@ -101,9 +111,10 @@ class PdfWriter:
     `face_name(face)` what to call it in an error."""
 
     def __init__(self, face_svg: Callable, face_name: Callable, face_outline: Callable, title: str,
-                 subject: str = ""):
+                 subject: str = "", face_stamp: Callable | None = None):
         self.face_svg, self.face_name, self.face_outline = face_svg, face_name, face_outline
         self.title, self.subject = title, subject
+        self.face_stamp = face_stamp       # face -> version.Stamp or None: drawn over the face
 
     def write(self, sheets: list[Sheet], progress: Callable[[int], None] | None = None) -> bytes:
         with interrupt.deferred():         # never raise inside cairo's write callback
@@ -138,6 +149,7 @@ class PdfWriter:
             surface.set_size(sheet.width * PT_PER_MM, sheet.height * PT_PER_MM)
             ctx = new_context(surface)
             ctx.scale(PT_PER_MM, PT_PER_MM)
+            ctx.translate(*sheet.shift)         # a back page moved for the printer (printer.py)
             self._draw_sheet(ctx, sheet, uses, reach, recorded)
             ctx.show_page()
             if progress:
@@ -215,6 +227,9 @@ class PdfWriter:
         except cairo.CairoError as exc:   # e.g. scale(0): a transform nothing can be drawn through
             raise BuildError(f"{self.face_name(p.face)}: cairo cannot draw it ({exc}); look for a "
                              "transform that scales by 0 or a huge factor") from None
+        stamp = self.face_stamp(p.face) if self.face_stamp else None
+        if stamp:
+            _draw_stamp(ctx, stamp)
         ctx.restore()
 
     def _record(self, p, key: str, bleed: float):
@@ -237,6 +252,10 @@ class PdfWriter:
             ctx.line_to(x1, y1)
         ctx.stroke()
         ctx.set_dash([])
+        for x0, y0, x1, y1 in sheet.crops:      # a board's crop marks: solid, like the sheets'
+            ctx.move_to(x0, y0)
+            ctx.line_to(x1, y1)
+        ctx.stroke()
         if sheet.outlines:      # white under black dashes: visible on any background
             for p in sheet.outlines:
                 ctx.save()

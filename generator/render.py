@@ -6,6 +6,7 @@ viewBox widened by the bleed, so a template draws past the cut line by drawing p
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import html
 import re
 import signal
@@ -83,8 +84,9 @@ class FaceRenderer:
         self.told: dict[tuple, tuple[str, tuple[str, ...]]] = {}   # face key -> (its place, its warnings)
         self._shared: dict[tuple, tuple] = {}     # shared key -> the face key first rendered for it
         self._per_item: dict[str, bool] = {}      # template -> whether it reads the item or player
+        self.heard_digests: dict[tuple, str] = {}   # face key -> digest, of faces another process rendered
         self.game_data = templating.read_only({
-            "id": game.id, "title": game.title, "palette": game.palette,
+            "id": game.id, "title": game.title, "version": game.version, "palette": game.palette,
             "players": [p.__dict__ for p in game.players], "notes": game.notes, "data": game.data})
         self.palette = self.game_data["palette"]
         self.groups = _template_groups(game)
@@ -127,9 +129,22 @@ class FaceRenderer:
         this back to its parent."""
         return [(key, *said) for key, said in self.told.items() if said[1] and key not in known]
 
-    def hear(self, told: list[tuple]) -> None:
+    def digests(self, known: set = frozenset()) -> dict[tuple, str]:
+        """Face key -> face_digest of its SVG, for each face rendered here and not in `known`,
+        and those heard from other processes: what a face shows, wherever it is placed."""
+        by_document: dict[int, str] = {}          # a shared face's one SVG is hashed once
+        out = dict(self.heard_digests)
+        for key, svg in self.cache.items():
+            if key not in known:
+                if id(svg) not in by_document:
+                    by_document[id(svg)] = face_digest(svg)
+                out[key] = by_document[id(svg)]
+        return out
+
+    def hear(self, told: list[tuple], digests: dict | None = None) -> None:
         """Warnings of faces rendered in another process, said here as if rendered here (a face
-        both processes rendered counts once)."""
+        both processes rendered counts once), and their digests."""
+        self.heard_digests.update(digests or {})
         for key, place, messages in told:
             if key in self.told:
                 continue
@@ -206,12 +221,16 @@ class Renderers(dict):
     def known(self) -> dict[str, set]:
         return {gid: set(r.told) for gid, r in self.items()}
 
-    def told_since(self, known: dict[str, set]) -> dict[str, list]:
-        return {gid: r.told_since(known[gid]) for gid, r in self.items()}
+    def told_since(self, known: dict[str, set]) -> dict[str, tuple[list, dict]]:
+        return {gid: (r.told_since(known[gid]), r.digests(known[gid])) for gid, r in self.items()}
 
-    def hear(self, told: dict[str, list]) -> None:
-        for gid, said in told.items():
-            self[gid].hear(said)
+    def hear(self, told: dict[str, tuple[list, dict]]) -> None:
+        for gid, (said, digests) in told.items():
+            self[gid].hear(said, digests)
+
+    def digests(self) -> dict[tuple, str]:
+        """Face key -> digest of every face of the document, whichever process rendered it."""
+        return {key: d for r in self.values() for key, d in r.digests().items()}
 
 
 _groups_made: tuple = (lambda: None, None)      # (weak reference to a game, its `groups`)
@@ -224,6 +243,11 @@ def _template_groups(game: Game) -> dict:
     if _groups_made[0]() is not game:
         _groups_made = (weakref.ref(game), templating.read_only(game.group_data()))
     return _groups_made[1]
+
+
+def face_digest(svg: str) -> str:
+    """A face's content as 128 bits: equal digests, equal faces (build.json; changes.py compares them)."""
+    return hashlib.sha256(svg.encode()).hexdigest()[:32]
 
 
 def face_place(face: FaceRef) -> str:

@@ -17,6 +17,9 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+# A printer offset saved by the person running the tests (pnpgen calibrate --save) would shift
+# every back page the tests build: the tests read settings from a folder of their own.
+os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="pnpgen-test-config-")
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 MM = 72 / 25.4          # PDF points per millimetre
 

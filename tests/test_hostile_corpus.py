@@ -287,7 +287,7 @@ TRACEBACKS = [
     Case("handout table row taller than a column", replace(
         "handout.yaml", "          rows:\n            - [Monk,", "          rows:\n            - [x, %s, y, z]\n"
         "            - [Monk," % ("ab " * 1500)), HANDOUT,
-         r"handout\.yaml:\d+:\d+: handout: section 'Setup' holds a table row taller than a whole column", pack="royal-dukes"),
+         r"handout\.yaml:\d+:\d+: handout: section 'Setup' holds a table taller than a whole column", pack="royal-dukes"),
 ]
 
 HANGS = [
@@ -531,7 +531,7 @@ def earlier_output(tmp_path_factory):
     code = subprocess.run([sys.executable, "-m", "generator", "build", FIXTURES / "mini", "--out", out, "--quiet"],
                           cwd=ROOT, capture_output=True).returncode
     assert code == 0
-    for game, name in (("royal-dukes", "royal-dukes-handout.pdf"), ("royal-dukes", "royal-dukes-map-1.png")):
+    for game, name in (("royal-dukes", "royal-dukes-handout.pdf"), ("royal-dukes", "royal-dukes-map-4p-1.png")):
         (out / game).mkdir(exist_ok=True)
         (out / game / name).write_bytes(b"%PDF- earlier output " + name.encode())
     return out

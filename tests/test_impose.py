@@ -223,6 +223,30 @@ def test_board_pieces_cover_the_board_with_the_overlap():
             assert p.y + p.h - below[0].y == pytest.approx(10)
 
 
+@pytest.mark.parametrize("size", [(150, 150), (300, 400)])
+def test_every_board_piece_has_crop_marks_at_the_board_corners_it_holds(size):
+    """Two 2 mm marks per trim corner, on the piece holding that corner, each starting clear of the
+    bleed, on the trim line's extension, and on the paper at least 2.5 mm from its edge."""
+    board_w, board_h = size
+    sheets = impose_board("f", board_w, board_h, "t", A4)
+    corners = 0
+    for sheet in sheets:
+        (p,) = sheet.placements
+        held = {(x, y) for x in (p.x, p.x + board_w) for y in (p.y, p.y + board_h)
+                if sheet.clip[0] - 1e-6 <= x - (3 if x == p.x else -3) <= sheet.clip[0] + sheet.clip[2] + 1e-6
+                and sheet.clip[1] - 1e-6 <= y - (3 if y == p.y else -3) <= sheet.clip[1] + sheet.clip[3] + 1e-6}
+        assert len(sheet.crops) == 2 * len(held)
+        corners += len(held)
+        for x0, y0, x1, y1 in sheet.crops:
+            assert math.hypot(x1 - x0, y1 - y0) == pytest.approx(2.0)
+            corner = min(held, key=lambda c: math.hypot((x0 + x1) / 2 - c[0], (y0 + y1) / 2 - c[1]))
+            along = (x0, x1, corner[0]) if y0 == y1 == corner[1] else (y0, y1, corner[1]) if x0 == x1 == corner[0] else None
+            assert along, "a mark on the extension of a trim line"
+            assert min(abs(along[0] - along[2]), abs(along[1] - along[2])) >= 3 + 0.5 - 1e-6    # clear of the bleed
+            assert 2.5 <= min(x0, x1) and max(x0, x1) <= 210 - 2.5 and 2.5 <= min(y0, y1) and max(y0, y1) <= 297 - 2.5
+    assert corners == 4
+
+
 def test_board_smaller_than_the_paper_is_one_page():
     sheets = impose_board("f", 150, 150, "t", A4)
     assert len(sheets) == 1 and sheets[0].label == "t"

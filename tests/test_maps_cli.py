@@ -39,7 +39,7 @@ def test_same_seed_same_bytes_in_another_process(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "generator", "map", "royal-dukes", "--seed", "42",
                            "--out", str(tmp_path / "b")], cwd=ROOT, env=env, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
-    second = tmp_path / "b" / "royal-dukes" / "royal-dukes-map-42.json"
+    second = tmp_path / "b" / "royal-dukes" / "royal-dukes-map-4p-42.json"
     assert open(first, "rb").read() == second.read_bytes()
     _, other = map_json(tmp_path / "c", "royal-dukes", "--seed", "43")
     assert open(other, "rb").read() != second.read_bytes()
@@ -49,7 +49,7 @@ def test_without_a_seed_one_is_chosen_and_printed(tmp_path):
     code, out, err = run_cli("map", "royal-dukes", "--out", tmp_path)
     assert code == 0
     seed = int(re.search(r"seed: (\d+) \(use --seed \1 to make this map again\)", err).group(1))
-    assert f"royal-dukes-map-{seed}.json" in out
+    assert f"royal-dukes-map-4p-{seed}.json" in out
 
 
 def test_count_writes_several_layouts_in_one_file(tmp_path):
@@ -84,7 +84,7 @@ def test_wrong_player_count_is_a_usage_error(tmp_path):
 def test_png_shows_the_cells_in_the_pack_palette(tmp_path):
     code, out, err = run_cli("map", "lords-of-doomspire", "--seed", "2", "--format", "png", "--dpi", "40", "--out", tmp_path)
     assert code == 0, err
-    png = tmp_path / "lords-of-doomspire" / "lords-of-doomspire-map-2.png"
+    png = tmp_path / "lords-of-doomspire" / "lords-of-doomspire-map-4p-2.png"
     pix = pymupdf.Pixmap(str(png))
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and pix.width > 300
     colors = {pix.pixel(x, y) for y in range(0, pix.height, 3) for x in range(0, pix.width, 3)}
@@ -99,7 +99,7 @@ def test_png_shows_the_cells_in_the_pack_palette(tmp_path):
 def test_royal_dukes_layout_is_drawn_on_the_pack_board(tmp_path):
     data, _ = map_json(tmp_path, "royal-dukes", "--seed", "2")
     code, out, err = run_cli("map", "royal-dukes", "--seed", "2", "--format", "svg", "--out", tmp_path)
-    svg = (tmp_path / "royal-dukes" / "royal-dukes-map-2.svg").read_text()
+    svg = (tmp_path / "royal-dukes" / "royal-dukes-map-4p-2.svg").read_text()
     assert svg.startswith("<svg") and "ROYAL DUKES" in svg          # the board's own title art
     names = re.findall(r">(Village|Town|Castle|Mine|City)<", svg)
     expected = sorted(c["type"].capitalize() for c in data["cells"] if c["type"] not in ("empty", "mountain"))
@@ -108,8 +108,10 @@ def test_royal_dukes_layout_is_drawn_on_the_pack_board(tmp_path):
 
 def test_pdf_map(tmp_path):
     code, out, err = run_cli("map", "royal-dukes", "--seed", "2", "--format", "pdf", "--paper", "letter", "--out", tmp_path)
-    doc = pymupdf.open(tmp_path / "royal-dukes" / "royal-dukes-map-2.pdf")
-    assert len(doc) >= 1 and doc[0].rect.width / MM == pytest.approx(215.9, abs=0.1)
+    doc = pymupdf.open(tmp_path / "royal-dukes" / "royal-dukes-map-4p-2.pdf")
+    # a wide board goes on the page turned to landscape, the map upright on it
+    assert len(doc) >= 1 and sorted((doc[0].rect.width / MM, doc[0].rect.height / MM)) == \
+        [pytest.approx(215.9, abs=0.1), pytest.approx(279.4, abs=0.1)]
     assert "Royal Dukes - map for 4 players, seed 2" in doc[0].get_text()
 
 
@@ -120,24 +122,25 @@ def test_every_map_is_a_one_page_setup_diagram_with_its_title_once(tmp_path, gam
     page, nothing cut at a seam, the title printed once."""
     code, out, err = run_cli("map", game, "--seed", "3", "--format", "pdf", "--out", tmp_path)
     assert code == 0, err
-    doc = pymupdf.open(tmp_path / game / f"{game}-map-3.pdf")
+    doc = pymupdf.open(next((tmp_path / game).glob(f"{game}-map-*p-3.pdf")))
     assert len(doc) == 1
     text = " ".join(doc[0].get_text().split())
     assert text.count("seed 3") == 1 and "map for" in text
 
 
 def test_count_output_names_are_those_the_docs_give(tmp_path):
-    """docs/maps.md: `<game>-maps-<seed>-x<K>.json`, and one SVG or PNG per layout."""
-    docs = (ROOT / "docs" / "maps.md").read_text()
-    assert "`<game>-maps-<seed>-x<K>.json`" in docs and "`<game>-maps-<seed>-x<K>-<its seed>.<ext>`" in docs
+    """docs/maps.md: `<game>-maps-<players>p-<seed>-x<K>.json`, and one SVG or PNG per layout."""
+    docs = " ".join((ROOT / "docs" / "maps.md").read_text().split())
+    assert "`<game>-maps-<players>p-<seed>-x<K>.json`" in docs
+    assert "`<game>-maps-<players>p-<seed>-x<K>-<its seed>.<ext>`" in docs
     code, out, err = run_cli("map", "royal-dukes", "--seed", "5", "--count", "2", "--balance", "off",
                              "--out", tmp_path)
     assert code == 0, err
-    assert [os.path.basename(line) for line in out.split()] == ["royal-dukes-maps-5-x2.json"]
+    assert [os.path.basename(line) for line in out.split()] == ["royal-dukes-maps-4p-5-x2.json"]
     code, out, err = run_cli("map", "royal-dukes", "--seed", "5", "--count", "2", "--balance", "off",
                              "--format", "svg", "--out", tmp_path)
     assert code == 0, err
-    assert [os.path.basename(line) for line in out.split()] == ["royal-dukes-maps-5-x2-5.svg", "royal-dukes-maps-5-x2-6.svg"]
+    assert [os.path.basename(line) for line in out.split()] == ["royal-dukes-maps-4p-5-x2-5.svg", "royal-dukes-maps-4p-5-x2-6.svg"]
 
 
 def test_row_letter_labels_are_for_rectangle_hex_boards_as_the_docs_say(tmp_path):

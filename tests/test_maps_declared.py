@@ -162,9 +162,9 @@ def test_a_declared_copy_that_changes_the_rules_maps_its_own_way(tmp_path):
     (pack / "map.yaml").write_text(text)
     code, out, err = run_cli("map", pack, "--seed", "4", "--out", tmp_path / "out")
     assert code == 0, err
-    layout = json.loads((tmp_path / "out" / "big-duchy" / "big-duchy-map-4.json").read_text())
+    layout = json.loads((tmp_path / "out" / "big-duchy" / "big-duchy-map-4p-4.json").read_text())
     assert Counter(c["type"] for c in layout["cells"])["city"] == 3
-    code, out, err = run_cli("map", pack, "--check", tmp_path / "out" / "big-duchy" / "big-duchy-map-4.json")
+    code, out, err = run_cli("map", pack, "--check", tmp_path / "out" / "big-duchy" / "big-duchy-map-4p-4.json")
     assert code == 0 and "legal big-duchy layout" in out, out + err
 
 
@@ -190,7 +190,7 @@ def test_the_worked_example_makes_legal_maps(tmp_path):
     code, out, err = run_cli("map", ISLAND, "--seed", "5", "--count", "50", "--balance", "off",
                              "--out", tmp_path)
     assert code == 0, err
-    path = tmp_path / "hex-island" / "hex-island-maps-5-x50.json"
+    path = tmp_path / "hex-island" / "hex-island-maps-4p-5-x50.json"
     layouts = json.loads(path.read_text())["layouts"]
     for layout in layouts:
         cells = {(c["q"], c["r"]): c for c in layout["cells"]}
@@ -242,7 +242,7 @@ def test_docs_show_the_worked_example_as_it_is(tmp_path):
 def test_a_policy_broken_in_the_example_is_a_note(tmp_path):
     code, out, err = run_cli("map", ISLAND, "--seed", "2", "--balance", "off", "--out", tmp_path)
     assert code == 0, err
-    path = tmp_path / "hex-island" / "hex-island-map-2.json"
+    path = tmp_path / "hex-island" / "hex-island-map-4p-2.json"
     layout = json.loads(path.read_text())
     coast = set(grid.edge_cells(grid.hex_disc((0, 0), 2), "hex"))
     mountain = next(c for c in layout["cells"] if c["type"] == "mountains")
@@ -258,7 +258,7 @@ def test_a_policy_broken_in_the_example_is_a_note(tmp_path):
 def test_each_start_keeps_its_quota_and_the_checker_counts_it(tmp_path):
     code, out, err = run_cli("map", ISLAND, "--seed", "9", "--count", "20", "--balance", "off", "--out", tmp_path)
     assert code == 0, err
-    path = tmp_path / "hex-island" / "hex-island-maps-9-x20.json"
+    path = tmp_path / "hex-island" / "hex-island-maps-4p-9-x20.json"
     for layout in json.loads(path.read_text())["layouts"]:
         rock = {(c["q"], c["r"]) for c in layout["cells"] if c["type"] in ("hills", "mountains")}
         for start in layout["placements"]:

@@ -70,8 +70,8 @@ def test_face_down_tiles_show_their_back_only():
     hidden = [c for c in layout.cells if c.get("face_down")]
     assert len(hidden) == 4 + 12                  # the mountain centre and the ring of hills
     assert "Doomspire" not in on_board and "Bear's den" not in on_board
-    assert on_board.count("Hills (face down)") == sum(c["biome"] == "hills" for c in hidden)
-    assert on_board.count("Mountain (face down)") == sum(c["biome"] == "mountains" for c in hidden)
+    assert on_board.count("Hills") == sum(c["biome"] == "hills" for c in hidden)       # each tile's back
+    assert on_board.count("Mountain") == sum(c["biome"] == "mountains" for c in hidden)
     # adventure tokens go on face-up tiles only: the map draws none on a back
     shown_tokens = [s for y, s in texts if y < legend_top and re.fullmatch(r"\d", s)]
     face_up_tokens = [p for p in layout.placements if p["kind"] == "adventure-tokens"

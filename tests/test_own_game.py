@@ -62,9 +62,9 @@ def test_a_renamed_copy_maps_and_checks_like_the_original(renamed_royal_dukes, t
     pack, _ = renamed_royal_dukes
     code, out, err = run_cli("map", pack, "--seed", "7", "--out", tmp_path)
     assert code == 0, err
-    copy_file = tmp_path / "duchy" / "duchy-map-7.json"
+    copy_file = tmp_path / "duchy" / "duchy-map-4p-7.json"
     code, out, err = run_cli("map", "royal-dukes", "--seed", "7", "--out", tmp_path)
-    original = json.loads((tmp_path / "royal-dukes" / "royal-dukes-map-7.json").read_text())
+    original = json.loads((tmp_path / "royal-dukes" / "royal-dukes-map-4p-7.json").read_text())
     copy = json.loads(copy_file.read_text())
     assert copy.pop("game") == "duchy" and original.pop("game") == "royal-dukes"
     assert copy == original                              # the same layout from the same seed

@@ -180,7 +180,7 @@ def test_a_changed_number_changes_the_faces_and_the_handout(tmp_path):
     assert any("Sword" in t and "Price: 4 gold" in t for t in pages)
     pages_n, handout = handout_text(pack, tmp_path / "h")
     assert "7 wood, 2 gold" in handout and "Bear: Might 6" in handout
-    assert "2 × 3 = 9" in handout
+    assert "3 per supporting unit" in handout
 
 
 @pytest.mark.slow

@@ -390,7 +390,7 @@ def generate(rng: random.Random, players: int, options: MapOptions) -> Layout:
     engine then keeps the best of BALANCE_TRIES such layouts."""
     low, high, _ = PLAYERS
     if not low <= players <= high:
-        raise ValueError(f"Cones of Dunshire is for {low}-{high} players, not {players}")
+        raise ValueError(f"Cones of Dunshire is for {low if low == high else f'{low}-{high}'} players, not {players}")
     for _ in range(TRIES):
         layout = _attempt(rng, BOARD, players, options.balance)
         if layout is not None:

@@ -181,7 +181,8 @@ def generate(game, seed: int, players: int | None = None, options: MapOptions | 
     low, high, default = gen.PLAYERS
     players = default if players is None else players
     if not low <= players <= high:
-        raise MapError(f"{rules.id} is for {low}-{high} players, not {players}")
+        allowed = f"{low}" if low == high else f"{low}-{high}"
+        raise MapError(f"{rules.id} is for {allowed} players, not {players}")
     _options_taken(rules, options)
     rng = random.Random(seed)
     tries = getattr(gen, "BALANCE_TRIES", DEFAULT_BALANCE_TRIES) if options.balance else 1

@@ -10,7 +10,7 @@ from ..parallel import write_pdf
 from ..pdfwrite import PdfWriter
 from ..shapes import rect_outline
 from .layout import Layout, dumps
-from .render import draw_layout, png_bytes, standalone_svg
+from .render import draw_layout, fit_on_page, png_bytes, standalone_svg
 
 
 def _map_data(layout: Layout) -> dict:
@@ -21,7 +21,11 @@ FORMATS = ("json", "svg", "pdf", "png")
 
 
 def title_of(layout: Layout, game_title: str) -> str:
-    return f"{game_title} - map for {layout.players} players, seed {layout.seed}"
+    return f"{game_title} - map for {players(layout.players)}, seed {layout.seed}"
+
+
+def players(count: int) -> str:
+    return f"{count} player{'s' if count != 1 else ''}"
 
 
 REVEAL_TITLE = "REVEAL SHEET (not for players: the face-down tiles' faces) - "
@@ -114,10 +118,12 @@ def map_pdf(layouts, drawings, game_title: str, paper: Options) -> bytes:
     `look` with `one_page: false` tiles it across pages at full size instead."""
     sheets = []
     one_page = not layouts or _map_data(layouts[0]).get("look", {}).get("one_page", True)
+    papers = [paper] * len(drawings)
     if one_page:
-        drawings = [_fit_page(svg, width, height, paper) for svg, width, height in drawings]
-    for layout, (svg, width, height) in zip(layouts, drawings):
-        sheets += impose_board(svg, width, height, SETUP_LABEL if one_page else title_of(layout, game_title), paper)
+        fitted = [_fit_page(svg, width, height, paper) for svg, width, height in drawings]
+        drawings, papers = [d[:3] for d in fitted], [d[3] for d in fitted]
+    for layout, (svg, width, height), page in zip(layouts, drawings, papers):
+        sheets += impose_board(svg, width, height, SETUP_LABEL if one_page else title_of(layout, game_title), page)
     sizes = {svg: (w, h) for svg, w, h in drawings}
     writer = PdfWriter(face_svg=lambda svg: svg, face_name=lambda svg: "the map",
                        face_outline=lambda svg, grow: rect_outline(*sizes[svg], grow),
@@ -125,23 +131,25 @@ def map_pdf(layouts, drawings, game_title: str, paper: Options) -> bytes:
     return write_pdf(writer, sheets)
 
 
-def _fit_page(svg: str, width: float, height: float, paper: Options) -> tuple[str, float, float]:
-    """The drawing scaled down (never up) to the page's printable area, kept in proportion."""
+def _fit_page(svg: str, width: float, height: float, paper: Options) -> tuple[str, float, float, Options]:
+    """The drawing scaled down (never up) to the page's printable area, kept in proportion, and
+    the paper it goes on: turned to landscape when that draws a wide map larger (the map stays
+    upright on the page, so it reads the right way round on screen and on paper)."""
+    import dataclasses
+
     from ..impose import TILE_LABEL_STRIP
-    area_w = paper.page_width - 2 * paper.margin
-    area_h = paper.page_height - 2 * paper.margin - TILE_LABEL_STRIP
-    scale = min(1.0, area_w / width, area_h / height)
-    turned = min(1.0, area_w / height, area_h / width)
+    m, strip = paper.margin + paper.bleed, TILE_LABEL_STRIP      # the board keeps its bleed round it
+    scale, landscape = fit_on_page(width, height, (paper.page_width - 2 * m, paper.page_height - 2 * m - strip),
+                                   (paper.page_height - 2 * m, paper.page_width - 2 * m - strip))
+    scale *= 0.9995               # no float rounding past the area (it would cut a second piece)
+    if landscape:
+        paper = dataclasses.replace(paper, page_width=paper.page_height, page_height=paper.page_width)
     if scale >= 1.0:
-        return svg, width, height
+        return svg, width, height, paper
     head_end = svg.index(">", svg.index("<svg")) + 1
     body = svg[head_end:svg.rindex("</svg>")]
-    if turned > scale * 1.1:          # a wide map on an upright page: turn it a quarter
-        w, h = height * turned, width * turned
-        return (standalone_svg(f'<g transform="translate(0,{h:.4f}) rotate(-90) scale({turned:.6f})">{body}</g>',
-                               w, h), w, h)
     w, h = width * scale, height * scale
-    return (standalone_svg(f'<g transform="scale({scale:.6f})">{body}</g>', w, h), w, h)
+    return standalone_svg(f'<g transform="scale({scale:.6f})">{body}</g>', w, h), w, h, paper
 
 
 def _name(stem: str, layout: Layout, count: int, ext: str) -> str:

@@ -30,6 +30,29 @@ MARKER_GAP = 0.6
 MARKER_Y = 7.9            # mm below a cell centre: the marker band, under every label
 INK = "#222222"
 FONT = "Liberation Sans"
+# Maps are printed scaled to fit one page of A4 or Letter; every text is sized so that it prints
+# at MIN_PRINT_PT or more on either paper (the 0.25 pt above 6 covers the legend growing a row).
+MIN_PRINT_PT = 6.25
+PT = 25.4 / 72
+# The printable area A4 and Letter share (5 mm margins, 3 mm of bleed round the map, the page
+# label's strip below), upright and lying: (width, height) in mm.
+COMMON_PAGE = {"portrait": (194.0, 257.4), "landscape": (263.4, 188.0)}
+TURN_GAIN = 1.1          # a map is printed lying only when that draws it at least 10 % larger
+
+
+def fit_on_page(width: float, height: float, upright: tuple[float, float],
+                lying: tuple[float, float]) -> tuple[float, bool]:
+    """(scale, landscape): the drawing scaled down (never up) to fit the page's printable area
+    upright (width, height), or the page turned (its area `lying`) with the map upright on it
+    when that draws it TURN_GAIN larger."""
+    scale_upright = min(1.0, upright[0] / width, upright[1] / height)
+    scale_lying = min(1.0, lying[0] / width, lying[1] / height)
+    return (scale_lying, True) if scale_lying > scale_upright * TURN_GAIN else (scale_upright, False)
+
+
+def print_scale(width: float, height: float) -> float:
+    """The scale a map of this size prints at on A4 or Letter, whichever is smaller."""
+    return fit_on_page(width, height, COMMON_PAGE["portrait"], COMMON_PAGE["landscape"])[0]
 
 
 LOOK_MAPPINGS = ("cells", "labels", "badges", "markers", "face_down")
@@ -64,6 +87,14 @@ class Art:
         self.players = list(game.players) if game else []
         self.ink = self.palette.get("ink", INK)
         self.paper = self.palette.get("paper", "#ffffff")
+        self.min_text = 0.0          # mm in the drawing: set once the drawing's print scale is known
+
+    def printed_at(self, scale: float) -> None:
+        self.min_text = MIN_PRINT_PT * PT / scale
+
+    @property
+    def legend_text(self) -> float:
+        return max(LEGEND_TEXT, self.min_text)
 
     def color(self, value, default="#dddddd") -> str:
         if value is None:
@@ -83,9 +114,9 @@ class Art:
     def cell_labels(self, cell: dict, style: dict) -> list[str]:
         """The player words printed under a face-up cell's name: its type's own `labels`
         formats, then look.labels (key: format, printed when the cell has that key)."""
-        out = [_format(fmt, cell) for fmt in style.get("labels", [])]
+        out = [_format(fmt, cell) for fmt in style.get("labels", []) if _filled(fmt, cell)]
         for key, fmt in self.look.get("labels", {}).items():
-            if cell.get(key) not in (None, False):
+            if cell.get(key) not in (None, False) and _filled(fmt, cell):
                 out.append(_format(fmt, cell))
         return out
 
@@ -126,6 +157,17 @@ def _format(fmt: str, cell: dict) -> str:
         return str(fmt).format(**{k: (v if not isinstance(v, dict) else _amounts(v)) for k, v in cell.items()})
     except (KeyError, IndexError, ValueError):
         return str(fmt)
+
+
+def _filled(fmt: str, thing: dict) -> bool:
+    """Does the thing have every value the format prints? A label with a value missing ("Player
+    None": a corner nobody sits at) is left off, never printed with a hole."""
+    import string
+    try:
+        names = [name for _, name, _, _ in string.Formatter().parse(str(fmt)) if name]
+    except ValueError:
+        return True
+    return all(thing.get(name.split(".")[0].split("[")[0]) not in (None, "") for name in names)
 
 
 def _amounts(value: dict) -> str:
@@ -175,12 +217,26 @@ def _fitted_size(text: str, size: float, width: float, bold: bool, smallest: flo
     return size if wide <= width else max(smallest, size * width / wide)
 
 
-def _text(dwg, x, y, text, size, anchor="middle", color=INK, bold=False, width=None):
+def _text(dwg, x, y, text, size, anchor="middle", color=INK, bold=False, width=None, floor=0.0):
+    """One line of text; `width`: shrunk to fit it, but never under `floor` (the map's smallest
+    printable size) nor under 55 % of its size."""
+    size = max(size, floor)
     if width:
-        size = _fitted_size(text, size, width, bold, size * 0.55)
+        size = _fitted_size(text, size, width, bold, max(size * 0.55, floor))
     extra = {"font_weight": "bold"} if bold else {}
     return dwg.text(text, insert=(round(x, 3), round(y, 3)), font_family=FONT, font_size=round(size, 3),
                     text_anchor=anchor, fill=color, **extra)
+
+
+def _lines(text: str, size: float, width: float, bold: bool, separator: str = " ") -> list[str]:
+    """The text in one line, or two broken at the separator nearest its middle when one line
+    at `size` is wider than `width`."""
+    parts = text.split(separator)
+    if len(parts) < 2 or _text_width(text, size, bold) <= width:
+        return [text]
+    cut = min(range(1, len(parts)), key=lambda k: abs(_text_width(separator.join(parts[:k]), size, bold)
+                                                      - _text_width(separator.join(parts[k:]), size, bold)))
+    return [separator.join(parts[:cut]), separator.join(parts[cut:])]
 
 
 def _dark(color: str) -> bool:
@@ -254,8 +310,9 @@ def _marker(dwg, art: Art, style: dict, owner, cx: float, cy: float, size: float
           else dwg.circle(center=(round(cx, 3), round(cy, 3)), r=round(r, 3), **outline))
     text = owner[1] if owner else style.get("text", "")     # formatted with the placement by the caller
     if text:
-        g.add(_text(dwg, cx, cy + size * 0.16, text, size * (0.5 if len(text) < 3 else 0.38),
-                    color=_on(fill, art), bold=True, width=size * 0.95))
+        text_size = max(size * (0.5 if len(text) < 3 else 0.38), art.min_text)
+        g.add(_text(dwg, cx, cy + text_size * 0.36, text, text_size, color=_on(fill, art), bold=True,
+                    width=size * 0.95, floor=art.min_text))
     else:
         icon = _icon(art, style.get("icon"), cx - r * 0.62, cy - r * 0.62, r * 1.24, _on(fill, art))
         if icon is not None:
@@ -285,13 +342,14 @@ def draw_layout(layout: Layout, look: dict, title: str, game=None, reveal: bool 
     legend = _legend_entries(cells, markers, art)
     probe_width = board_size(layout, 0)[0]
     columns = max(1, int((probe_width - 2 * FRAME) // LEGEND_COL))
-    rows = _legend_height(legend, columns)
+    art.printed_at(print_scale(*board_size(layout, _legend_height(legend, columns, art))[:2]))
+    rows = _legend_height(legend, columns, art)
     width, height, dx, dy = board_size(layout, rows)
     dwg = svgwrite.Drawing(size=(f"{width:.2f}mm", f"{height:.2f}mm"), viewBox=f"0 0 {width:.2f} {height:.2f}",
                            profile="full", debug=False)
     dwg.add(dwg.rect(insert=(0, 0), size=(round(width, 2), round(height, 2)), fill=art.paper))
     dwg.add(_text(dwg, FRAME, FRAME + 5, title, 5.0, anchor="start", color=art.ink, bold=True,
-                  width=width - 2 * FRAME))
+                  width=width - 2 * FRAME, floor=art.min_text))
     for cell, style in cells:
         cx, cy = _centre(layout, layout.coord(cell))
         _draw_cell(dwg, art, layout, cell, style, cx + dx, cy + dy, markers.get(layout.coord(cell), []))
@@ -332,18 +390,27 @@ def _draw_cell(dwg, art: Art, layout: Layout, cell: dict, style: dict, cx: float
     icon = _icon(art, style.get("icon"), cx - 3.4, cy - 10.2, 6.8, text_color)
     if icon is not None:
         dwg.add(icon)
-    dwg.add(_text(dwg, cx, cy + 0.4, style["name"], 3.0, color=text_color, bold=True, width=box_w))
+    dwg.add(_text(dwg, cx, cy + 0.4, style["name"], 3.0, color=text_color, bold=True, width=box_w,
+                  floor=art.min_text))
     labels = [] if style.get("face_down") else art.cell_labels(cell, style)
     if art.reveal and cell.get("face_down"):
         labels = ["face down"] + labels
+    text_bottom = cy + 0.4 + 0.25 * max(3.0, art.min_text)
     if labels:
-        dwg.add(_text(dwg, cx, cy + 3.9, " · ".join(labels), 2.7, color=text_color, width=box_w))
+        size = max(2.7, art.min_text)
+        rows = _lines(" · ".join(labels), size, box_w, False, " · ")
+        for n, line in enumerate(rows):     # two rows when one would be printed too small
+            baseline = cy + 3.9 + n * size * 1.05 - (len(rows) - 1) * size * 0.35
+            dwg.add(_text(dwg, cx, baseline, line, size, color=text_color, width=box_w, floor=art.min_text))
+            text_bottom = baseline + 0.25 * size
     if markers:
-        size = min(MARKER, (box_w - 2) / len(markers) - MARKER_GAP)
+        # big enough for its text at the smallest printed size; in the band under the labels
+        size = min(max(MARKER, 2.0 * art.min_text), 7.0, (box_w - 2) / len(markers) - MARKER_GAP)
         step = size + MARKER_GAP
         x0 = cx - step * (len(markers) - 1) / 2
+        y = max(cy + MARKER_Y, text_bottom + 0.4 + size / 2)
         for n, (mstyle, owner) in enumerate(markers):
-            dwg.add(_marker(dwg, art, mstyle, owner, x0 + n * step, cy + MARKER_Y, size))
+            dwg.add(_marker(dwg, art, mstyle, owner, x0 + n * step, y, size))
 
 
 def _legend_entries(cells, markers, art: Art):
@@ -362,14 +429,15 @@ def _legend_entries(cells, markers, art: Art):
     marks = [("marker", style, style.get("legend", name)) for name, style in sorted(kinds.items())]
     players = [("player", owner, f"{owner[1]} = {name}" if owner[1] != name else name)
                for name, owner in sorted(owners.items(), key=lambda kv: kv[1][1])]
-    return [("Tiles", tiles), ("Markers", marks), ("Players (marker colour and number)", players)]
+    tags = "number" if all(owner[1].isdigit() for _, owner in owners.items()) else "letters"
+    return [("Tiles", tiles), ("Markers", marks), (f"Players (marker colour and {tags})", players)]
 
 
-def _legend_rows(entries, columns: int) -> list[list[tuple[int, tuple]]]:
+def _legend_rows(entries, columns: int, art: Art) -> list[list[tuple[int, tuple]]]:
     """Entries placed in rows of `columns` slots: a long entry takes as many slots as it needs."""
     rows, row, used = [], [], 0
     for entry in entries:
-        span = min(columns, math.ceil((9 + _text_width(entry[2], LEGEND_TEXT, False)) / LEGEND_COL))
+        span = min(columns, math.ceil((9 + _text_width(entry[2], art.legend_text, False)) / LEGEND_COL))
         if used + span > columns and row:
             rows.append(row)
             row, used = [], 0
@@ -378,16 +446,16 @@ def _legend_rows(entries, columns: int) -> list[list[tuple[int, tuple]]]:
     return rows + ([row] if row else [])
 
 
-def _legend_height(legend, columns: int) -> int:
-    return sum(len(_legend_rows(entries, columns)) + 1 for _, entries in legend if entries)
+def _legend_height(legend, columns: int, art: Art) -> int:
+    return sum(len(_legend_rows(entries, columns, art)) + 1 for _, entries in legend if entries)
 
 
 def _draw_legend(dwg, art: Art, heading: str, entries, top: float, columns: int) -> float:
     if not entries:
         return top
-    dwg.add(_text(dwg, FRAME, top + 4, heading, 3.2, anchor="start", color=art.ink, bold=True))
+    dwg.add(_text(dwg, FRAME, top + 4, heading, 3.2, anchor="start", color=art.ink, bold=True, floor=art.min_text))
     top += LEGEND_ROW
-    for row in _legend_rows(entries, columns):
+    for row in _legend_rows(entries, columns, art):
         for slot, (kind, style, text) in row:
             _legend_entry(dwg, art, kind, style, text, FRAME + slot * LEGEND_COL, top)
         top += LEGEND_ROW
@@ -405,7 +473,7 @@ def _legend_entry(dwg, art: Art, kind: str, style, text: str, x: float, y: float
         dwg.add(_marker(dwg, art, style, None if style.get("fill") else ("#ffffff", "", ""), x + 2.5, y + 2.5, 5))
     else:
         dwg.add(_marker(dwg, art, {"shape": "circle"}, style, x + 2.5, y + 2.5, 5))
-    dwg.add(_text(dwg, x + 7, y + 3.9, text, LEGEND_TEXT, anchor="start", color=art.ink))
+    dwg.add(_text(dwg, x + 7, y + 3.9, text, art.legend_text, anchor="start", color=art.ink))
 
 
 def standalone_svg(body: str, width: float, height: float) -> str:
