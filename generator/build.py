@@ -339,6 +339,23 @@ def _plan(game, groups, request, role) -> list:
     return impose_runs([_run(game, group, request) for group in groups], opts, GUIDE_TITLES.get(role, "{}").format(_titled(game)))
 
 
+GUIDE_TITLES = {"changes": "{} - reprint of changed components"}    # the page guide's first words, by role
+
+
+def _titled(game: Game) -> str:
+    """The page guide's first words: the title, and the version where the pack has one."""
+    return f"{game.title} {game.version}" if game.version else game.title
+
+
+def version_stamps(game: Game):
+    """face -> where its version is printed (version.stamp), worked out once per group."""
+    from .version import stamp
+    d = game.defaults
+    by_group = {g.id: stamp(game.version, g.version_mark or d["version_mark"], g.version_size or d["version_size"],
+                            g.width, g.height, g.shape) for g in game.groups}
+    return lambda face: by_group.get(face.group.id)
+
+
 def _run(game: Game, group: Group, request: BuildRequest) -> Run:
     opts = options_for(game, group, request)
     fronts, backs = expand_faces(group)
