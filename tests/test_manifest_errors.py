@@ -128,3 +128,20 @@ def test_a_broken_game_yaml_is_reported_without_its_consequences(tmp_path):
     code, _, err = run_cli("validate", pack)
     assert code == 1 and "game.yaml:" in err, err
     assert "per_player" not in err and "player_colors" not in err, err
+
+
+def test_a_yaml_merge_with_an_override_is_accepted(tmp_path):
+    """`<<: *anchor` then a key of the mapping's own: the own value wins, as YAML says; only a
+    key written twice by hand is a duplicate."""
+    from generator.manifest import load_pack
+    pack = copy_pack("mini", tmp_path)
+    edit(pack / "cards.yaml", '- {id: escape,', '- &escape {id: escape,')
+    edit(pack / "cards.yaml", "rulebook_count: 12", "rulebook_count: 13")
+    (pack / "cards.yaml").write_text((pack / "cards.yaml").read_text()
+                                     + "      - {<<: *escape, id: third, title: Third, copies: 1}\n")
+    cards = next(g for g in load_pack(pack).groups if g.id == "cards")
+    third = next(i for i in cards.items if i.id == "third")
+    assert (third.copies, third.data["title"], third.data["body"]) == (1, "Third", "Fish & chips <b>")
+    edit(pack / "cards.yaml", "id: third, title: Third,", "id: third, title: Third, title: Again,")
+    code, err = validate(pack)
+    assert code == 1 and re.search(r"cards\.yaml:13:\d+: duplicate key 'title' \(first at line 13\)", err), err
