@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import jinja2
 
-from . import interrupt, svgcheck, templating
+from . import interrupt, onface, svgcheck, templating
 from .errors import BuildError, plain_words
 from .model import Game, Group, Item
 from .textfit import TextFitError
@@ -152,7 +152,7 @@ class FaceRenderer:
             **self.helpers.bind(),
         }
         where = face_place(face)
-        self.helpers.face = where
+        self.helpers.face, self.helpers.bounds, self.helpers.placed = where, (group.width, group.height), {}
         try:
             with interrupt.immediate(), time_limit(TEMPLATE_SECONDS, f"template {name} ran for more than {TEMPLATE_SECONDS} s"):
                 body = bounded_output(self.env.get_template(name), context)
@@ -164,6 +164,9 @@ class FaceRenderer:
         problem = well_formed_problem(svg, self.env, name, len(head))
         if problem:
             raise BuildError(f"{where}: {problem}")
+        off = onface.outside(body, self.helpers.placed, group.width, group.height)
+        if off:
+            raise BuildError(f"{where}: template {name}{off}")
         unknown = svgcheck.problems(body)
         if unknown:
             raise BuildError(f"{where}: template {name}: {unknown[0]}"

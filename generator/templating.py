@@ -30,13 +30,13 @@ import jinja2.meta
 from jinja2.sandbox import SandboxedEnvironment, modifies_known_mutable
 from markupsafe import Markup
 
-from . import confine, workdir
+from . import confine, onface, workdir
 from .errors import display_path, os_error_text
 from .glyphs import composed, snippet
 from .fonts import PROJECT_ROOT, library
 from .schema import type_name
 from .shapes import SQRT3, hex_points
-from .textfit import ICON_TOKEN, Style, TextFitError, fit, icon_svg, layout_lines, render_block
+from .textfit import ICON_TOKEN, Style, TextFitError, block_extent, fit, icon_svg, layout_lines, render_block
 from .units import MAX_MM, mm_to_pt, pt_to_mm
 
 TEMPLATE_DIR = PROJECT_ROOT / "templates"
@@ -325,6 +325,8 @@ class Helpers:
         self.said: list[str] = []          # every warning in order, face by face (the face cache replays them)
         self._styles = {}
         self.face = ""                  # the face being rendered, as warnings name it
+        self.bounds = None              # (width, height) in mm of that face: text must stay on it
+        self.placed: dict = {}          # the text blocks drawn on that face (onface.place)
 
     def warn(self, message: str) -> None:
         self._warned.setdefault(message, []).append(self.face)
@@ -375,8 +377,11 @@ class Helpers:
             self.warn(f"text {snippet(text)} is shrunk to "
                                  f"{size_mm / pt_to_mm(1):.2f} pt to fit, below the {READABLE_PT} pt most players "
                                  f"can read; shorten the text or enlarge its box")
-        return Markup(render_block(lines, x, y, w, h, size_mm, style, self.game.icons, align,
-                                   valign, line_height))
+        markup = render_block(lines, x, y, w, h, size_mm, style, self.game.icons, align, valign, line_height)
+        if self.bounds is not None:     # checked on the face, where its transforms are known
+            onface.place(self.placed, markup, snippet(text),
+                         block_extent(lines, x, y, w, h, size_mm, style, align, valign, line_height))
+        return Markup(markup)
 
     @physical("x", "y", "w", "size", "min_size")
     def text_line(self, text, x, y, w, size=9, min_size=5, font="body", color=None, align="center"):

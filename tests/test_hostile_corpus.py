@@ -350,6 +350,14 @@ SILENT = [
     Case("sheet rows past row 100,001", sheet_items("cards.csv", lambda: b"id,title\n" + b"".join(
         b"c%d,C\n" % i for i in range(100_001))), BUILD,
          r"cards\.csv, row 100002: the sheet has more than 100,000 item rows below its header, the limit"),
+    Case("a card size of one length", replace("cards.yaml", "size: poker", "size: 63mm"), BUILD,
+         r"cards\.yaml:4:11: this card is a rectangle: its size needs a width and a height, not one length; "
+         r"write size: \{width: 63mm, height: 63mm\} for a square card"),
+    Case("text drawn below its face", template("{{ text_line('Lost', 5, 100, 40) }}"), BUILD,
+         FRONT + r" line 1: text 'Lost' is drawn outside its 63 x 88 mm face \(from x [\d.]+, y 9[\d.]+"),
+    Case("text moved off its face by a transform", template(
+        '<g transform="translate(60 0)">{{ text_box(item.body, 5, 20, 40, 30) }}</g>'), BUILD,
+         FRONT + r" line 1: text 'A :star: card\.' is drawn outside its 63 x 88 mm face"),
 ]
 
 UNPLACED = [
@@ -378,6 +386,8 @@ UNPLACED = [
         "Spells", sheetfiles.ods_row(["id", "n"]) + sheetfiles.ods_row([None, None], 42) + sheetfiles.ods_row(["a", "many"])
         + sheetfiles.ods_row([None, None], 1_000_000)))), BUILD,
          r"cards\.ods, sheet Spells, row 44, column n: 'many' is not a whole number"),
+    Case("a card size written 63x88mm", replace("cards.yaml", "size: poker", "size: 63x88mm"), BUILD,
+         r"cards\.yaml:4:11: .*'63x88mm' is not a size; write a rectangle as size: \{width: 63mm, height: 88mm\}"),
 ]
 
 CLASSES = {"traceback": TRACEBACKS, "hang": HANGS, "memory": MEMORY, "silent": SILENT, "unplaced": UNPLACED}

@@ -145,3 +145,18 @@ def test_a_yaml_merge_with_an_override_is_accepted(tmp_path):
     edit(pack / "cards.yaml", "id: third, title: Third,", "id: third, title: Third, title: Again,")
     code, err = validate(pack)
     assert code == 1 and re.search(r"cards\.yaml:13:\d+: duplicate key 'title' \(first at line 13\)", err), err
+
+
+def test_text_is_checked_on_the_face_where_its_transforms_put_it(tmp_path):
+    """A label turned a quarter round the card's centre lies on the face and is accepted; the
+    same label moved 60 mm right runs off the 63 mm card and is an error naming the line."""
+    pack = copy_pack("mini", tmp_path)
+    card = pack / "templates" / "card.svg.j2"
+    card.write_text('<rect width="63" height="88" fill="#fff"/>\n'
+                    '<g transform="rotate(90 31.5 44)">{{ text_line("Turned label", 10, 44, 43) }}</g>\n')
+    code, err = validate(pack)
+    assert code == 0, err
+    card.write_text(card.read_text().replace("rotate(90 31.5 44)", "translate(60 0)"))
+    code, err = validate(pack)
+    assert code == 1 and re.search(r"template card\.svg\.j2 line 2: text 'Turned label' is drawn outside its "
+                                   r"63 x 88 mm face \(from x 8\d\.\d, y 4\d\.\d to x 10\d\.\d", err), err
