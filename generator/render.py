@@ -32,6 +32,10 @@ class TemplateTimeout(Exception):
     pass
 
 
+class TemplateTooSlow(BuildError):
+    """A face's template ran past TEMPLATE_SECONDS: its other faces would too (validate skips them)."""
+
+
 @contextlib.contextmanager
 def time_limit(seconds: float, message: str):
     """Interrupt the block after `seconds` (main thread only, where signals are delivered)."""
@@ -82,7 +86,7 @@ class FaceRenderer:
         self._shared: dict[tuple, tuple] = {}     # shared key -> the face key first rendered for it
         self._per_item: dict[str, bool] = {}      # template -> whether it reads the item or player
         self.game_data = templating.read_only({
-            "id": game.id, "title": game.title, "palette": game.palette,
+            "id": game.id, "title": game.title, "palette": templating.Palette(templating.read_only(game.palette)),
             "players": [p.__dict__ for p in game.players], "notes": game.notes, "data": game.data})
         self.palette = self.game_data["palette"]
         self.groups = _template_groups(game)
@@ -158,7 +162,8 @@ class FaceRenderer:
                 body = bounded_output(self.env.get_template(name), context)
         except (jinja2.TemplateError, TextFitError, TypeError, ValueError, ArithmeticError, MemoryError, NameError, SyntaxError,
                 AttributeError, KeyError, RecursionError, TemplateTimeout) as exc:
-            raise BuildError(f"{where}: {_where(exc, name)}{_message(exc)}") from None
+            raised = TemplateTooSlow if isinstance(exc, TemplateTimeout) else BuildError
+            raise raised(f"{where}: {_where(exc, name)}{_message(exc)}") from None
         head = SVG_HEAD.format(W=group.width + 2 * bleed, H=group.height + 2 * bleed, x=-bleed, y=-bleed)
         svg = head + body + "</svg>"
         problem = well_formed_problem(svg, self.env, name, len(head))
@@ -167,9 +172,10 @@ class FaceRenderer:
         off = onface.outside(body, self.helpers.placed, group.width, group.height)
         if off:
             raise BuildError(f"{where}: template {name}{off}")
-        unknown = svgcheck.problems(body)
+        unknown = svgcheck.problems(body, self.palette)
         if unknown:
-            raise BuildError(f"{where}: template {name}: {unknown[0]}"
+            written, problem = unknown[0]
+            raise BuildError(f"{where}: template {name}{_template_line(self.env, name, written)}: {problem}"
                              + (f" (and {len(unknown) - 1} more)" if len(unknown) > 1 else ""))
         return svg
 
@@ -282,6 +288,6 @@ def _where(exc: BaseException, template: str) -> str:
 
 def _message(exc: BaseException) -> str:
     text = plain_words(getattr(exc, "message", None) or str(exc))
-    if isinstance(exc, jinja2.UndefinedError):
+    if isinstance(exc, jinja2.UndefinedError) and "; " not in text:      # (a message with its own fix has "; ")
         return f"{text}; check the name, or add the field to the item"
     return text

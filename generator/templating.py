@@ -107,6 +107,11 @@ SHOWN_KEYS = 12
 def _missing_key(obj: dict, key) -> str:
     keys = [str(k) for k in obj]
     shown = ", ".join(keys[:SHOWN_KEYS]) + (f" and {len(keys) - SHOWN_KEYS} more" if len(keys) > SHOWN_KEYS else "")
+    if isinstance(obj, Palette):
+        close = difflib.get_close_matches(str(key), keys, 1)
+        return (f"the palette has no colour {key!r} (its colours: {shown or 'none'}); "
+                + (f"did you mean palette.{close[0]}? " if close else "")
+                + "add it to game.yaml's palette, or use one of its colours")
     return f"no key {key!r} here (the keys are: {shown or 'none'})"
 
 
@@ -121,12 +126,16 @@ class ReadOnlyDict(dict):
     __setitem__ = __delitem__ = update = pop = popitem = setdefault = clear = __ior__ = _refuse
 
 
+class Palette(ReadOnlyDict):
+    """The game's colours: a missing one is said to be missing from the palette."""
+
+
 class ReadOnlyList(list):
     __setitem__ = __delitem__ = append = extend = insert = pop = remove = clear = sort = reverse = _refuse
     __iadd__ = __imul__ = _refuse
 
 
-for _cls, _name in ((ReadOnlyDict, "dict"), (ReadOnlyList, "list")):
+for _cls, _name in ((ReadOnlyDict, "dict"), (Palette, "dict"), (ReadOnlyList, "list")):
     _cls.__module__, _cls.__name__, _cls.__qualname__ = "builtins", _name, _name
 del _cls, _name
 

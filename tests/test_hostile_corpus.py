@@ -153,6 +153,13 @@ def handout_step(text: str):
     return replace("handout.yaml", "Flip coins to decide turn order.", text)
 
 
+def both(*setups):
+    def setup(pack, work):
+        for one in setups:
+            one(pack, work)
+    return setup
+
+
 def sheet_items(name: str, data: Callable[[], bytes], fields: str = "{title: text, body: text, n: int}"):
     """The test deck's items read from the spreadsheet `name` (its bytes made by data()), in
     place of its YAML list; XLSX and ODS from their sheet Spells."""
@@ -358,6 +365,10 @@ SILENT = [
     Case("text moved off its face by a transform", template(
         '<g transform="translate(60 0)">{{ text_box(item.body, 5, 20, 40, 30) }}</g>'), BUILD,
          FRONT + r" line 1: text 'A :star: card\.' is drawn outside its 63 x 88 mm face"),
+    Case("a build with faults in two templates", both(
+        template('<rect width="5" height="5" fill="redd"/>'), write("templates/card-back.svg.j2", "{{ text_line('B', 5, 99, 9) }}")),
+         BUILD, r"(?s)" + FRONT + r" line 1: fill='redd' .*\n.*\(back\): template card-back\.svg\.j2 line 1: text 'B' is "
+         r"drawn outside"),
 ]
 
 UNPLACED = [
@@ -388,6 +399,11 @@ UNPLACED = [
          r"cards\.ods, sheet Spells, row 44, column n: 'many' is not a whole number"),
     Case("a card size written 63x88mm", replace("cards.yaml", "size: poker", "size: 63x88mm"), BUILD,
          r"cards\.yaml:4:11: .*'63x88mm' is not a size; write a rectangle as size: \{width: 63mm, height: 88mm\}"),
+    Case("a colour misspelt in a template", template('<rect width="5" height="5" fill="redd"/>'), BUILD,
+         FRONT + r" line 1: fill='redd' is not a colour \(it would print black\); did you mean 'red'\? "
+         r"\(the same on 10 more items\)"),
+    Case("a colour missing from the palette", template('<rect width="5" height="5" fill="{{ palette.gld }}"/>'), BUILD,
+         FRONT + r" line 1: the palette has no colour 'gld' \(its colours: ink, card, back\); add it to game\.yaml's palette"),
 ]
 
 CLASSES = {"traceback": TRACEBACKS, "hang": HANGS, "memory": MEMORY, "silent": SILENT, "unplaced": UNPLACED}

@@ -160,3 +160,35 @@ def test_text_is_checked_on_the_face_where_its_transforms_put_it(tmp_path):
     code, err = validate(pack)
     assert code == 1 and re.search(r"template card\.svg\.j2 line 2: text 'Turned label' is drawn outside its "
                                    r"63 x 88 mm face \(from x 8\d\.\d, y 4\d\.\d to x 10\d\.\d", err), err
+
+
+def test_a_template_fault_is_told_once_with_the_number_of_items_it_affects(tmp_path):
+    pack = copy_pack("mini", tmp_path)
+    template = pack / "templates" / "card.svg.j2"
+    template.write_text(template.read_text() + '<rect width="3" height="3" fill="{{ palette.gld }}"/>\n')
+    code, err = validate(pack)
+    lines = err.strip().splitlines()
+    assert code == 1 and len(lines) == 2, err
+    assert re.fullmatch(r".*cards\.yaml:11:9: group 'cards', item 'plain-1' \(front\): template card\.svg\.j2 line 6: "
+                        r"the palette has no colour 'gld' \(its colours: ink, card, back\); add it to game\.yaml's "
+                        r"palette, or use one of its colours \(the same on 10 more items\)", lines[0]), lines[0]
+
+
+def test_build_reports_every_problem_not_only_the_first(tmp_path):
+    """Three faults on faces of two templates and one item: build names all three, each once."""
+    pack = copy_pack("mini", tmp_path)
+    card = pack / "templates" / "card.svg.j2"
+    card.write_text(card.read_text() + '<rect width="3" height="3" fill="redd"/>\n')
+    (pack / "templates" / "card-back.svg.j2").write_text("{{ text_line('Back', 5, 100, 30) }}\n")
+    edit(pack / "cards.yaml", 'body: "Fish & chips <b>"', "body: \"" + "Very long rules text. " * 80 + "\"")
+    code, out, err = run_cli("build", pack, "--out", tmp_path / "out", "--quiet")
+    assert code == 1 and "Traceback" not in err
+    found = [line for line in err.splitlines() if line.startswith("error: ")]
+    assert len(found) == 3, err
+    redd, back, long_text = found            # in face order: plain-1 front, plain-1 back, ..., escape
+    assert "item 'plain-1' (front): template card.svg.j2 line 6: fill='redd' is not a colour" in redd
+    assert redd.endswith("(the same on 9 more items)")         # escape's front stops at its text first
+    assert "item 'plain-1' (back): template card-back.svg.j2 line 1: text 'Back' is drawn outside" in back
+    assert back.endswith("(the same on 10 more items)")
+    assert "item 'escape' (front): template card.svg.j2 line 4: text 'Very long rules text." in long_text
+    assert not (tmp_path / "out" / "mini").exists()
