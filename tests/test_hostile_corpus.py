@@ -468,7 +468,7 @@ def snapshot(folder: Path) -> dict:
 
 
 @pytest.mark.parametrize("case", list(_params()))
-def test_hostile_input(case: Case, tmp_path, earlier_output):
+def test_hostile_input(case: Case, tmp_path, earlier_output, record_property):
     pack = copy_pack(case.pack, tmp_path)
     out = tmp_path / "out"
     shutil.copytree(earlier_output, out)
@@ -476,6 +476,9 @@ def test_hostile_input(case: Case, tmp_path, earlier_output):
     case.setup(pack, tmp_path)
     argv = [a.format(pack=pack, work=tmp_path, out=out) for a in case.argv]
     result = run_bounded(argv, tmp_path)
+    # the figures of every case, for the worst case's time and memory (pytest --junitxml=FILE)
+    record_property("seconds", round(result.seconds, 2))
+    record_property("peak_mb", round(result.peak_mb, 1))
     assert result.seconds < TIME_BOUND, f"killed after {TIME_BOUND} s: a hang"
     assert result.code == case.code, result.err[-2000:]
     assert "Traceback" not in result.err and "Exception ignored" not in result.err, result.err[-3000:]
