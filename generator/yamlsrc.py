@@ -129,7 +129,7 @@ class _Builder:
         out.mark, out.key_marks, out.value_marks = node_mark(file, node), {}, {}
         key_marks, value_marks = out.key_marks, out.value_marks
         merges = sum(1 for k, _ in node.value if k.tag in FLATTEN_TAGS)
-        merged, from_merge = set(), set()   # key nodes a merge (<<) brought in; keys set by them
+        merged, from_merge = (), set()      # key nodes a merge (<<) brought in; keys set by them
         if merges:
             self.merges += merges
             if self.merges > MAX_MERGES:
@@ -146,7 +146,7 @@ class _Builder:
                 self.reporter.error(mark, "a key must be a plain word", "write the key as text")
                 continue
             # a merged value gives way to a later merge and to the mapping's own key
-            if key in out and not (id(key_node) in merged or key in from_merge):
+            if key in out and not (merges and (id(key_node) in merged or key in from_merge)):
                 first = key_marks[key]
                 self.reporter.error(mark, f"duplicate key '{key}' (first at line {first.line})",
                                     "remove one of the two, YAML keeps only the last")
@@ -154,10 +154,11 @@ class _Builder:
             key_marks[key] = mark
             value_marks[key] = node_mark(file, value_node)
             out[key] = self.build(value_node)
-            if id(key_node) in merged:
-                from_merge.add(key)
-            else:
-                from_merge.discard(key)
+            if merges:
+                if id(key_node) in merged:
+                    from_merge.add(key)
+                else:
+                    from_merge.discard(key)
         return out
 
 
