@@ -170,8 +170,10 @@ class FaceRenderer:
         if problem:
             raise BuildError(f"{where}: {problem}")
         off = onface.outside(body, self.helpers.placed, group.width, group.height)
-        if off:
+        if off and not self.helpers.lenient:
             raise BuildError(f"{where}: template {name}{off}")
+        if off:                 # --lenient: printed as drawn (cut at the trim), and told
+            self.helpers.warn(f"template {name}{off}")
         unknown = svgcheck.problems(body, self.palette)
         if unknown:
             written, problem = unknown[0]

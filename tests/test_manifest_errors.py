@@ -192,3 +192,12 @@ def test_build_reports_every_problem_not_only_the_first(tmp_path):
     assert back.endswith("(the same on 10 more items)")
     assert "item 'escape' (front): template card.svg.j2 line 4: text 'Very long rules text." in long_text
     assert not (tmp_path / "out" / "mini").exists()
+
+
+def test_text_off_its_face_is_a_warning_with_lenient(tmp_path):
+    pack = copy_pack("mini", tmp_path)
+    (pack / "templates" / "card.svg.j2").write_text('{{ text_line("Low", 5, 100, 40) }}\n')
+    code, out, err = run_cli("build", pack, "--out", tmp_path / "out", "--quiet", "--lenient")
+    assert code == 0, err
+    assert re.search(r"warning: .*item 'plain-1' \(front\): template card\.svg\.j2 line 1: text 'Low' is drawn outside "
+                     r"its 63 x 88 mm face .* \(the same on \d+ more faces\)", err), err
