@@ -156,7 +156,7 @@ class FaceRenderer:
             **self.helpers.bind(),
         }
         where = face_place(face)
-        self.helpers.face, self.helpers.bounds, self.helpers.placed = where, (group.width, group.height), {}
+        self.helpers.face, self.helpers.bounds, self.helpers.placed = where, (group.width, group.height), onface.Placed()
         try:
             with interrupt.immediate(), time_limit(TEMPLATE_SECONDS, f"template {name} ran for more than {TEMPLATE_SECONDS} s"):
                 body = bounded_output(self.env.get_template(name), context)
@@ -169,7 +169,8 @@ class FaceRenderer:
         problem = well_formed_problem(svg, self.env, name, len(head))
         if problem:
             raise BuildError(f"{where}: {problem}")
-        off = onface.outside(body, self.helpers.placed, group.width, group.height)
+        off = onface.outside(body, self.helpers.placed, group.width, group.height,
+                             lambda text: _template_line(self.env, name, text))
         if off and not self.helpers.lenient:
             raise BuildError(f"{where}: template {name}{off}")
         if off:                 # --lenient: printed as drawn (cut at the trim), and told

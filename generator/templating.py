@@ -335,7 +335,7 @@ class Helpers:
         self._styles = {}
         self.face = ""                  # the face being rendered, as warnings name it
         self.bounds = None              # (width, height) in mm of that face: text must stay on it
-        self.placed: dict = {}          # the text blocks drawn on that face (onface.place)
+        self.placed = onface.Placed()   # the text blocks drawn on that face
 
     def warn(self, message: str) -> None:
         self._warned.setdefault(message, []).append(self.face)

@@ -362,6 +362,8 @@ SILENT = [
          r"write size: \{width: 63mm, height: 63mm\} for a square card"),
     Case("text drawn below its face", template("{{ text_line('Lost', 5, 100, 40) }}"), BUILD,
          FRONT + r" line 1: text 'Lost' is drawn outside its 63 x 88 mm face \(from x [\d.]+, y 9[\d.]+"),
+    Case("a <text> of the template's own below its face", template('<text x="5" y="95" font-size="3">Gone</text>'), BUILD,
+         FRONT + r" line 1: text 'Gone' is drawn outside its 63 x 88 mm face \(at x 5\.0, y 95\.0 mm on the face\); move it"),
     Case("text moved off its face by a transform", template(
         '<g transform="translate(60 0)">{{ text_box(item.body, 5, 20, 40, 30) }}</g>'), BUILD,
          FRONT + r" line 1: text 'A :star: card\.' is drawn outside its 63 x 88 mm face"),

@@ -153,7 +153,8 @@ def test_text_is_checked_on_the_face_where_its_transforms_put_it(tmp_path):
     pack = copy_pack("mini", tmp_path)
     card = pack / "templates" / "card.svg.j2"
     card.write_text('<rect width="63" height="88" fill="#fff"/>\n'
-                    '<g transform="rotate(90 31.5 44)">{{ text_line("Turned label", 10, 44, 43) }}</g>\n')
+                    '<g transform="rotate(90 31.5 44)">{{ text_line("Turned label", 10, 44, 43) }}</g>\n'
+                    '<g transform="translate(0 80)"><text x="5" y="5" font-size="3">Own text</text></g>\n')
     code, err = validate(pack)
     assert code == 0, err
     card.write_text(card.read_text().replace("rotate(90 31.5 44)", "translate(60 0)"))
