@@ -16,7 +16,7 @@ from collections import Counter
 
 import yaml
 
-from generator.maps import declared, engine, royal_dukes_gen
+from generator.maps import declared, declared_check, declared_gen, engine, royal_dukes_gen
 from generator.maps.rules import MapOptions
 
 PLAIN = MapOptions(balance=False)
@@ -26,8 +26,8 @@ def declared_rules() -> engine.MapRules:
     root = engine.builtin_root("royal-dukes")
     data = yaml.safe_load((root / "map.yaml").read_text())
     spec = declared.load(data["layout"], root / "map.yaml")
-    gen = declared.Generator(spec, "royal-dukes")
-    return engine.MapRules("royal-dukes", root, data, gen, (("declared", declared.checker(spec, "royal-dukes")),))
+    gen = declared_gen.Generator(spec, "royal-dukes")
+    return engine.MapRules("royal-dukes", root, data, gen, (("declared", declared_check.Checker(spec.source, "royal-dukes").check),))
 
 
 def best_rate(generate, rounds: int, block: int, results: dict, name: str) -> None:

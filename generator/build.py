@@ -1,4 +1,5 @@
-"""A game pack folder -> output/<game>/: sheets PDF, board PDFs and build.json.
+"""A game pack folder -> output/<game>/: sheets PDF, board PDFs and build.json (what was built,
+how to print it, and every font the PDFs embed with its file and licence).
 
 build() reads top to bottom like the pipeline. The finished files replace the output folder
 in one step (publish.write_atomically), so a failed or killed build leaves the earlier output
@@ -8,17 +9,20 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from .cache import FaceCache, renderer_for
 from .errors import BuildError
+from .fonts import library
 from .impose import FaceTooLarge, Options, Run, fits_on_a_sheet, impose_board, impose_runs, impose_single, parts_of
 from .manifest import PAPERS, PRINT_SHOP, load_pack
 from .model import Game, Group
+from .packfonts import licence_file
 from .publish import check_not_locked, write_atomically
 from .render import Renderers, drawn_face_place, expand_faces
-from .presets import shop_options, shop_sheets
+from .presets import preset, shop_options, shop_sheets
 
 
 @dataclass
@@ -31,6 +35,7 @@ class BuildRequest:
     lenient: bool = False
     cuts: str | None = None
     preset: str | None = None      # --paper face: a print shop's page sizes (presets.py)
+    groups: tuple[str, ...] = ()   # --paper face: only these groups (all when empty)
     face_cache: FaceCache | None = None      # kept across builds by pnpgen preview --watch
 
 
@@ -40,6 +45,7 @@ class BuildResult:
     out_dir: Path
     files: list[dict] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    fonts: list[dict] = field(default_factory=list)
 
 
 class Progress:
@@ -56,9 +62,10 @@ def build(pack_root: Path, request: BuildRequest, progress: Progress | None = No
     game = game or load_pack(pack_root)                           # manifest -> model
     result = BuildResult(game, Path(request.out_dir) / game.id)
     check_not_locked(result.out_dir)
+    built = built_groups(game, request, result)
     staged: dict[str, bytes] = {}
-    progress.start(sum(g.total * g.sides for g in game.groups), f"{game.id}")
-    for name, role, groups in documents(game):
+    progress.start(sum(g.total * g.sides for g in built), f"{game.id}")
+    for name, role, groups in documents(game, built):
         staged[name], meta = _render_groups(game, groups, request, progress, role, result)
         result.files.append({"path": name, "role": role, **meta})
     progress.finish()
@@ -66,19 +73,31 @@ def build(pack_root: Path, request: BuildRequest, progress: Progress | None = No
         staged.update(_map_files(game, request, result))
     if (game.root / "handout.yaml").is_file():
         staged.update(_handout_file(game, request, result))
-    staged["build.json"] = build_json(game, request, result).encode()
+    result.fonts = fonts_used(staged, game.root)
+    staged["build.json"] = build_json(game, request, result, built).encode()
     write_atomically(result.out_dir, staged, replaces=previous_build_files(result.out_dir))
     return result
 
 
-def documents(game: Game) -> list[tuple[str, str, list[Group]]]:
+def built_groups(game: Game, request: BuildRequest, result: BuildResult) -> list[Group]:
+    """The groups this build prints: those named with --group (all when none); with a print-shop
+    preset, those the shop sells, each other one skipped with a line of its own."""
+    groups = game.select(request.groups)
+    if request.preset:
+        groups, skipped = preset(request.preset).sold(groups, named=bool(request.groups))
+        result.warnings += skipped
+    return groups
+
+
+def documents(game: Game, groups: list[Group] | None = None) -> list[tuple[str, str, list[Group]]]:
     """The PDFs of component faces a build writes: (file name, role, groups). Every card, tile and
     chit in one sheets file; each board in a file of its own."""
     docs = []
-    sheet_groups = [g for g in game.groups if g.kind != "mat"]
+    groups = game.groups if groups is None else groups
+    sheet_groups = [g for g in groups if g.kind != "mat"]
     if sheet_groups:
         docs.append((f"{game.id}-sheets.pdf", "sheets", sheet_groups))
-    docs += [(f"{game.id}-{g.id}.pdf", "board", [g]) for g in game.groups if g.kind == "mat"]
+    docs += [(f"{game.id}-{g.id}.pdf", "board", [g]) for g in groups if g.kind == "mat"]
     return docs
 
 
@@ -138,6 +157,38 @@ def _paper(game: Game, request: BuildRequest) -> tuple[str, tuple[float, float]]
 def _pages(pdf: bytes) -> int:
     import pikepdf
     return len(pikepdf.Pdf.open(io.BytesIO(pdf)).pages)
+
+
+_FONT_NAME = re.compile(rb"/FontName\s*/(?:[A-Z]{6}\+)?([^\s/<>\[\]()]+)")
+
+
+def fonts_used(staged: dict[str, bytes], root: Path) -> list[dict]:
+    """Every font the PDFs embed (each font descriptor's name), with its file: a pack font by its
+    path inside the pack, one of pnpgen's by its name, and the licence file beside it."""
+    faces = library().by_postscript()
+    found: dict[str, list[str]] = {}
+    for name, data in staged.items():
+        if name.endswith(".pdf"):
+            for raw in dict.fromkeys(_FONT_NAME.findall(data)):
+                found.setdefault(_pdf_name(raw), []).append(name)
+    out = []
+    for postscript, documents in sorted(found.items()):
+        face = faces.get(postscript)
+        entry = {"postscript_name": postscript, "documents": documents, "family": None, "file": None}
+        if face is not None:
+            licence = licence_file(face)
+            place = (lambda p: p.relative_to(root).as_posix()) if face.in_pack else (lambda p: p.name)
+            entry.update(family=face.family, style=face.style, source="pack" if face.in_pack else "pnpgen",
+                         file=place(face.file), licence=place(licence) if licence else None)
+            if face.instance:
+                entry["instance"] = face.instance       # of a variable font, made static to embed
+        out.append(entry)
+    return out
+
+
+def _pdf_name(raw: bytes) -> str:
+    """A PDF name's text (#xx escapes undone)."""
+    return re.sub(rb"#([0-9A-Fa-f]{2})", lambda m: bytes([int(m.group(1), 16)]), raw).decode("latin-1")
 
 
 def options_for(game: Game, group: Group, request: BuildRequest) -> Options:
@@ -301,15 +352,19 @@ def _ranges(pages: list[int]) -> str:
     return ", ".join(out)
 
 
-def build_json(game: Game, request: BuildRequest, result: BuildResult) -> str:
+def build_json(game: Game, request: BuildRequest, result: BuildResult, built: list[Group] | None = None) -> str:
+    """Every item and group of the pack; the groups printed (all but those --group or a print
+    shop left out) with the options they were printed with."""
+    built_ids = {g.id for g in (game.groups if built is None else built)}
     items = [{"id": item.id, "group": g.id, "kind": g.kind, "shape": g.shape, "copies": item.copies,
               "width_mm": round(g.width, 3), "height_mm": round(g.height, 3), "sides": g.sides}
              for g in game.groups for item in g.items]
     groups = [{"id": g.id, "name": g.name, "kind": g.kind, "total": g.total,
                "rulebook_count": g.rulebook_count, "prototype_content": g.prototype_content,
-               "options": asdict(options_for(game, g, request))} for g in game.groups]
+               **({"options": asdict(options_for(game, g, request))} if g.id in built_ids else {"printed": False})}
+              for g in game.groups]
     doc = {"game": game.id, "title": game.title, "total_components": game.total,
-           "groups": groups, "items": items, "files": result.files}
+           "groups": groups, "items": items, "files": result.files, "fonts": result.fonts}
     return json.dumps(doc, indent=1, sort_keys=True) + "\n"
 
 

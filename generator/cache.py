@@ -2,13 +2,15 @@
 
 A face's SVG is a function of: its template and every template that one includes or imports
 (their source text), the face's geometry, side and bleed, the game's fonts, icons and palette,
---lenient, and only as far as the templates read them: the item's fields (item.cost), its player,
+--lenient, the bytes of the pack's own fonts, and only as far as the templates read them: the item's fields (item.cost), its player,
 `game`, and the groups they name (groups.troops: a card showing another group's numbers renders
 again when those change, and no other card does). Reading a whole value (passing `item` to a
 macro, looping over `groups`) counts as reading all of it. All of that is hashed into the face's
-key; the cache maps keys to the SVG with the warnings and notes its rendering gave, so a cached
-face reports exactly what a fresh one would, and PDFs and previews built through the cache are
-byte for byte those of a clean build.
+key, and with it the bytes of the pictures it draws (image(), <image href>): a face is kept with
+the SHA-256 of each picture it drew, and is rendered again once one of them changes. The cache
+maps keys to the SVG with the warnings and notes its rendering gave, so a cached face reports
+exactly what a fresh one would, and PDFs and previews built through the cache are byte for byte
+those of a clean build.
 """
 from __future__ import annotations
 
@@ -18,7 +20,8 @@ from dataclasses import dataclass
 
 from jinja2 import nodes
 
-from . import templating
+from . import art, templating
+from .fonts import library
 from .render import FaceRef, FaceRenderer, face_place
 
 WHOLE = None             # a template reads the item (or groups) as a whole, not field by field
@@ -30,6 +33,7 @@ class Rendered:
     svg: str
     warnings: tuple[str, ...]
     notes: tuple[str, ...]
+    pictures: tuple[tuple[str, str], ...] = ()     # (name, SHA-256) of each picture drawn
 
 
 class FaceCache:
@@ -68,18 +72,21 @@ class CachedRenderer(FaceRenderer):
         self._game_key = digest([
             sorted((k, [f.family, f.bold, f.italic]) for k, f in game.fonts.items()),
             sorted((k, [i.view_box, i.markup]) for k, i in game.icons.items()),
-            game.palette, lenient, bleed])
+            game.palette, lenient, bleed, library().content_digest()])    # the pack's font files
         self._game_data = digest(self.game_data)
         self._group_parts: dict[str, str] = {}
 
     def _render(self, face: FaceRef) -> str:
         key = self.face_key(face)
         hit = self.store.faces.get(key)
+        if hit is not None and not all(art.unchanged(self.game.root, name, sha) for name, sha in hit.pictures):
+            hit = None          # a picture it draws has other bytes now
         if hit is None:
-            said, noted = len(self.helpers.said), len(self.helpers.shrunk)
+            said, noted, drew = len(self.helpers.said), len(self.helpers.shrunk), len(self.helpers.pictures)
             svg = super()._render(face)
             hit = self.store.faces[key] = Rendered(svg, tuple(self.helpers.said[said:]),
-                                                   tuple(self.helpers.shrunk[noted:]))
+                                                   tuple(self.helpers.shrunk[noted:]),
+                                                   tuple(dict.fromkeys(self.helpers.pictures[drew:])))
             self.store.renders += 1
         else:           # told again, naming the face where it now is (its line may have moved)
             self.helpers.face = face_place(face)

@@ -14,19 +14,31 @@ from pathlib import Path
 
 from . import SETUP_ERROR, __version__, interrupt
 from .errors import ManifestError, PnpError, UsageError, display_path
-from .fonts import PROJECT_ROOT
-from .manifest import PAPERS, PRINT_SHOP, find_pack, list_packs, load_pack, pack_id
-from .presets import load_presets
+from .manifest import PAPERS, PRINT_SHOP, enclosing_pack, find_pack, list_packs, load_pack, pack_id
+from .presets import load_presets, unconfirmed_products
+from .resources import BUILTIN_PACKS
 
 
 def components_dir() -> Path:
-    """Packs are looked up in ./components, else in the project's own components/."""
+    """Packs are looked up in ./components, else among the built-in packs pnpgen ships."""
     local = Path("components")
-    return local if local.is_dir() else PROJECT_ROOT / "components"
+    return local if local.is_dir() else BUILTIN_PACKS
 
 
-def resolve_packs(names: list[str]) -> list[Path]:
+def pack_here() -> Path | None:
+    """The pack the working folder is in (its game.yaml here or in a folder above), or None."""
+    return enclosing_pack(Path.cwd())
+
+
+def resolve_packs(names: list[str], all_by_default: bool = True) -> list[Path]:
+    """The packs named; with no names, the pack the working folder is in, else every pack of
+    components_dir() (or, for a command that takes one pack, a usage error)."""
     root = components_dir()
+    if not names and (here := pack_here()) is not None:
+        return [here]
+    if not names and not all_by_default:
+        raise UsageError("name a game pack (a name under components/ or a pack folder), or run the "
+                         "command inside a pack's folder")
     if not names:
         packs = list_packs(root)
         if not packs:
@@ -80,14 +92,18 @@ def _progress_after() -> float:
 
 
 def cmd_list(args) -> int:
-    for pack in resolve_packs([]):
+    """The pack the working folder is in, marked, then the packs of components_dir()."""
+    here = pack_here()
+    others = list_packs(components_dir())
+    for pack in ([here] if here else []) + [p for p in others if p != here]:
+        name = f"{pack.name} (here)" if pack == here else pack.name
         try:
             game = load_pack(pack)
         except ManifestError as exc:
-            print(f"{pack.name:<22} (invalid: {len(exc.problems)} problem(s); run pnpgen validate {pack.name})")
+            print(f"{name:<22} (invalid: {len(exc.problems)} problem(s); run pnpgen validate {display_path(pack)})")
             continue
         groups = ", ".join(f"{g.id} {g.total}" for g in game.groups)
-        print(f"{pack.name:<22} {game.title:<24} {game.total:>5} components  ({groups})")
+        print(f"{name:<22} {game.title:<24} {game.total:>5} components  ({groups})")
     return 0
 
 
@@ -129,7 +145,7 @@ def cmd_validate(args) -> int:
             print(f"{display_path(pack)}: {len(result.errors)} problem(s); build would refuse this pack", file=sys.stderr)
             continue
         game = result.game
-        print(f"{display_path(pack)}: ok ({game.total} components in {len(game.groups)} groups); "
+        print(f"{display_path(pack) if pack != Path.cwd().resolve() else pack.name}: ok ({game.total} components in {len(game.groups)} groups); "
               f"{result.faces} distinct faces rendered")
     return 1 if failed else 0
 
@@ -138,12 +154,14 @@ def _request(args):
     from .build import BuildRequest
     return BuildRequest(paper=args.paper, duplex=args.duplex, bleed=args.bleed, marks=args.marks,
                         out_dir=Path(args.out), lenient=args.lenient, cuts=args.cuts,
-                        preset=getattr(args, "preset", None))
+                        preset=getattr(args, "preset", None), groups=tuple(getattr(args, "group", None) or ()))
 
 
 def cmd_build(args) -> int:
     if args.preset and args.paper != PRINT_SHOP:
         raise UsageError("--preset sets print-shop page sizes: use it with --paper face")
+    if args.group and args.paper != PRINT_SHOP:
+        raise UsageError("--group picks the groups of print-shop files: use it with --paper face")
     request = _request(args)
 
     def report(pack, result):
@@ -179,7 +197,7 @@ def _build_or_every_problem(pack: Path, request, show_progress: bool):
 
 def cmd_preview(args) -> int:
     from . import preview
-    pack = resolve_packs([args.game])[0]
+    pack = resolve_packs([args.game] if args.game else [], all_by_default=False)[0]
     session = preview.Session(pack, _request(args), args.dpi)
     if not args.watch:
         return _report_rebuild(session.rebuild())
@@ -252,14 +270,15 @@ def cmd_map(args) -> int:
     from .maps.rules import MapOptions
     from .impose import Options
     from .publish import write_atomically
-    pack = find_pack(args.game, components_dir()) if args.game else None
+    pack = find_pack(args.game, components_dir()) if args.game else pack_here()
     if args.game and pack is None:
         raise UsageError(f"'{args.game}' is not a game pack: no {args.game}/game.yaml under "
                          f"{display_path(components_dir())}/ or at that path")
     if args.check:
         return _check_layouts(args.check, pack)
-    if not args.game:
-        raise UsageError("name a game (pnpgen map royal-dukes) or a layout file to check (pnpgen map --check FILE.json)")
+    if pack is None:
+        raise UsageError("name a game (pnpgen map royal-dukes), run it inside a pack's folder, or give a layout "
+                         "file to check (pnpgen map --check FILE.json)")
     try:
         rules = engine.rules_for(pack)
     except engine.MapError as exc:
@@ -269,18 +288,10 @@ def cmd_map(args) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 10**9)
     if args.seed is None:
         print(f"seed: {seed} (use --seed {seed} to make this map again)", file=sys.stderr)
-    options = MapOptions(balance=args.balance == "on", relaxed=args.relaxed, mountains=args.mountains)
+    options = MapOptions(balance=args.balance == "on", relaxed=args.relaxed, mountains=args.mountains,
+                         budget=args.budget)
     progress = TerminalProgress(True, "maps")
-    progress.start(args.count, f"{game_id} layouts")
-    try:
-        layouts = []
-        for i in range(args.count):
-            layouts.append(engine.generate(rules, seed + i, args.players, options))
-            progress.advance()
-    except engine.MapError as exc:
-        raise UsageError(str(exc)) from None
-    finally:
-        progress.finish()
+    layouts, failed = _map_layouts(engine, rules, seed, args, options, progress)
     title = _game_title(pack, game_id)
     paper = Options(paper=args.paper, page_width=PAPERS[args.paper]["width"],
                     page_height=PAPERS[args.paper]["height"], bleed=0.0, marks="none")
@@ -294,7 +305,36 @@ def cmd_map(args) -> int:
     write_atomically(out, files)
     for name in files:
         print(display_path(out / name))
+    if failed:
+        print(f"error: {len(failed)} of {args.count} seeds found no layout: "
+              + "; ".join(f"seed {s}: {reason}" for s, reason in failed[:5])
+              + (f"; and {len(failed) - 5} more seeds" if len(failed) > 5 else ""), file=sys.stderr)
+        return 1
     return 0
+
+
+def _map_layouts(engine, rules, seed: int, args, options, progress) -> tuple[list, list]:
+    """The layouts of seeds seed..seed+count-1 that could be made, and (seed, why) of those
+    that could not: one seed that finds no layout does not lose the others."""
+    from .maps.declared_gen import NoLayout
+    progress.start(args.count, f"{rules.id} layouts")
+    layouts, failed = [], []
+    try:
+        for i in range(args.count):
+            try:
+                layouts.append(engine.generate(rules, seed + i, args.players, options))
+            except NoLayout as exc:
+                if args.count == 1:
+                    raise
+                failed.append((seed + i, str(exc)))
+            progress.advance()
+    except engine.MapError as exc:
+        raise UsageError(str(exc)) from None
+    finally:
+        progress.finish()
+    if not layouts:
+        raise UsageError(f"no seed of {seed}-{seed + args.count - 1} found a layout; the first: {failed[0][1]}")
+    return layouts, failed
 
 
 MAX_MAPS = 1000          # layouts per run: at most ~3 min of balanced search (Cones, 0.19 s each), files held in memory
@@ -364,7 +404,7 @@ def _check_layouts(path: str, pack: Path | None) -> int:
 def cmd_handout(args) -> int:
     from .publish import write_atomically
     from .handout import handout_pdf, source_for
-    folder = find_handout(args.game)
+    folder = find_handout(args.game) if args.game else _handout_here()
     paper = PAPERS[args.paper]
     try:
         pdf = handout_pdf(source_for(folder), (paper["width"], paper["height"]))
@@ -385,6 +425,23 @@ def find_handout(name: str) -> Path:
     raise UsageError(f"no handout for '{name}': no {name}/handout.yaml under {display_path(components_dir())}/ or at that path")
 
 
+def cmd_new(args) -> int:
+    from .starter import write_starter
+    folder = Path(args.path).expanduser()
+    written = write_starter(folder, args.title)
+    print(f"{display_path(folder)}: a starter pack of {len(written)} files; now:\n"
+          f"  cd {display_path(folder)}\n  pnpgen build        # the PDFs in output/\n"
+          f"  pnpgen preview --watch   # every face in the browser, rebuilt as you edit")
+    return 0
+
+
+def _handout_here() -> Path:
+    here = resolve_packs([], all_by_default=False)[0]
+    if not (here / "handout.yaml").is_file():
+        raise UsageError(f"the pack {display_path(here)} has no handout.yaml; see docs/handouts.md to write one")
+    return here
+
+
 def _game_title(pack, game_id: str) -> str:
     if pack is not None:
         try:
@@ -394,23 +451,46 @@ def _game_title(pack, game_id: str) -> str:
     return game_id.replace("-", " ").title()
 
 
+GAME_HELP = ("pack name under components/ or a pack folder (default: the pack the working folder is in)")
+GAMES_HELP = ("pack names under components/ or pack folders (default: the pack the working folder is in, "
+              "else every pack)")
+
+
+def add_out_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--out", type=_out_folder, metavar="DIR",
+                   help="output folder (default: output/ here, or in the pack's folder when GAME is left out "
+                        "inside a pack)")
+
+
+def default_out(args) -> str:
+    """output/ in the working folder, but output/ beside game.yaml when the command acts on the
+    pack it was started in (from any folder below it) without naming it."""
+    named = getattr(args, "games", None) or getattr(args, "game", None)
+    here = None if named else pack_here()
+    return str(here / "output") if here is not None else "output"
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="pnpgen", description="Print-and-play component generator.")
     p.add_argument("--version", action="version", version=f"pnpgen {__version__}")
     sub = p.add_subparsers(dest="command", required=True)
     sub.add_parser("list", help="the game packs found, with their component totals").set_defaults(run=cmd_list)
     v = sub.add_parser("validate", help="check manifests; print every problem as file:line:col")
-    v.add_argument("games", nargs="*", metavar="GAME", help="pack name under components/ or a pack folder")
+    v.add_argument("games", nargs="*", metavar="GAME", help=GAMES_HELP)
     v.set_defaults(run=cmd_validate)
     b = sub.add_parser("build", help="build print-ready PDFs into output/<game>/")
-    b.add_argument("games", nargs="*", metavar="GAME", help="pack name under components/ or a pack folder (default: all)")
+    b.add_argument("games", nargs="*", metavar="GAME", help=GAMES_HELP)
     _build_options(b)
     b.add_argument("--preset", choices=sorted(load_presets()),
-                   help="with --paper face: pages at this print shop's image size, TrimBox at its trim")
+                   help="with --paper face: pages at this print shop's image size, TrimBox at its trim; groups "
+                        "of sizes the shop does not sell are skipped, a line each. Sizes marked 'not confirmed' "
+                        "in docs/export.md: " + unconfirmed_products())
+    b.add_argument("--group", action="append", default=[], metavar="ID",
+                   help="with --paper face: only this group (repeatable)")
     b.add_argument("-q", "--quiet", action="store_true", help="no progress bar or summary")
     b.set_defaults(run=cmd_build)
     pv = sub.add_parser("preview", help="an HTML contact sheet of every face; --watch rebuilds on every change")
-    pv.add_argument("game", metavar="GAME", help="pack name under components/ or a pack folder")
+    pv.add_argument("game", nargs="?", metavar="GAME", help=GAME_HELP)
     pv.add_argument("--watch", action="store_true",
                     help="serve the page on this machine, rebuild when a file of the pack changes; the page refreshes itself")
     pv.add_argument("--port", type=int, default=8765, help="port for --watch (default 8765; 0: any free port)")
@@ -418,25 +498,31 @@ def parser() -> argparse.ArgumentParser:
     _build_options(pv)
     pv.set_defaults(run=cmd_preview)
     m = sub.add_parser("map", help="generate rules-legal map layouts, or check one (--check FILE.json)")
-    m.add_argument("game", nargs="?", metavar="GAME", help="pack name under components/ or a pack folder with a map.yaml")
+    m.add_argument("game", nargs="?", metavar="GAME", help=GAME_HELP + " with a map.yaml")
     m.add_argument("--check", metavar="FILE.json", help="check a layout file and print each broken rule "
                                                         "(against GAME's rules when given, else the layout's game)")
     m.add_argument("--players", type=int, help="player count (default: the game's usual count)")
-    m.add_argument("--seed", type=int, help="random seed (default: a new one, printed)")
+    m.add_argument("--seed", type=_map_seed, help=f"random seed, 0 to {MAX_SEED:,} (default: a new one, printed)")
     m.add_argument("--count", type=_map_count, default=1, help=f"how many layouts (seeds S, S+1, ...; at most {MAX_MAPS})")
     m.add_argument("--format", choices=["json", "svg", "pdf", "png"], default="json")
     m.add_argument("--balance", choices=["on", "off"], default="on", help="search for fair layouts (default on)")
     m.add_argument("--relaxed", action="store_true", help="Royal Dukes: allow settlements next to each other or the edge")
-    m.add_argument("--mountains", type=int, default=0, metavar="K", help="Royal Dukes: K mountain hexes")
+    m.add_argument("--mountains", type=_map_option_count, default=0, metavar="K", help="Royal Dukes: K mountain hexes")
+    m.add_argument("--budget", type=_map_budget, metavar="N", help="declared rules: boards dealt before a seed "
+                                                                     "gives up (default 400)")
     m.add_argument("--paper", choices=sorted(PAPERS), default="a4", help="paper for --format pdf")
     m.add_argument("--dpi", type=_dpi, default=150, help=f"resolution for --format png ({MIN_DPI}-{MAX_DPI})")
-    m.add_argument("--out", type=_out_folder, default="output", metavar="DIR", help="output folder (default: output)")
+    add_out_option(m)
     m.set_defaults(run=cmd_map)
     h = sub.add_parser("handout", help="typeset the game's rule summary (handout.yaml) as a two-page PDF")
-    h.add_argument("game", metavar="GAME", help="pack name under components/ or a pack folder")
+    h.add_argument("game", nargs="?", metavar="GAME", help=GAME_HELP)
     h.add_argument("--paper", choices=sorted(PAPERS), default="a4")
-    h.add_argument("--out", type=_out_folder, default="output", metavar="DIR", help="output folder (default: output)")
+    add_out_option(h)
     h.set_defaults(run=cmd_handout)
+    n = sub.add_parser("new", help="write a starter pack (deck with art, hex tiles, map rules, handout) into a folder")
+    n.add_argument("path", metavar="PATH", help="the new pack's folder (made if missing; nothing in it is overwritten)")
+    n.add_argument("--title", help="the game's title (default: from the folder's name)")
+    n.set_defaults(run=cmd_new)
     from .export.command import add_parser as add_export_parser
     add_export_parser(sub)
     return p
@@ -454,7 +540,7 @@ def _build_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--cuts", choices=["shared", "separate"],
                    help="shared: cards may abut on one cut line where that fits more; separate: every face "
                         "keeps its own bleed (default: the pack's, usually shared)")
-    p.add_argument("--out", type=_out_folder, default="output", metavar="DIR", help="output folder (default: output)")
+    add_out_option(p)
     p.add_argument("--lenient", action="store_true", help="text that does not fit is a warning, not an error")
 
 
@@ -479,6 +565,31 @@ def _map_count(text: str) -> int:
     if value > MAX_MAPS:
         raise argparse.ArgumentTypeError(f"{value} is over the limit of {MAX_MAPS} layouts at once; "
                                          f"make them in batches (--seed S, S+{MAX_MAPS}, ...)")
+    return value
+
+
+MAX_SEED = 10 ** 12      # seeds S..S+999 stay within the numbers a layout file may hold (±10^15)
+
+
+def _map_seed(text: str) -> int:
+    value = _whole_number(text)
+    if not 0 <= value <= MAX_SEED:
+        raise argparse.ArgumentTypeError(f"{value} is outside 0-{MAX_SEED:,}")
+    return value
+
+
+def _map_budget(text: str) -> int:
+    from .maps.declared_gen import MAX_BUDGET
+    value = _whole_number(text)
+    if not 1 <= value <= MAX_BUDGET:
+        raise argparse.ArgumentTypeError(f"{value} is outside 1-{MAX_BUDGET:,} boards")
+    return value
+
+
+def _map_option_count(text: str) -> int:
+    value = _whole_number(text)
+    if not 0 <= value <= 10_000:
+        raise argparse.ArgumentTypeError(f"{value} is outside 0-10,000")
     return value
 
 
@@ -519,6 +630,8 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     previous = interrupt.install()
     try:
+        if getattr(args, "out", "") is None:
+            args.out = default_out(args)
         code = args.run(args)
         interrupt.check()            # a signal noted while the last files were switched in
         return code
@@ -531,6 +644,9 @@ def main(argv: list[str] | None = None) -> int:
     except PnpError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return exc.exit_code
+    except BrokenPipeError:          # the reader went away (pnpgen list | head): nothing more to say
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
     finally:
         if argv is None:
             interrupt.hold()         # the process ends with this exit code, whatever comes now

@@ -54,7 +54,7 @@ def problem(text: str, covered, shaped: bool = False) -> str:
     if missing:
         shown = ", ".join(repr(c) for c in missing[:8]) + (" ..." if len(missing) > 8 else "")
         return (f"the font has no glyph for {shown} ({_name(missing[0])}), it would print as an empty box; "
-                "replace the character, or set the text in a font of fonts/ that has it")
+                "replace the character, or set the text in a font that has it")
     return ""
 
 
@@ -65,30 +65,32 @@ def check(text: str, covered, where: str, font: str, shaped: bool = False) -> No
         raise GlyphError(f"{where}: text {snippet(text)} in {font}: {wrong}")
 
 
-@lru_cache(maxsize=None)
-def font_file(family: str, bold: bool, italic: bool) -> Path | None:
-    """The file cairo draws a family with: the one fontconfig picks from fonts/ (an unknown
-    family falls back to one of ours)."""
-    from .fonts import library, resolved_file
-    path = resolved_file(family, bold, italic)
-    face = library().face(family, bold, italic)
-    return Path(path) if path is not None else face.path if face is not None else None
+def font_file(family: str, bold: bool, italic: bool):
+    """The face (fonts.FontFace) cairo draws a family with: the pack's or pnpgen's face of
+    that family, or the one fontconfig picks among pnpgen's fonts for a name neither has."""
+    from .fonts import library
+    return library().resolve(family, bold, italic)
 
 
-@lru_cache(maxsize=None)
 def font_coverage(family: str, bold: bool, italic: bool) -> tuple[frozenset, str]:
     """(characters covered, a name for messages) of the font cairo draws a family with."""
-    path = font_file(family, bold, italic)
-    if path is None:
+    from .fonts import library
+    return _coverage_in(library(), family, bold, italic)
+
+
+@lru_cache(maxsize=1024)
+def _coverage_in(fonts, family: str, bold: bool, italic: bool) -> tuple[frozenset, str]:
+    face = fonts.resolve(family, bold, italic)
+    if face is None:
         return frozenset(), f"font '{family}'"
-    return coverage(path), f"font '{family}' ({path.name})"
+    return coverage(face.path, face.index), f"font '{family}' ({face.shown})"
 
 
 @lru_cache(maxsize=None)
-def coverage(font_file: Path) -> frozenset:
-    """The characters a font file has glyphs for."""
+def coverage(font_file: Path, index: int = 0) -> frozenset:
+    """The characters a font file (the face `index` of a collection) has glyphs for."""
     from .fonts import _metrics
-    return frozenset(_metrics(Path(font_file)).widths)
+    return frozenset(_metrics(Path(font_file), index).widths)
 
 
 def _name(char: str) -> str:

@@ -18,11 +18,12 @@ from pathlib import Path
 
 import yaml
 
-from . import confine, templating
+from . import art, confine, templating
 from .errors import Mark, ManifestError, Problem, Reporter, display_path, os_error_text
-from .fonts import library
+from .fonts import activate, library
 from .kinds import KINDS
-from .model import FontRole, Game, Group, Icon, Item, Player
+from .model import Die, FontRole, Game, Group, Icon, Item, Player
+from .packfonts import pack_library
 from .schema import (INVALID, AnyData, Bool, Choice, Color, Field, Id, Int, Length, ListOf, MapOf,
                      Num, Spec, Str, Type)
 from .shapes import SHAPES
@@ -88,8 +89,29 @@ class VaryType(Type):
         return INVALID
 
 
+class Picture(Str):
+    """A picture inside the pack (field type `image`): checked when the pack loads (art.load: the
+    file, its format and size), kept as the path written, which templates give to image()."""
+    description = "the path of a picture inside the game pack, e.g. art/goblin.jpg"
+
+    def __init__(self, root: Path | None = None):
+        super().__init__(1000)
+        self.root = root
+
+    def check(self, value, mark, rep, where):
+        value = super().check(value, mark, rep, where)
+        if value is INVALID or self.root is None:
+            return value
+        try:
+            art.load(self.root, value)
+        except art.ArtError as exc:
+            rep.error(mark, f"{where}: {exc}")
+            return INVALID
+        return value
+
+
 FIELD_TYPES = {"text": Str(), "int": Int(), "number": Num(), "bool": Bool(), "color": Color(),
-               "list": ListOf(AnyData()), "data": AnyData()}
+               "list": ListOf(AnyData()), "data": AnyData(), "image": Picture()}
 
 PLAYER_SPEC = Spec("player colour", {
     "id": Field(Id(), True, doc="a short id such as red"),
@@ -127,6 +149,16 @@ GAME_SPEC = Spec("game", {
     "rulebook": Field(Str(300), default=""),
     "data": Field(AnyData(), default={}, doc="numbers and tables templates and handouts read (game.data)"),
 })
+DIE_SIDES = (4, 6, 8)       # d6: a texture of the item's own faces; d4, d8: TTS's numbered dice and a key
+DIE_SPEC = Spec("die", {
+    "sides": Field(Int(4, 8), True, doc="4, 6 or 8"),
+    "faces": Field(ListOf(ListOf(Num(0, 2000), 3, 3), 6, 6),
+                   doc="d6: where face 1, 2, ... sits on the item's face: [x, y, side] in mm from its top-left"),
+    "values": Field(Str(60), doc="the item field listing what each face shows (d6 default: the numbers; "
+                                 "d4 and d8: required, it makes the key to TTS's numbered die)"),
+    "tint": Field(Str(60), doc="d4 and d8: the item field naming the die's colour, a palette key or '#rrggbb' "
+                               "(of a list field, its first entry)"),
+})
 GROUP_SPEC = Spec("component group", {
     "id": Field(Id(), True, doc="a short id such as counters"),
     "name": Field(Str(120), default=""),
@@ -146,6 +178,7 @@ GROUP_SPEC = Spec("component group", {
     "fields": Field(MapOf(Choice(*FIELD_TYPES)), default={}),
     "notes": Field(ListOf(Str()), default=[]),
     "items": Field(ItemsType(), True, doc="the list of items, or {from: cards.xlsx, sheet: Name}"),
+    "die": Field(DIE_SPEC, doc="each item is a die (e.g. a fold-and-glue net): export tts makes it a rollable die"),
 })
 FILE_SPEC = Spec("components file", {
     "groups": Field(ListOf(GROUP_SPEC, 1), True, doc="a list of component groups"),
@@ -169,10 +202,8 @@ def find_pack(name_or_path: str, components_dir: Path, marker: str = "game.yaml"
 def pack_id(root: Path) -> str:
     """The game id of a pack folder without loading it: game.yaml `id`, else the folder's name
     (what build, map and handout name their output after)."""
-    try:
-        data = yaml.safe_load((Path(root) / "game.yaml").read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError, UnicodeDecodeError):
-        data = None
+    path = Path(root) / "game.yaml"      # read by the checked loader: bounded, never a traceback
+    data = load_yaml(path, Reporter()) if path.is_file() else None
     value = data.get("id") if isinstance(data, dict) else None
     return value if isinstance(value, str) and re.match(r"^[a-z0-9][a-z0-9-]*$", value) else Path(root).name
 
@@ -182,6 +213,17 @@ def pack_candidates(name_or_path: str, components_dir: Path) -> list[Path]:
     path = Path(name_or_path).expanduser()
     is_bare_name = "/" not in name_or_path and not name_or_path.startswith((".", "~"))
     return [path, components_dir / name_or_path] if is_bare_name else [path]
+
+
+def enclosing_pack(folder: Path) -> Path | None:
+    """The pack a folder is in: the nearest of it and the folders above it with a game.yaml."""
+    for candidate in (folder, *folder.parents):
+        try:
+            if (candidate / "game.yaml").is_file():
+                return candidate.resolve()
+        except OSError:               # a folder above that this user may not look into
+            return None
+    return None
 
 
 def list_packs(components_dir: Path) -> list[Path]:
@@ -199,6 +241,7 @@ def load_pack(root: Path, reporter: Reporter | None = None) -> Game:
     if raw is not None and not isinstance(raw, dict):
         game_rec = INVALID
     players = []
+    activate(pack_library(root, rep))          # the pack's fonts/ first, then pnpgen's
     if game_rec is not INVALID:
         players = _check_game(game_rec, rep)
     env = templating.environment(root)
@@ -251,16 +294,9 @@ def _check_game(rec, rep: Reporter) -> list[Player]:
         if p.default is not None and not p.min <= p.default <= p.max:
             rep.error(rec.value_mark("players"), f"players: default {p.default} is outside {p.min}-{p.max}",
                       "choose a default within min and max")
-    fonts = library()
     for role, font in (rec.fonts or {}).items():
-        if not font or font.family is None:
-            continue
-        bold, italic = font.weight == "bold", font.style == "italic"
-        if fonts.face(font.family, bold, italic) is None:
-            fonts_src = rec.source.get("fonts")
-            rep.error(fonts_src.value_mark(role) if isinstance(fonts_src, SrcDict) else rec.mark,
-                      f"font role '{role}': family '{font.family}' ({font.weight}, {font.style}) is not in fonts/",
-                      f"use one of {', '.join(fonts.families)}, or add the font files to fonts/")
+        if font and font.family is not None:
+            _check_font_role(rec, role, font, rep)
     players = [Player(c.id, c.name, c.color) for c in rec.player_colors or []
                if c and None not in (c.id, c.name, c.color)]
     if rec.player_colors and p and p.max and len(players) < p.max:
@@ -268,6 +304,23 @@ def _check_game(rec, rep: Reporter) -> list[Player]:
                   "add a colour for every seat")
     _check_unique([(pl.id, rec.value_mark("player_colors")) for pl in players], "player colour id", rep)
     return players
+
+
+def _check_font_role(rec, role: str, font, rep: Reporter) -> None:
+    """The role's family and style are a face of the pack's fonts or of pnpgen's."""
+    fonts = library()
+    bold, italic = font.weight == "bold", font.style == "italic"
+    if fonts.face(font.family, bold, italic) is not None:
+        return
+    fonts_src = rec.source.get("fonts")
+    mark = fonts_src.value_mark(role) if isinstance(fonts_src, SrcDict) else rec.mark
+    styles = sorted(f.style for f in fonts.faces.values() if f.family == font.family)
+    if styles:
+        rep.error(mark, f"font role '{role}': family '{font.family}' has no {font.weight}, {font.style} face "
+                  f"(it has {', '.join(styles)})", "choose one of those, or add the face's file to the pack's fonts/")
+    else:
+        rep.error(mark, f"font role '{role}': family '{font.family}' ({font.weight}, {font.style}) is neither "
+                  "in the pack's fonts/ nor one of pnpgen's", fonts.unknown_family_hint(font.family))
 
 
 def _check_reserved_file(path: Path, root: Path, rep: Reporter) -> None:
@@ -375,13 +428,42 @@ def _build_group(g, file: str, players, env, rep: Reporter, sources: dict) -> Gr
         rep.error(g.value_mark("rulebook_count"),
                   f"group '{g.id}' has {total} components (sum of copies) but rulebook_count is {g.rulebook_count}",
                   "fix the copies of its items, or the count if the rulebook says otherwise")
+    die = _die(g, float(width), float(height), rep)
     return Group(
         id=g.id, name=g.name or g.id, kind=g.kind, shape=shape, orientation=g.orientation,
         width=float(width), height=float(height),
         corner_radius=g.corner_radius if g.corner_radius is not None else kind.corner_radius,
         points=points, template=g.template, back_template=g.back_template, bleed=g.bleed, cuts=g.cuts,
         rulebook_count=g.rulebook_count, prototype_content=g.prototype_content, items=items,
-        file=file, mark=g.mark, notes=list(g.notes or []))
+        file=file, mark=g.mark, notes=list(g.notes or []), die=die)
+
+
+def _die(g, width: float, height: float, rep: Reporter) -> Die | None:
+    """The group's `die`, each face's square inside the item's face."""
+    if g.die is None or g.die.sides is None:
+        return None
+    values = g.die.values.get("values")          # by name: a Record's .values is its mapping
+    if g.die.sides not in DIE_SIDES:
+        rep.error(g.die.value_mark("sides"), f"a die of {g.die.sides} sides cannot be exported",
+                  f"use one of {', '.join(map(str, DIE_SIDES))}, or leave out die")
+        return None
+    if (g.die.sides == 6) != (g.die.faces is not None) or (g.die.sides != 6 and not values):
+        rep.error(g.die.mark, f"a d{g.die.sides} needs " + ("faces: [[x, y, side], ...], one per face" if g.die.sides == 6
+                  else "values: the item field listing its faces, and no faces"),
+                  "a d6's texture is cut from the item's face; a d4 or d8 is TTS's numbered die with a key")
+        return None
+    faces = tuple(tuple(float(v) for v in f) for f in g.die.faces or ())
+    for n, (x, y, side) in enumerate(faces, 1):
+        if side <= 0 or x + side > width + 0.01 or y + side > height + 0.01:
+            rep.error(g.die.value_mark("faces"), f"die face {n} [{x:g}, {y:g}, {side:g}] does not fit the "
+                      f"{width:g} x {height:g} mm face", "give [x, y, side] in mm from the face's top-left corner")
+            return None
+    for key, name in (("values", values), ("tint", g.die.tint)):
+        if name and name not in (g.fields or {}):
+            rep.error(g.die.value_mark(key), f"die {key} '{name}' is not one of the group's fields",
+                      f"name a field of the items ({', '.join(g.fields or {}) or 'none declared'})")
+            return None
+    return Die(g.die.sides, faces, values, g.die.tint)
 
 
 REFERENCE = re.compile(r"^=(map|data)((?:\.[A-Za-z0-9_{}-]+)+)$")
@@ -437,7 +519,9 @@ def _resolved(raw, sources, seat, rep: Reporter):
 def _expand_items(g, players, rep: Reporter, sources: dict | None = None) -> list[Item] | None:
     """Items as written -> items as printed: references resolved (per player where they name
     the player), then one item per value combination of `vary`, per player."""
-    declared = {name: Field(FIELD_TYPES[kind]) for name, kind in (g.fields or {}).items() if kind}
+    root = (sources or {}).get("root")
+    declared = {name: Field(Picture(root) if kind == "image" else FIELD_TYPES[kind])
+                for name, kind in (g.fields or {}).items() if kind}
     item_spec = Spec(f"item of {g.id}", {
         "id": Field(Id(), True, doc="a short id"), "copies": Field(Int(0, 100_000), default=1),
         "vary": Field(MapOf(VaryType())), **declared})

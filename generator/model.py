@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import Mark
+from .errors import BuildError, Mark
 from .shapes import SHAPES, Outline
 
 
@@ -38,6 +38,15 @@ class Item:
     mark: Mark
 
 
+@dataclass(frozen=True)
+class Die:
+    """A group whose items are dice: where each face sits on the item's face (mm)."""
+    sides: int
+    faces: tuple            # ((x, y, side), ...) of face 1, 2, ...
+    values: str | None      # the item field naming what each face shows; None: the numbers
+    tint: str | None = None  # d4, d8: the item field naming the die's colour (a list: its first entry)
+
+
 @dataclass
 class Group:
     id: str
@@ -59,6 +68,7 @@ class Group:
     file: str
     mark: Mark
     notes: list[str] = field(default_factory=list)
+    die: Die | None = None
 
     @property
     def sides(self) -> int:
@@ -93,6 +103,17 @@ class Game:
     @property
     def total(self) -> int:
         return sum(group.total for group in self.groups)
+
+    def select(self, names: tuple[str, ...] | list[str]) -> list[Group]:
+        """The groups named on the command line (--group), in pack order; all when none."""
+        if not names:
+            return list(self.groups)
+        known = {g.id for g in self.groups}
+        unknown = [name for name in names if name not in known]
+        if unknown:
+            raise BuildError(f"{self.id} has no group {', '.join(repr(u) for u in unknown)}; "
+                             f"its groups are {', '.join(g.id for g in self.groups)}")
+        return [g for g in self.groups if g.id in names]
 
     def group_data(self) -> dict:
         """What templates and handouts read as `groups` / `group`: per group its total, its

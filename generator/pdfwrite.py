@@ -17,6 +17,7 @@ from . import glyphs, interrupt
 from .errors import BuildError
 from .impose import GUIDE_SIZE, Placement, Sheet
 from .svgdraw import draw_svg
+from .svgdraw.fontface import font_face
 from .units import MM_PER
 
 PT_PER_MM = 1 / MM_PER["pt"]
@@ -34,6 +35,9 @@ def without_repeated_keys(pdf: bytes) -> bytes:
     (/x6 6 0 R /x6 6 0 R ...). Duplicate keys are invalid PDF, and qpdf (pikepdf), reading many
     of them, drops the page's resources: the page would print blank after a merge. The repeats
     are blanked out with spaces, so every byte offset (the xref table) stays right."""
+    if not any(_repeats(m.group(1)) for m in _RESOURCE_DICT.finditer(pdf)):
+        return pdf              # the usual case: no copy of a file that may be 100s of MB
+
     def dedupe(match):
         seen = set()
 
@@ -44,6 +48,11 @@ def without_repeated_keys(pdf: bytes) -> bytes:
             return m.group(0)
         return match.group(0)[: match.start(1) - match.start(0)] + _ENTRY.sub(entry, match.group(1)) + b">>"
     return _RESOURCE_DICT.sub(dedupe, pdf)
+
+
+def _repeats(entries: bytes) -> bool:
+    names = _ENTRY.findall(entries)
+    return len(names) != len(set(names))
 
 
 def _text_options():
@@ -122,7 +131,9 @@ class PdfWriter:
             if progress:
                 progress(len(sheet.placements))
         surface.finish()
-        return without_repeated_keys(buffer.getvalue())
+        pdf = buffer.getvalue()
+        buffer.close()          # one copy of the PDF at a time (a deck of art: 100s of MB)
+        return without_repeated_keys(pdf)
 
     def _draw_sheet(self, ctx, sheet: Sheet, uses: Counter, reach: dict, recorded: dict) -> None:
         if sheet.clip:
@@ -143,7 +154,7 @@ class PdfWriter:
             except glyphs.GlyphError as exc:
                 raise BuildError(str(exc)) from None
             ctx.set_source_rgb(0.25, 0.25, 0.25)
-            ctx.select_font_face(LABEL_FONT)
+            ctx.set_font_face(font_face(LABEL_FONT, False, False))     # the face the check above read
             if sheet.label_at:
                 ctx.set_font_size(GUIDE_SIZE)
                 ctx.move_to(*sheet.label_at)

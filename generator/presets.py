@@ -80,6 +80,16 @@ class Preset:
                 return Product(p.id, p.name, p.shop, p.trim_h, p.trim_w, p.px_h, p.px_w, p.dpi, p.source)
         return None
 
+    def sold(self, groups: list[Group], named: bool) -> tuple[list[Group], list[str]]:
+        """The groups this shop sells, and a line for each one skipped. Groups named with
+        --group are not skipped but refused, and so is a selection of which nothing is sold."""
+        unsold = [g for g in groups if self.product_for(g) is None]
+        if unsold and (named or len(unsold) == len(groups)):
+            raise self.refuse(unsold, "choose groups it sells (--group ID, repeatable)")
+        return ([g for g in groups if g not in unsold],
+                [f"{g.mark}: group '{g.id}' skipped: {g.width:.1f} x {g.height:.1f} mm is a size {self.name} "
+                 "does not sell" for g in unsold])
+
     def refuse(self, groups: list[Group], other_way: str = "") -> BuildError:
         """Every group the shop does not sell, with what it does sell."""
         lines = [f"{g.mark}: group '{g.id}' is {g.width:.1f} x {g.height:.1f} mm, a size {self.name} does not sell"
@@ -116,6 +126,12 @@ def _product(preset_id, rec, product_id, prod, rep) -> Product:
                       f"{rec.dpi} DPI) leaves less than {MIN_BLEED_MM} mm bleed round the {trim:.2f} mm trim",
                       "check the pixels and the trim size against the shop's template")
     return product
+
+
+def unconfirmed_products() -> str:
+    """The products whose figures no public source confirmed, for --help: 'shop product, ...'."""
+    return ", ".join(f"{shop_id} {p.id}" for shop_id, shop in load_presets().items() for p in shop.products
+                     if "not confirmed" in p.source) or "none"
 
 
 def preset(preset_id: str) -> Preset:

@@ -30,6 +30,7 @@ from . import interrupt
 from .build import BuildRequest, BuildResult, build, options_for
 from .cache import FaceCache
 from .errors import BuildError, ManifestError
+from .fonts import library
 from .manifest import load_pack, pack_id
 from .model import Game, Group
 from .raster import face_png
@@ -112,7 +113,8 @@ def contents(game: Game, request: BuildRequest, cache: FaceCache, dpi: float) ->
 
 def _image_name(svg: str, group: Group, dpi: float) -> str:
     outline = group.outline(0)
-    return _named(svg, f"{group.width}|{group.height}|{outline.form}|{outline.data}|{dpi}")
+    return _named(svg, f"{group.width}|{group.height}|{outline.form}|{outline.data}|{dpi}|"
+                       f"{library().content_digest()}")        # a pack font edited: drawn again
 
 
 @functools.lru_cache(maxsize=200_000)

@@ -6,6 +6,8 @@ viewBox widened by the bleed, so a template draws past the cut line by drawing p
 from __future__ import annotations
 
 import contextlib
+import html
+import re
 import signal
 import threading
 import traceback
@@ -15,7 +17,7 @@ from dataclasses import dataclass
 
 import jinja2
 
-from . import interrupt, onface, svgcheck, templating
+from . import art, interrupt, onface, svgcheck, templating
 from .errors import BuildError, plain_words
 from .model import Game, Group, Item
 from .textfit import TextFitError
@@ -164,6 +166,7 @@ class FaceRenderer:
                 AttributeError, KeyError, RecursionError, TemplateTimeout) as exc:
             raised = TemplateTooSlow if isinstance(exc, TemplateTimeout) else BuildError
             raise raised(f"{where}: {_where(exc, name)}{_message(exc)}") from None
+        body = self._pack_pictures(body, name, where)
         head = SVG_HEAD.format(W=group.width + 2 * bleed, H=group.height + 2 * bleed, x=-bleed, y=-bleed)
         svg = head + body + "</svg>"
         problem = well_formed_problem(svg, self.env, name, len(head))
@@ -181,6 +184,30 @@ class FaceRenderer:
             raise BuildError(f"{where}: template {name}{_template_line(self.env, name, written)}: {problem}"
                              + (f" (and {len(unknown) - 1} more)" if len(unknown) > 1 else ""))
         return svg
+
+    def _pack_pictures(self, body: str, name: str, where: str) -> str:
+        """A raw <image href="art/x.png"> names a picture inside the pack: loaded and checked like
+        image()'s, and pointed at by its digest (data: URLs and pictures image() placed stay)."""
+        if "<image" not in body:
+            return body
+
+        def one(match):
+            quote, value = match.group(2), html.unescape(match.group(3))
+            if value.startswith(("data:", "#", art.HREF_PREFIX)) or _URL.match(value):
+                return match.group(0)       # a URL: svgdraw's fallback refuses it, saying so
+            try:
+                href = self.helpers.picture(value).href
+            except art.ArtError as exc:
+                line = _template_line(self.env, name, match.group(3))
+                raise BuildError(f"{where}: template {name}{line}: {exc}") from None
+            return f"{match.group(1)}{quote}{href}{quote}"
+
+        return _IMAGE_TAG.sub(lambda tag: _HREF.sub(one, tag.group(0)), body)
+
+
+_URL = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]+:")
+_IMAGE_TAG = re.compile(r"<image\b[^>]*>")
+_HREF = re.compile(r"(\s(?:xlink:)?href\s*=\s*)([\"'])(.*?)\2", re.S)
 
 
 class Renderers(dict):

@@ -36,9 +36,10 @@ def needs_shaping(text: str) -> bool:
 
 
 @lru_cache(maxsize=4096)
-def shape(text: str, font_file: Path) -> Shaped:
+def shape(text: str, face) -> Shaped:
+    """text set in face (a fonts.FontFace)."""
     import uharfbuzz as hb
-    font, upem = _hb_font(font_file)
+    font, upem = _hb_font(face.path, face.index)
     glyphs, pen = [], 0
     for start, end, level in visual_runs(text):
         buffer = hb.Buffer()
@@ -53,9 +54,9 @@ def shape(text: str, font_file: Path) -> Shaped:
 
 
 @lru_cache(maxsize=None)
-def _hb_font(font_file: Path):
+def _hb_font(font_file: Path, index: int):
     import uharfbuzz as hb
-    face = hb.Face(hb.Blob.from_file_path(str(font_file)))
+    face = hb.Face(hb.Blob.from_file_path(str(font_file)), index)
     return hb.Font(face), face.upem
 
 

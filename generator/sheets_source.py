@@ -168,7 +168,7 @@ def _list(value):
 
 
 CONVERT = {"text": _text, "int": _whole, "number": _number, "bool": _yes_no, "color": _text,
-           "list": _list, "data": _yaml_value}
+           "list": _list, "data": _yaml_value, "image": _text}
 RESERVED_TYPES = {"id": _text, "copies": _whole}
 
 

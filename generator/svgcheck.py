@@ -1,6 +1,6 @@
 """A rendered face's SVG -> what in it would print differently from what was written: colours no
-renderer knows (they print black) and font families pnpgen does not ship (fontconfig would put
-another font in their place). Checked on every face by build and validate alike.
+renderer knows (they print black) and font families neither the pack's fonts/ nor pnpgen's
+have (fontconfig would put another font in their place). Checked on every face by build and validate alike.
 """
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ def color_known(value: str) -> bool:
 
 
 def family_known(value: str) -> bool:
-    """The first family of a font-family list is one of ours (quotes and case aside)."""
+    """The first family of a font-family list is the pack's or ours (quotes and case aside)."""
     first = value.split(",")[0].strip().strip("'\"").strip()
     return first.lower() in _known_families(library())
 
@@ -53,9 +53,9 @@ def problems(svg: str, palette: dict | None = None) -> list[tuple[str, str]]:
                                  + (_closest_colour(text, palette or {})
                                     or "write '#rrggbb', a CSS colour name or a palette entry"))
             elif prop == "font-family" and not family_known(text):
-                found.setdefault(value, f"font-family {text!r} is not shipped with pnpgen (another font would be "
-                                 f"printed in its place); use one of {', '.join(library().families)} "
-                                 f"or a font role of game.yaml")
+                first = text.split(",")[0].strip().strip("'\"").strip()
+                found.setdefault(value, f"font-family {text!r} is neither in the pack's fonts/ nor one of pnpgen's "
+                                 f"(another font would be printed in its place); {library().unknown_family_hint(first)}")
     return list(found.items())
 
 

@@ -14,6 +14,9 @@ Helpers given to every template (sizes of text in points, everything else in mm)
   arrow(x1, y1, x2, y2, shorten=0, head=1.5)  SVG path data of an arrow with its head
   on(color, dark=None, light='#ffffff')      the colour to draw on `color`: `light` on dark
            colours, `dark` (default: the palette's ink) on light ones (a white player's pieces)
+  image(src, x, y, w, h, fit='cover', focus='center')   a picture of the pack in the box:
+           cover (fill the box, cropped; focus says which part stays), contain (all of it,
+           placed by focus), fill (stretched)
 """
 from __future__ import annotations
 
@@ -30,16 +33,16 @@ import jinja2.meta
 from jinja2.sandbox import SandboxedEnvironment, modifies_known_mutable
 from markupsafe import Markup
 
-from . import confine, onface, workdir
+from . import art, confine, onface, workdir
 from .errors import display_path, os_error_text
 from .glyphs import composed, snippet
-from .fonts import PROJECT_ROOT, library
+from .fonts import library
+from .resources import TEMPLATE_DIR
 from .schema import type_name
 from .shapes import SQRT3, hex_points
 from .textfit import ICON_TOKEN, Style, TextFitError, block_extent, fit, icon_svg, layout_lines, render_block
 from .units import MAX_MM, mm_to_pt, pt_to_mm
 
-TEMPLATE_DIR = PROJECT_ROOT / "templates"
 MAX_RANGE = 10_000
 READABLE_PT = 6            # text shrunk below this is a warning naming the face
 
@@ -336,6 +339,7 @@ class Helpers:
         self.face = ""                  # the face being rendered, as warnings name it
         self.bounds = None              # (width, height) in mm of that face: text must stay on it
         self.placed = onface.Placed()   # the text blocks drawn on that face
+        self.pictures: list[tuple[str, str]] = []   # (name, digest) of every picture drawn, in order (the face cache checks them)
 
     def warn(self, message: str) -> None:
         self._warned.setdefault(message, []).append(self.face)
@@ -407,12 +411,90 @@ class Helpers:
             raise TextFitError(f"icon '{name}' is not declared in game.yaml icons")
         return Markup(icon_svg(icon, x, y, size, color))
 
+    def picture(self, src) -> art.Art:
+        """A picture of the pack, loaded and checked (ArtError says why not), noted as drawn."""
+        found = art.load(self.game.root, src)
+        self.pictures.append((found.name, found.digest))
+        return found
+
+    @physical("x", "y", "w", "h")
+    def image(self, src, x, y, w, h, fit="cover", focus="center"):
+        picture = self.picture(src)
+        if fit not in FITS:
+            close = difflib.get_close_matches(str(fit), FITS, 1)
+            raise ValueError(f"image(): fit={fit!r} is not one of {', '.join(FITS)}"
+                             + (f"; did you mean {close[0]!r}?" if close else ""))
+        if not (w > 0 and h > 0):
+            raise ValueError(f"image(): the box {w:g} x {h:g} mm is empty; give a positive width and height")
+        fx, fy = focus_point(focus)
+        placed = FITS[fit](picture.width, picture.height, w, h)
+        if picture.raster:
+            self._check_resolution(picture, placed)
+        return Markup(_picture_svg(picture, x, y, w, h, fit, fx, fy, placed))
+
+    def _check_resolution(self, picture, placed) -> None:
+        """Below MIN_DPI at the size it prints, a warning naming the face and the dpi."""
+        dpi = min(picture.width / placed[0], picture.height / placed[1]) * 25.4
+        if dpi < MIN_DPI - 0.5:
+            self.warn(f"image '{picture.name}' prints at {dpi:.0f} dpi ({picture.width:g} x {picture.height:g} pixels "
+                      f"over {placed[0]:.1f} x {placed[1]:.1f} mm), below the {MIN_DPI} dpi a print needs to look "
+                      "sharp; use a larger image")
+
     def on(self, color, dark=None, light="#ffffff"):
         return light if luminance(color) < 0.6 else (dark or self.game.palette.get("ink", "#000000"))
 
     def bind(self) -> dict:
         return {"text_box": self.text_box, "text_line": self.text_line, "icon": self.icon,
-                "hex_corners": hex_corners, "hex_grid": hex_grid, "arrow": arrow, "on": self.on}
+                "hex_corners": hex_corners, "hex_grid": hex_grid, "arrow": arrow, "on": self.on,
+                "image": self.image}
+
+
+MIN_DPI = 200               # a picture printed at less looks soft
+# fit -> the size (mm) the whole picture is drawn at in a w x h box
+FITS = {
+    "cover": lambda iw, ih, w, h: (iw * max(w / iw, h / ih), ih * max(w / iw, h / ih)),
+    "contain": lambda iw, ih, w, h: (iw * min(w / iw, h / ih), ih * min(w / iw, h / ih)),
+    "fill": lambda iw, ih, w, h: (w, h),
+}
+FOCUS = {"center": (0.5, 0.5), "centre": (0.5, 0.5), "top": (0.5, 0.0), "bottom": (0.5, 1.0),
+         "left": (0.0, 0.5), "right": (1.0, 0.5), "top-left": (0.0, 0.0), "top-right": (1.0, 0.0),
+         "bottom-left": (0.0, 1.0), "bottom-right": (1.0, 1.0)}
+
+
+def focus_point(focus) -> tuple[float, float]:
+    """image()'s focus as fractions of the picture across and down: a name ('top', 'bottom-left'),
+    'x,y' or a pair of numbers from 0 to 1."""
+    if isinstance(focus, str) and focus.strip().lower() in FOCUS:
+        return FOCUS[focus.strip().lower()]
+    parts = focus.split(",") if isinstance(focus, str) else focus
+    try:
+        fx, fy = (float(p) for p in parts)
+    except (TypeError, ValueError):
+        fx = fy = math.nan
+    if not (0 <= fx <= 1 and 0 <= fy <= 1):
+        raise ValueError(f"image(): focus={focus!r} is neither one of {', '.join(FOCUS)} nor two fractions "
+                         "from 0 to 1 such as '0.5,0.2' (across, down)")
+    return fx, fy
+
+
+def _picture_svg(picture, x, y, w, h, fit, fx, fy, placed) -> str:
+    """The SVG of a picture in its box: cover as a nested <svg> whose viewBox is the part of
+    the picture that shows (plain SVG, so cairosvg and browsers draw it alike), contain and
+    fill as an <image> of the size it is drawn."""
+    href = picture.href
+    if fit == "cover":
+        scale = placed[0] / picture.width
+        sw, sh = w / scale, h / scale
+        sx, sy = (picture.width - sw) * fx, (picture.height - sh) * fy
+        if picture.view_box:
+            sx, sy = sx + picture.view_box[0], sy + picture.view_box[1]
+        return (f'<svg x="{x:.4f}" y="{y:.4f}" width="{w:.4f}" height="{h:.4f}" '
+                f'viewBox="{sx:.4f} {sy:.4f} {sw:.4f} {sh:.4f}" preserveAspectRatio="none">'
+                f'<image href="{href}" x="{(picture.view_box or (0, 0))[0]:.4f}" y="{(picture.view_box or (0, 0))[1]:.4f}" '
+                f'width="{picture.width:.4f}" height="{picture.height:.4f}" preserveAspectRatio="none"/></svg>')
+    dx, dy = x + (w - placed[0]) * fx, y + (h - placed[1]) * fy
+    return (f'<image href="{href}" x="{dx:.4f}" y="{dy:.4f}" width="{placed[0]:.4f}" height="{placed[1]:.4f}" '
+            f'preserveAspectRatio="none"/>')
 
 
 def luminance(color) -> float:

@@ -20,7 +20,7 @@ from generator.render import FaceRenderer, expand_faces
 from generator.errors import ManifestError
 from generator.export.raster import png_bytes, rasterize, trim_window
 
-TTS_OBJECTS = {"DeckCustom", "Card", "Custom_Tile", "Custom_Board"}
+TTS_OBJECTS = {"DeckCustom", "Card", "Custom_Tile", "Custom_Dice", "Die_4", "Die_8"}
 DECK_FIELDS = {"FaceURL", "BackURL", "NumWidth", "NumHeight", "BackIsHidden", "UniqueBack", "Type"}
 
 
@@ -75,13 +75,14 @@ def test_presets_carry_the_print_md_figures():
     mpc = {p.id: p for p in presets["makeplayingcards"].products}
     assert (mpc["poker"].px_w, mpc["poker"].px_h) == (822, 1122)
     assert (mpc["mini"].px_w, mpc["mini"].px_h, mpc["tarot"].px_w, mpc["tarot"].px_h) == (597, 822, 897, 1497)
+    assert (tgc["hex-medium"].trim_w, tgc["hex-medium"].trim_h) == pytest.approx((63.5, 55.88))   # 2.5 x 2.2 in
     dtc = {p.id: p for p in presets["drivethrucards"].products}
     # DriveThruCards' mini is the Mini American, 1 5/8 x 2 1/2 in (41.3 x 63.5 mm), not 1.75 x 2.5 in
     assert (round(dtc["mini"].trim_w, 1), round(dtc["mini"].trim_h, 1)) == (41.3, 63.5)
     for preset in presets.values():
         assert {"poker", "mini", "square", "tarot"} <= {p.id for p in preset.products}, preset.id
-        for p in preset.products:        # the image is the trim plus a bleed of 3 mm or so
-            assert 2.5 < (p.full_w - p.trim_w) / 2 < 3.5 and 2.5 < (p.full_h - p.trim_h) / 2 < 3.5, (preset.id, p.id)
+        for p in preset.products:        # the image is the trim plus a bleed of 3 mm or so (3.8: TGC's medium hex)
+            assert 2.5 < (p.full_w - p.trim_w) / 2 < 4 and 2.5 < (p.full_h - p.trim_h) / 2 < 4, (preset.id, p.id)
             assert p.source.strip(), (preset.id, p.id)          # every figure says where it comes from
 
 
@@ -145,11 +146,16 @@ def test_preset_gives_the_shops_pixels_and_refuses_what_it_does_not_sell(tmp_pat
     for image in folder.rglob("*.png"):
         assert png_size(image) == (825, 1125), image
     before = {p: p.read_bytes() for p in folder.rglob("*.png")}
-    code, _, stderr = run_cli("export", "png", pack, "--out", out, "--preset", "makeplayingcards")
-    assert code == 1
+    code, _, stderr = run_cli("export", "png", pack, "--out", out, "--preset", "makeplayingcards", "--group", "board")
+    assert code == 1                             # a group named with --group is refused, not skipped
     assert re.search(r"board.yaml:\d+:\d+: group 'board' is 300.0 x 400.0 mm, a size MakePlayingCards does not sell", stderr), stderr
     assert "poker card 63.5 x 88.9 mm" in stderr and "Traceback" not in stderr
     assert {p: p.read_bytes() for p in folder.rglob("*.png")} == before      # earlier export untouched
+    code, _, stderr = run_cli("export", "png", pack, "--out", out, "--preset", "makeplayingcards")
+    assert code == 0, stderr                     # unnamed: the unsold board is skipped, one line
+    assert len(re.findall(r"board.yaml:\d+:\d+: group 'board' skipped: 300.0 x 400.0 mm is a size MakePlayingCards "
+                          r"does not sell", stderr)) == 1, stderr
+    assert {p.parent.name for p in folder.rglob("*.png")} == {"cards"}
 
 
 def test_build_paper_face_with_a_preset_sets_the_shop_page_and_trim(tmp_path):
@@ -166,6 +172,37 @@ def test_build_paper_face_with_a_preset_sets_the_shop_page_and_trim(tmp_path):
         assert trim.width / mm == pytest.approx(63.5, abs=0.05) and trim.height / mm == pytest.approx(88.9, abs=0.05)
     code, _, stderr = run_cli("build", pack, "--out", out, "--preset", "drivethrucards")
     assert code == 2 and "--paper face" in stderr
+    code, _, stderr = run_cli("build", pack, "--out", out, "--group", "cards")
+    assert code == 2 and "--paper face" in stderr
+
+
+def test_build_face_preset_skips_unsold_groups_a_line_each_and_takes_group(tmp_path):
+    """Every built-in pack has a group a shop does not sell: the build prints the others, one
+    line per skipped group; --group picks groups; naming an unsold group is refused."""
+    pack = own_pack("royal-dukes", tmp_path, "shop-dukes")
+    out = tmp_path / "out"
+    code, _, stderr = run_cli("build", pack, "--out", out, "--quiet", "--paper", "face", "--preset", "makeplayingcards")
+    assert code == 0, stderr
+    game = load_pack(pack)
+    shop = load_presets()["makeplayingcards"]
+    unsold = [g for g in game.groups if shop.product_for(g) is None]
+    sold = [g for g in game.groups if g not in unsold]
+    assert unsold and sold
+    for g in unsold:
+        assert len(re.findall(rf"group '{g.id}' skipped: .* a size MakePlayingCards does not sell", stderr)) == 1, stderr
+    pages = pymupdf.open(out / "shop-dukes" / "shop-dukes-sheets.pdf").page_count
+    assert pages == sum(g.total * g.sides for g in sold if g.kind != "mat")
+    built = json.loads((out / "shop-dukes" / "build.json").read_text())
+    assert {g["id"] for g in built["groups"] if g.get("printed") is False} == {g.id for g in unsold}
+    code, _, stderr = run_cli("build", pack, "--out", out, "--quiet", "--paper", "face", "--group", sold[0].id)
+    assert code == 0, stderr
+    pages = pymupdf.open(out / "shop-dukes" / "shop-dukes-sheets.pdf").page_count
+    assert pages == sold[0].total * sold[0].sides                       # that group alone
+    code, _, stderr = run_cli("build", pack, "--out", out, "--paper", "face", "--preset", "makeplayingcards",
+                              "--group", unsold[0].id)
+    assert code == 1 and f"group '{unsold[0].id}' is" in stderr and "Traceback" not in stderr
+    code, _, stderr = run_cli("build", pack, "--out", out, "--paper", "face", "--group", "nope")
+    assert code == 1 and "no group 'nope'" in stderr
 
 
 # --- tts -------------------------------------------------------------------------------------
@@ -188,12 +225,15 @@ def test_tts_save_has_the_structure_tts_reads(tts_royal):
     pack, folder, save = tts_royal
     assert isinstance(save["ObjectStates"], list) and save["SaveName"] == "Royal Dukes"
     names = {o["Name"] for o in _objects(save)}
-    assert names <= TTS_OBJECTS and {"DeckCustom", "Custom_Tile", "Custom_Board"} <= names
+    assert names <= TTS_OBJECTS and {"DeckCustom", "Custom_Tile"} <= names
     game = load_pack(pack)
-    tiles = [o for o in save["ObjectStates"] if o["Name"] == "Custom_Tile"]
+    tiles = [o for o in save["ObjectStates"] if o["Name"] == "Custom_Tile" and not o["Locked"]]
     assert len(tiles) == sum(g.total for g in game.groups if g.kind in ("tile", "chit"))     # one per copy
     hexes = {o["CustomImage"]["CustomTile"]["Type"] for o in tiles}
     assert hexes == {1}                          # Royal Dukes' counters and settlements are hexes
+    boards = [o for o in save["ObjectStates"] if o["Locked"]]        # mats: locked box tiles
+    assert len(boards) == sum(g.total for g in game.groups if g.kind == "mat")
+    assert {o["CustomImage"]["CustomTile"]["Type"] for o in boards} == {0}
     for obj in _objects(save):
         assert set(obj["Transform"]) == {"posX", "posY", "posZ", "rotX", "rotY", "rotZ", "scaleX", "scaleY", "scaleZ"}
         assert re.fullmatch(r"[0-9a-f]{6}", obj["GUID"])

@@ -119,6 +119,33 @@ def png_bytes() -> bytes:
     return buffer.getvalue()
 
 
+def with_art(value: str, files: dict):
+    """The first card names the picture `value` in an `image` field; `files` (path inside the pack
+    -> bytes, a function giving them, or ("link", target)) are written first."""
+    def setup(pack, work):
+        for rel, data in files.items():
+            path = pack / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            if isinstance(data, tuple):
+                os.symlink(data[1], path)
+            else:
+                path.write_bytes(data() if callable(data) else data)
+        replace("cards.yaml", "fields: {title: text, body: text, n: int}",
+                "fields: {title: text, body: text, n: int, art: image}")(pack, work)
+        replace("cards.yaml", "{id: plain, title: Plain,", f"{{id: plain, title: Plain, art: {value},")(pack, work)
+    return setup
+
+
+def picture(fmt: str = "PNG", size=(40, 40), mode="RGB") -> bytes:
+    from PIL import Image
+    buffer = io.BytesIO()
+    Image.new(mode, size).save(buffer, fmt)
+    return buffer.getvalue()
+
+
+ART = r"cards\.yaml:11:\d+: items\[1\]\.art: image "
+
+
 def fifo(rel: str):
     def setup(pack, work):
         os.mkfifo(pack / rel)
@@ -206,6 +233,46 @@ ALIAS_BOMB = "[" + ", ".join(["&a [x, x, x, x, x, x, x, x, x]"] + [
     f"&{chr(98 + i)} [" + ", ".join([f"*{chr(97 + i)}"] * 9) + "]" for i in range(8)]) + "]"
 
 
+# a declared map for the test pack (a square board of 16 cells), and its hostile variants
+MINI_MAP = """layout:
+  board: {grid: square, shape: rectangle, cols: 4, rows: 4}
+  players: {min: 2, max: 2}
+  types:
+    rock: {values: {vp: 1}}
+    volcano: {}
+  deal:
+    - {type: rock, count: 3}
+  constraints:
+    - {id: rocks-apart, not_adjacent: [rock, rock], quote: No two rocks touch.}
+"""
+
+
+def map_yaml(old: str = "", new: str = ""):
+    def setup(pack, work):
+        assert old in MINI_MAP
+        (pack / "map.yaml").write_text(MINI_MAP.replace(old, new, 1) if old else (new or MINI_MAP))
+    return setup
+
+
+def layout_for_game(game: str):
+    """A legal layout whose `game` names a pack by a path (it must name one under components/);
+    {work} in it is a folder holding a planted map.yaml and game.yaml."""
+    def setup(pack, work):
+        (work / "planted").mkdir()
+        (work / "planted" / "map.yaml").write_text(MINI_MAP)
+        (work / "planted" / "game.yaml").write_text("title: Planted\n")
+        (work / "l.json").write_text(json.dumps({**good_layout(), "game": game.format(work=work)}))
+    return setup
+
+
+def alias_bomb(pack, work):
+    lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
+    lines += [f"a{i}: &a{i} [*a{i - 1}, *a{i - 1}, *a{i - 1}, *a{i - 1}, *a{i - 1}, *a{i - 1}, *a{i - 1}, *a{i - 1}, "
+              f"*a{i - 1}, *a{i - 1}]" for i in range(1, 10)]
+    (pack / "map.yaml").write_text("\n".join(lines) + "\n" + MINI_MAP.replace("{values: {vp: 1}}", "{values: {vp: *a9}}"))
+
+
+MAP = ("map", "{pack}", "--seed", "1", "--out", "{out}")
 BUILD = ("build", "{pack}", "--out", "{out}", "--quiet")
 CHECK = ("map", "--check", "{work}/l.json")
 HANDOUT = ("handout", "{pack}", "--out", "{out}")
@@ -232,6 +299,8 @@ TRACEBACKS = [
          FRONT + r": an embedded image of 14000 x 14000 pixels is over the 40 megapixel limit"),
     Case("embedded PNG cut in half", image_template(png_bytes()[:60], "image/png"), BUILD,
          FRONT + r": an embedded image is broken"),
+    Case("a picture cut in half", with_art("art/half.png", {"art/half.png": png_bytes()[:60]}), BUILD,
+         ART + r"'art/half\.png' is broken"),
     Case("layout JSON nested 100,000 deep", layout_file(lambda _: "[" * 100_000 + "]" * 100_000), CHECK,
          r"l\.json:1:33: JSON nested more than 32 deep"),
     Case("layouts: 5", layout_file(lambda _: '{"layouts": 5}'), CHECK,
@@ -251,6 +320,8 @@ TRACEBACKS = [
         "            - [Monk," % ("W" * 3000)), HANDOUT,
          r"handout\.yaml:\d+:\d+: section 'Setup', table: the word 'W{30}\.\.\.' \(3000 characters\) is too long "
          r"for the column 'Rank'", pack="royal-dukes"),
+    Case("map.yaml nested 10,000 deep", map_yaml(new="layout:\n  types:\n    x: " + "[" * 10_000 + "]" * 10_000 + "\n"),
+         MAP, r"map\.yaml:3:\d+: lists and mappings nested more than 64 deep", code=2),
     Case("handout table row taller than a column", replace(
         "handout.yaml", "          rows:\n            - [Monk,", "          rows:\n            - [x, %s, y, z]\n"
         "            - [Monk," % ("ab " * 1500)), HANDOUT,
@@ -282,6 +353,26 @@ HANGS = [
          HANDOUT, r"handout\.yaml:\d+:\d+: section 'Setup', steps: an expression ran for more than 10 s",
          pack="royal-dukes", marks=(pytest.mark.slow,)),
 ]
+
+def crowded_map(pack, work):
+    """2,000 cells, 400 tiles, each closing every cell to the other kind: 597 s of dealing before
+    a board's work was bounded."""
+    (pack / "map.yaml").write_text("""layout:
+  board: {grid: hex, shape: rectangle, cols: 40, rows: 50}
+  players: {min: 2, max: 2}
+  types: {plain: {}, a: {}, b: {}}
+  fill: plain
+  deal: [{type: a, count: 200}, {type: b, count: 200}]
+  constraints:
+    - {id: far, min_distance: [a, b], distance: 100, quote: x}
+    - {id: apart, not_adjacent: [a, a], quote: x}
+""")
+
+
+HANGS.append(Case("map placement rules that close the whole board", crowded_map,
+                  ("map", "{pack}", "--seed", "1", "--balance", "off", "--out", "{out}"),
+                  r"mini: no layout meets every rule of .*map\.yaml in 400 boards; boards rejected by: dealing \(over "
+                  r"100,000 cell updates on one board", code=2))
 
 MEMORY = [
     Case("vary over three lists of 1,000", replace(
@@ -315,6 +406,20 @@ MEMORY = [
     Case("a list cell holding a YAML alias bomb", sheet_items("cards.csv", lambda: (
         'id,title,tags\na,A,"%s"\n' % ALIAS_BOMB).encode(), "{title: text, tags: list}"), BUILD,
          r"cards\.csv, row 2, column tags: '\[&a .*' is not a list or table \(the cell expands to more than 10,000 values"),
+    Case("a picture of 9 MB", with_art("art/big.png", {"art/big.png": lambda: b"\x89PNG\r\n\x1a\n" + bytes(9 << 20)}), BUILD,
+         ART + r"'art/big\.png' is 9\.0 MB, over the 8 MB limit"),
+    Case("a picture of 48 megapixels", with_art("art/bomb.png", {"art/bomb.png": lambda: picture("PNG", (8000, 6000), "1")}), BUILD,
+         ART + r"'art/bomb\.png' is 8,000 x 6,000 pixels, over the 40 megapixel limit"),
+    Case("a picture linked to /dev/zero", with_art("art/z.png", {"art/z.png": ("link", "/dev/zero")}), BUILD,
+         ART + r"'art/z\.png' is a link to a file outside the game pack"),
+    Case("map.yaml alias bomb", alias_bomb, MAP, r"map\.yaml:\d+:\d+: file expands to more than 2,000,000 values", code=2),
+    Case("map board of 10^6 cells", map_yaml("shape: rectangle, cols: 4, rows: 4",
+                                             "shape: rows, rows: [%s]" % ", ".join(f"[{r}, 0, 999]" for r in range(1000))),
+         MAP, r"map\.yaml:2:\d+: layout\.board\.rows\[3\]: makes a board of 3,000 cells, over the limit of 2,000", code=2),
+    Case("map board row of 10^7 cells", map_yaml("shape: rectangle, cols: 4, rows: 4", "shape: rows, rows: [[0, 0, 9999999]]"),
+         MAP, r"map\.yaml:2:\d+: layout\.board\.rows\[1\]: makes a board of 10,000,000 cells", code=2),
+    Case("map deals 10^5 tiles onto 16 cells", map_yaml("count: 3", "count: 100000"),
+         MAP, r"map\.yaml:\d+:\d+: layout\.deal: deals 100,000 tiles with 2 players onto 16 free cells", code=2),
 ]
 
 SILENT = [
@@ -371,13 +476,35 @@ SILENT = [
         template('<rect width="5" height="5" fill="redd"/>'), write("templates/card-back.svg.j2", "{{ text_line('B', 5, 99, 9) }}")),
          BUILD, r"(?s)" + FRONT + r" line 1: fill='redd' .*\n.*\(back\): template card-back\.svg\.j2 line 1: text 'B' is "
          r"drawn outside"),
+    Case("map.yaml value of 1.0e+400 (Infinity in the layout)", map_yaml("vp: 1", "vp: 1.0e+400"), MAP,
+         r"map\.yaml:5:\d+: layout\.types\.rock\.values\.vp: the number inf is not finite or not within", code=2),
+    Case("map.yaml value of 21 digits", map_yaml("vp: 1", "vp: 100000000000000000000"), MAP,
+         r"map\.yaml:5:\d+: layout\.types\.rock\.values\.vp: the number 100000000000000000000 is not finite", code=2),
+    Case("map --seed 10^20", lambda pack, work: None, ("map", "royal-dukes", "--seed", "1" + "0" * 20, "--out", "{out}"),
+         r"argument --seed: 100000000000000000000 is outside 0-1,000,000,000,000", code=2),
+    Case("map --mountains -7", lambda pack, work: None, ("map", "royal-dukes", "--mountains", "-7", "--out", "{out}"),
+         r"argument --mountains: -7 is outside 0-10,000", code=2),
+    Case("map --mountains for a game without mountains", map_yaml(), (*MAP, "--mountains", "3"),
+         r"mini takes no --mountains: its map rules have no such option", code=2),
+    Case("map rule on a type never dealt", map_yaml("not_adjacent: [rock, rock]", "not_adjacent: [volcano, volcano]"), MAP,
+         r"map\.yaml:10:\d+: layout\.constraints\[1\]\.not_adjacent: 'volcano' is never on the board", code=2),
 ]
 
 UNPLACED = [
+    Case("a picture that is not there", with_art("art/goblin.png", {"art/goblin.jpg": picture("JPEG")}), BUILD,
+         ART + r"'art/goblin\.png' not found in the game pack; did you mean 'art/goblin\.jpg'\?"),
+    Case("a picture outside the pack", with_art("../outside.png", {"../outside.png": picture()}), BUILD,
+         ART + r"'\.\./outside\.png' points outside the game pack"),
+    Case("a picture linked out of the pack", with_art("art/passwd.png", {"art/passwd.png": ("link", "/etc/passwd")}), BUILD,
+         ART + r"'art/passwd\.png' is a link to a file outside the game pack \(/etc/passwd\)"),
+    Case("a GIF picture", with_art("art/anim.gif", {"art/anim.gif": picture("GIF")}), BUILD,
+         ART + r"'art/anim\.gif' is a GIF file; pnpgen draws PNG, JPEG, WebP and SVG art"),
+    Case("a raw <image href> that is not there", template('<image href="art/nope.png" x="0" y="0" width="5" height="5"/>'),
+         BUILD, FRONT + r" line 1: image 'art/nope\.png' not found in the game pack"),
     Case("an icon that is a PNG image", write("icons/star.svg", png_bytes()), BUILD,
          r"game\.yaml:11:15: icon 'star' \(icons/star\.svg\): the file is a PNG image"),
     Case("<image href> to a file", template('<image href="/etc/passwd" x="0" y="0" width="5" height="5"/>'), BUILD,
-         FRONT + r": SVG refers to an external resource \(file:///etc/passwd\)"),
+         FRONT + r" line 1: image '/etc/passwd' is an absolute path; give its path inside the game pack"),
     Case("<image href> to a URL", template('<image href="http://example.com/a.png" width="5" height="5"/>'), BUILD,
          FRONT + r": SVG refers to an external resource \(http://example\.com/a\.png\)"),
     Case("external <use>", template('<use href="other.svg#a"/>'), BUILD,
@@ -389,6 +516,10 @@ UNPLACED = [
     Case("second layout of a file with text players", layout_file(
         lambda good: json.dumps({"layouts": [good, {**good, "players": "four"}]})), CHECK,
          r"l\.json: layouts\[1\]\.players: must be a whole number, not \"four\""),
+    Case("--check of a layout whose game is a path", layout_for_game("../docs/examples/hex-island"), CHECK,
+         r"l\.json: no map rules for '\.\./docs/examples/hex-island': name the pack whose rules"),
+    Case("--check of a layout whose game is an absolute path", layout_for_game("{work}/planted"), CHECK,
+         r"l\.json: no map rules for '/.*/planted': name the pack whose rules"),
     Case("--out that is a file", lambda pack, work: (work / "a-file").write_text("x"),
          ("build", "{pack}", "--out", "{work}/a-file", "--quiet"), r"argument --out: '.*a-file' is a file, not a folder",
          code=2),

@@ -250,7 +250,7 @@ def test_an_unreadable_font_of_pnpgens_is_named(shared):
 
     def with_these_fonts():                # pnpgen's fonts/, as a broken install would leave it
         fonts.FONT_DIR = own_fonts
-        fonts.library.cache_clear()
+        fonts.shipped.cache_clear()
     code, _, err = run_as_nobody("build", pack, "--out", out, "--quiet", before=with_these_fonts)
     no_traceback(err)
     assert code == 1 and re.search(r"error: \S*fonts/LiberationSans-Regular\.ttf: cannot read this font of "

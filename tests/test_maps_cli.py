@@ -124,3 +124,31 @@ def test_every_map_is_a_one_page_setup_diagram_with_its_title_once(tmp_path, gam
     assert len(doc) == 1
     text = " ".join(doc[0].get_text().split())
     assert text.count("seed 3") == 1 and "map for" in text
+
+
+def test_count_output_names_are_those_the_docs_give(tmp_path):
+    """docs/maps.md: `<game>-maps-<seed>-x<K>.json`, and one SVG or PNG per layout."""
+    docs = (ROOT / "docs" / "maps.md").read_text()
+    assert "`<game>-maps-<seed>-x<K>.json`" in docs and "`<game>-maps-<seed>-x<K>-<its seed>.<ext>`" in docs
+    code, out, err = run_cli("map", "royal-dukes", "--seed", "5", "--count", "2", "--balance", "off",
+                             "--out", tmp_path)
+    assert code == 0, err
+    assert [os.path.basename(line) for line in out.split()] == ["royal-dukes-maps-5-x2.json"]
+    code, out, err = run_cli("map", "royal-dukes", "--seed", "5", "--count", "2", "--balance", "off",
+                             "--format", "svg", "--out", tmp_path)
+    assert code == 0, err
+    assert [os.path.basename(line) for line in out.split()] == ["royal-dukes-maps-5-x2-5.svg", "royal-dukes-maps-5-x2-6.svg"]
+
+
+def test_row_letter_labels_are_for_rectangle_hex_boards_as_the_docs_say(tmp_path):
+    from generator.maps import declared
+    docs = (ROOT / "docs" / "maps.md").read_text()
+    assert "`labels: row-letter` names the hexes of a `rectangle` hex board" in docs
+    section = {"board": {"grid": "hex", "shape": "rectangle", "cols": 3, "rows": 2, "labels": "row-letter"},
+               "types": {"rock": {}}, "fill": "rock"}
+    assert declared.load(section, tmp_path / "map.yaml").labels == ["A1", "A2", "A3", "B1", "B2", "B3"]
+    for board in ({"grid": "hex", "shape": "hexagon", "radius": 2}, {"grid": "square", "cols": 3, "rows": 2}):
+        section["board"] = {**board, "labels": "row-letter"}
+        with pytest.raises(declared.DeclarationError, match=r"board\.labels: is 'row-letter'; row-letter .* is for "
+                                                            r"rectangle hex boards"):
+            declared.load(section, tmp_path / "map.yaml")

@@ -14,7 +14,7 @@ import pytest
 import yaml
 
 from conftest import ROOT, run_cli
-from generator.maps import (cones_of_dunshire_check, cones_of_dunshire_gen, declared, declared_check, engine, grid,
+from generator.maps import (cones_of_dunshire_check, cones_of_dunshire_gen, declared, declared_check, declared_gen, engine, grid,
                             royal_dukes_gen)
 from generator.maps.layout import Layout
 from generator.maps.rules import MapOptions
@@ -31,7 +31,7 @@ def verdicts(layout: Layout) -> dict:
 
 def declared_generator(section=None, game_id="royal-dukes"):
     data = yaml.safe_load((RD / "map.yaml").read_text())
-    return declared.Generator(declared.load(section or data["layout"], RD / "map.yaml"), game_id)
+    return declared_gen.Generator(declared.load(section or data["layout"], RD / "map.yaml"), game_id)
 
 
 def test_royal_dukes_has_both_checkers():
@@ -293,7 +293,7 @@ def _near_game(tmp_path):
     path = tmp_path / "map.yaml"
     path.write_text(yaml.safe_dump({"layout": NEAR_GAME}))
     spec = declared.load(NEAR_GAME, path)
-    return declared.Generator(spec, "near-game"), declared_check.Checker(path, "near-game")
+    return declared_gen.Generator(spec, "near-game"), declared_check.Checker(path, "near-game")
 
 
 def test_near_keeps_a_type_within_reach_of_listed_cells_and_the_checker_sees_it(tmp_path):
@@ -372,7 +372,7 @@ CONES_KINDS = ["green", "blue", "red", "yellow", "black", "mountain", "summit"]
 
 def _cones_terrain():
     section = yaml.safe_load(CONES_TERRAIN.read_text())["layout"]
-    return (declared.Generator(declared.load(section, CONES_TERRAIN), "cones-of-dunshire"),
+    return (declared_gen.Generator(declared.load(section, CONES_TERRAIN), "cones-of-dunshire"),
             declared_check.Checker(CONES_TERRAIN, "cones-of-dunshire"))
 
 
@@ -534,7 +534,7 @@ def test_start_areas_apart_breaks_alone(tmp_path):
     section["starts"].pop("around_piece")
     path = tmp_path / "map.yaml"
     path.write_text(yaml.safe_dump({"layout": section}))
-    gen = declared.Generator(declared.load(section, path), "cones-of-dunshire")
+    gen = declared_gen.Generator(declared.load(section, path), "cones-of-dunshire")
     check = declared_check.Checker(path, "cones-of-dunshire")
     rng = random.Random(5)
     for _ in range(50):

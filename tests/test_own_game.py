@@ -137,7 +137,7 @@ def test_a_board_may_not_write_over_the_map(tmp_path):
     ('<rect fill="bogus"/>', r"line 6: fill='bogus' is not a colour"),
     ('<rect fill="redd"/>', r"line 6: fill='redd' is not a colour \(it would print black\); did you mean 'red'\? \(the same"),
     ('<rect fill="ink"/>', r"line 6: fill='ink' is not a colour \(it would print black\); did you mean \{\{ palette\.ink \}\}\? \(the same"),
-    ('<text font-family="DejaVu Sans">x</text>', r"font-family 'DejaVu Sans' is not shipped"),
+    ('<text font-family="DejaVu Sans">x</text>', r"font-family 'DejaVu Sans' is neither in the pack's fonts/ nor one of pnpgen's"),
     ("{{ text_box('a :stra: here', 5, 5, 40, 10) }}", r"icon ':stra:' .* did you mean ':star:'\?"),
     ("{{ item.title.nope() }}", r"template card\.svg\.j2 line \d"),
 ])

@@ -77,7 +77,7 @@ def test_a_broken_cache_of_our_own_is_rebuilt(tmpdir_, tmp_path):
     ours = tmpdir_ / f"pnpgen-{os.getuid()}"
     icons = sorted((ours / "icons").glob("*.png"))
     assert icons, "the handout's icons are cached"
-    conf = ours / "fontconfig" / "fonts.conf"
+    [conf] = (ours / "fontconfig").glob("fonts-*.conf")          # named by the font folder
     conf.unlink()
     conf.mkdir()                                                       # broken: a folder
     icons[0].write_bytes(b"not a png")                                 # broken: garbage

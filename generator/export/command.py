@@ -16,7 +16,7 @@ def add_parser(sub) -> None:
                        description="png: every face and back as its own PNG with bleed. tts: a folder Tabletop "
                                    "Simulator loads as a Saved Object (decks, tiles, boards).")
     e.add_argument("format", choices=sorted(FORMATS), help="png or tts")
-    e.add_argument("games", nargs="+", metavar="GAME", help="pack name under components/ or a pack folder")
+    e.add_argument("games", nargs="*", metavar="GAME", help=cli.GAME_HELP)
     e.add_argument("--dpi", type=cli._dpi, help="resolution (png default 300; tts default 200, limited by --max-px)")
     e.add_argument("--preset", choices=sorted(load_presets()),
                    help="png: the print shop's image sizes (thegamecrafter, makeplayingcards, drivethrucards)")
@@ -24,8 +24,12 @@ def add_parser(sub) -> None:
     e.add_argument("--group", action="append", default=[], metavar="ID", help="export only this group (repeatable)")
     e.add_argument("--max-px", type=_max_px, default=4096, metavar="PX",
                    help="tts: no image side over this many pixels (default 4096)")
-    e.add_argument("--base-url", metavar="URL", help="tts: where you will host the images folder (default: file:// URLs)")
-    e.add_argument("--out", type=cli._out_folder, default="output", metavar="DIR", help="output folder (default: output)")
+    e.add_argument("--base-url", metavar="URL", help="tts: where you will host the images folder, for play online "
+                   "(default: file:// addresses of this machine)")
+    e.add_argument("--image-folder", type=_image_folder, metavar="FOLDER",
+                   help="tts: the folder the images/ files will sit in on the computer that runs Tabletop Simulator, "
+                        r"e.g. 'C:\Users\me\Documents\pnpgen\my-game' (written as a local path, as TTS reads them)")
+    cli.add_out_option(e)
     e.add_argument("--lenient", action="store_true", help="text that does not fit is a warning, not an error")
     e.add_argument("-q", "--quiet", action="store_true", help="no progress bar or summary")
     e.set_defaults(run=run)
@@ -36,18 +40,20 @@ def run(args) -> int:
     from . import export
     if args.format != "png" and (args.preset or args.bleed is not None):
         raise cli.UsageError("--preset and --bleed are for png export; Tabletop Simulator shows faces cut at the trim line")
-    if args.format != "tts" and (args.base_url or args.max_px != 4096):
-        raise cli.UsageError("--base-url and --max-px are for tts export")
+    if args.format != "tts" and (args.base_url or args.image_folder or args.max_px != 4096):
+        raise cli.UsageError("--base-url, --image-folder and --max-px are for tts export")
+    if args.base_url and args.image_folder:
+        raise cli.UsageError("give --base-url (images hosted online) or --image-folder (images on the TTS computer), not both")
     request = ExportRequest(out_dir=Path(args.out), dpi=args.dpi, preset=args.preset, bleed=args.bleed,
                             groups=tuple(args.group), max_px=args.max_px, base_url=args.base_url,
-                            lenient=args.lenient)
+                            image_folder=args.image_folder, lenient=args.lenient)
 
     def report(pack, result):
         if not args.quiet:
             print(f"{pack.name}: {len(result.files)} files -> {display_path(result.folder)}/")
             for note in result.notes:
                 print(f"  {note}")
-    failed = cli.for_each_pack(args.games, lambda pack: export(pack, args.format, request,
+    failed = cli.for_each_pack(args.games or [str(p) for p in cli.resolve_packs([], all_by_default=False)], lambda pack: export(pack, args.format, request,
                                                                cli.TerminalProgress(not args.quiet)),
                                report, "not exported")
     return 1 if failed else 0
@@ -62,3 +68,18 @@ def _max_px(text: str) -> int:
     if value < MIN_MAX_PX:
         raise argparse.ArgumentTypeError(f"--max-px must be at least {MIN_MAX_PX}")
     return value
+
+
+MAX_FOLDER_CHARS = 400
+
+
+def _image_folder(text: str) -> str:
+    """A folder path on the TTS computer: plain text without control characters, not a URL."""
+    folder = text.strip()
+    if not folder or len(folder) > MAX_FOLDER_CHARS:
+        raise argparse.ArgumentTypeError(f"give a folder path of 1 to {MAX_FOLDER_CHARS} characters")
+    if any(ord(c) < 32 or c in '"<>|?*' for c in folder):
+        raise argparse.ArgumentTypeError("a folder path has no control characters and none of \" < > | ? *")
+    if "://" in folder:
+        raise argparse.ArgumentTypeError("that is an address: for images hosted online use --base-url")
+    return folder

@@ -17,6 +17,7 @@ class ExportRequest:
     groups: tuple[str, ...] = ()      # only these groups (all when empty)
     max_px: int = 4096                # tts: no image side over this
     base_url: str | None = None       # tts: where the images will be hosted (file:// otherwise)
+    image_folder: str | None = None   # tts: the folder the images will sit in on the machine running TTS
     lenient: bool = False
 
 
@@ -31,14 +32,7 @@ class ExportResult:
 
 def selected_groups(game: Game, request: ExportRequest) -> list[Group]:
     """The groups asked for with --group (all when none), each name checked."""
-    if not request.groups:
-        return list(game.groups)
-    known = {g.id: g for g in game.groups}
-    unknown = [name for name in request.groups if name not in known]
-    if unknown:
-        raise BuildError(f"{game.id} has no group {', '.join(repr(u) for u in unknown)}; "
-                         f"its groups are {', '.join(known)}")
-    return [g for g in game.groups if g.id in request.groups]
+    return game.select(request.groups)
 
 
 def pack_bleed(game: Game, group: Group, request: ExportRequest) -> float:

@@ -38,9 +38,9 @@ def export_png(game: Game, request: ExportRequest, progress, result: ExportResul
         raise BuildError(f"--preset {shop.id} sets the bleed (the image size {shop.name} asks for); leave out --bleed")
     dpi = shop.dpi if shop else (request.dpi or DEFAULT_DPI)
     groups = selected_groups(game, request)
-    unsold = [g for g in groups if shop and shop.product_for(g) is None]
-    if unsold:                                  # refuse before drawing anything
-        raise shop.refuse(unsold, "export only the groups it sells (--group ID, repeatable)")
+    if shop:                                    # before drawing anything
+        groups, skipped = shop.sold(groups, named=bool(request.groups))
+        result.warnings += skipped
     plans = [plan_group(game, g, request, shop, dpi) for g in groups]
     progress.start(sum(p.group.total * p.group.sides for p in plans), f"{game.id} png")
     renderers: dict[float, FaceRenderer] = {}

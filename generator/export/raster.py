@@ -6,6 +6,7 @@ face's millimetres, origin at the trim box's top-left) fills how many pixels.
 """
 from __future__ import annotations
 
+import math
 import struct
 import zlib
 from dataclasses import dataclass
@@ -70,6 +71,18 @@ def rasterize(svg: str, window: Window, clip=None, background: tuple | None = No
     if background is not None:
         ctx.set_source_rgb(*background)
         ctx.paint()
+    draw_face(ctx, svg, window, clip)
+    surface.flush()
+    return surface
+
+
+def rasterize_turned(svg: str, window: Window, clip=None) -> cairo.ImageSurface:
+    """One face alone, turned a quarter counter-clockwise: its top at the image's left, the image
+    px_h wide and px_w high (a pointy-topped hex becomes the flat-topped one TTS's hex tile is)."""
+    surface = cairo.ImageSurface(cairo.FORMAT_ARGB32, window.px_h, window.px_w)
+    ctx = new_context(surface)
+    ctx.translate(0, window.px_w)          # (x, y) of the upright face -> (y, px_w - x)
+    ctx.rotate(-math.pi / 2)
     draw_face(ctx, svg, window, clip)
     surface.flush()
     return surface

@@ -8,13 +8,12 @@ and marked as a policy where the declaration says `policy: true`.
 """
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
-
-import yaml
 
 from . import grid
 from .layout import Layout, LayoutKeys
-from .rules import Violation, coords_text, is_int
+from .rules import Violation, coords_text, is_int, read_map_yaml
 
 SHOWN = 12
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -30,7 +29,7 @@ STRUCTURE = {
     "cell-fixed": "House rule: the board's fixed cells keep their printed type.",
     "cell-label": "House rule: a cell's label is its row letter and column number.",
     "cell-value": "House rule: a cell carries the values declared for its type.",
-    "token": "House rule: each cell of the token's types carries one token, and no other cell does.",
+    "token": "House rule: each cell of the token's types carries one token, and no other cell does; the tokens are the declared ones.",
     "placement": "House rule: the only placements are the players' start positions.",
     "start": "House rule: each player has one start position, on a cell where starts are allowed.",
     "marker": "House rule: a marker is written true, and only on cells of the types it may mark.",
@@ -40,7 +39,7 @@ STRUCTURE = {
 
 class Checker:
     def __init__(self, source: "str | Path", game_id: str):
-        data = yaml.safe_load(Path(source).read_text(encoding="utf-8")) or {}
+        data = read_map_yaml(Path(source))        # the checked loader, as the rules' reader uses
         self.game_id = game_id
         self.decl = section = data["layout"]
         board = section["board"]
@@ -48,6 +47,11 @@ class Checker:
         self.cells = self._cells(board)
         self.on_board = set(self.cells)
         self.edge = set(grid.edge_cells(self.cells, self.grid))
+        walls = [[tuple(a), tuple(b)] for a, b in board.get("walls") or []]
+        if walls:                # walled pairs are no neighbours; distances walk around walls
+            self._around, self._distance = grid.walled(self.grid, self.cells, walls)
+        else:
+            self._around, self._distance = grid.neighbours_fn(self.grid), grid.distance_fn(self.grid)
         self.labels = {}
         if board.get("labels") == "row-letter":
             for c in self.cells:
@@ -182,7 +186,7 @@ class Checker:
     def _constraint(self, n, rule, kinds, players, report) -> None:
         kind = next(k for k in rule if k not in ("id", "quote", "policy", "exactly", "min", "max", "per",
                                                   "distance", "values", "within", "cells", "where",
-                                                  "from", "by", "step"))
+                                                  "from", "by", "step", "equal", "spread"))
         rule_id = str(rule.get("id") or f"{kind.replace('_', '-')}-{n + 1}")
         quote, policy = str(rule.get("quote", "")), bool(rule.get("policy", False))
 
@@ -214,13 +218,13 @@ class Checker:
                 broken(f"{len(pairs)} pair(s) of touching {target[0]} and {target[1]}: "
                        + "; ".join(f"{self.name(x)} - {self.name(y)}" for x, y in pairs[:SHOWN]))
         elif kind == "adjacent":
-            b, need = set(self._members(target[1], kinds)), rule.get("min", 1)
+            b, need = set(self._members(target[1], kinds)), _for(rule.get("min", 1), players)
             short = [c for c in self._members(target[0], kinds) if sum(m in b for m in self._around(c)) < need]
             if short:
                 broken(f"{target[0]} with fewer than {need} {target[1]} beside: {self.names(short)}")
         elif kind == "min_distance":
-            d = rule["distance"]
-            dist = grid.distance_fn(self.grid)
+            d = _steps(rule["distance"], players)
+            dist = self._distance
             everywhere = {**kinds, **{c: rec.get("type") for c, rec in self._spaces.items()}}
             b = self._members(target[1], everywhere)
             close = sorted({tuple(sorted((c, m))) for c in self._members(target[0], everywhere) for m in b
@@ -233,33 +237,43 @@ class Checker:
             if wrong:
                 broken(f"{len(wrong)} {target} cell(s) {'not ' if kind == 'on_edge' else ''}on the edge: {self.names(wrong)}")
         elif kind == "near":
-            d, dist = rule.get("distance", 0), grid.distance_fn(self.grid)
+            d, dist = _steps(rule.get("distance", 0), players), self._distance
             far = [c for c in self._members(target, kinds) if all(dist(c, tuple(m)) > d for m in rule["cells"])]
             if far:
                 broken(f"{len(far)} {target} cell(s) more than {d} step(s) from {self.names(tuple(m) for m in rule['cells'])}: "
                        + self.names(far))
         elif kind == "reachable":
-            self._reachable(rule, target, kinds, broken)
+            self._reachable(rule, target, kinds, broken, players)
+        elif kind == "clusters":
+            most = _for(rule["max"], players)
+            big = [p for t in sorted(self.groups[target]) for p in grid.components(
+                [c for c, k in kinds.items() if k == t], self.grid, self._around) if most is not None and len(p) > most]
+            if big:
+                broken(f"{len(big)} connected piece(s) of one {target} type larger than {most}: "
+                       + "; ".join(f"{kinds[p[0]]} {self.names(p)}" for p in big[:SHOWN]))
+        elif kind in ("start_edge", "start_nearest"):
+            pass                        # checked with the starts
         elif kind == "connected":
-            pieces = grid.components(self._members(target, kinds), self.grid)
+            pieces = grid.components(self._members(target, kinds), self.grid, self._around)
             if len(pieces) > 1:
                 pieces.sort(key=lambda p: (-len(p), p))
                 broken(f"the {target} cells fall into {len(pieces)} pieces; cut off: {self.names(c for p in pieces[1:] for c in p)}")
         elif kind == "quota":
-            names, _ = grid.REGION_SCHEMES[rule["per"]]
-            region = dict(zip(self.cells, grid.region_of(self.cells, self.grid, rule["per"])))
+            names, region = self._region(rule["per"])
             counts = [0] * len(names)
             for c in self._members(target, kinds):
-                counts[region[c]] += 1
+                if c in region:
+                    counts[region[c]] += 1
+            low, high = _for(rule.get("min"), players), _for(rule.get("max"), players)
             bad = [f"{names[k]} has {v}" for k, v in enumerate(counts)
-                   if (rule.get("min") is not None and v < rule["min"]) or (rule.get("max") is not None and v > rule["max"])]
+                   if (low is not None and v < low) or (high is not None and v > high)]
             if bad:
-                broken(f"{target} per {rule['per']} outside {rule.get('min', 0)}-{rule.get('max', 'any')}: {', '.join(bad)}")
+                broken(f"{target} per {rule['per']} outside {low or 0}-{'any' if high is None else high}: {', '.join(bad)}")
         # token and start rules are checked with the tokens and the starts
 
-    def _reachable(self, rule, target, kinds, broken) -> None:
+    def _reachable(self, rule, target, kinds, broken, players) -> None:
         """Breadth-first from every `from` cell, a step allowed where `by` changes by at most `step`."""
-        by, step = rule["by"], rule.get("step", 1)
+        by, step = rule["by"], _steps(rule.get("step", 1), players)
 
         def height(c):
             v = self._records[c].get(by, 0)
@@ -278,8 +292,12 @@ class Checker:
             broken(f"{target} cell(s) {self.names(cut)} cannot be reached from {rule['from']} "
                    f"in steps of at most {step} {by}")
 
-    def _around(self, c) -> list:
-        return grid.neighbours_fn(self.grid)(c)
+    def _region(self, name) -> tuple:
+        """(part names, cell -> part) of a built-in cut of the board or one the pack draws."""
+        own = (self.decl.get("regions") or {}).get(name)
+        if own is None:
+            return grid.REGION_SCHEMES[name][0], dict(zip(self.cells, grid.region_of(self.cells, self.grid, name)))
+        return tuple(own), {tuple(c): k for k, cells in enumerate(own.values()) for c in cells}
 
     def _tokens(self, layout, kinds, report) -> None:
         cells = {layout.coord(c): c for c in layout.cells if isinstance(c, dict) and layout.coord(c) in kinds} \
@@ -289,16 +307,37 @@ class Checker:
             wrong = [c for c, t in kinds.items() if (t in on) != (name in cells.get(c, {}))]
             if wrong:
                 report("token", f"{name} tokens missing or misplaced at {self.names(wrong)}")
+            self._token_values(token, [rec[name] for rec in cells.values() if name in rec], layout, report)
             for n, rule in enumerate(self.constraints):
                 if rule.get("tokens_not_adjacent") != name:
                     continue
-                hot = {c for c, rec in cells.items() if rec.get(name) in set(rule["values"])}
-                pairs = sorted({tuple(sorted((c, m))) for c in hot for m in self._around(c) if m in hot})
+                values = rule.get("values") or []
+                hot = {c: rec.get(name) for c, rec in cells.items()
+                       if name in rec and (not values or rec.get(name) in values)}
+                pairs = sorted({tuple(sorted((c, m))) for c in hot for m in self._around(c) if m in hot
+                                and (not rule.get("equal") or _typed(hot[m]) == _typed(hot[c]))})
                 if pairs:
                     rule_id = str(rule.get("id") or f"tokens-not-adjacent-{n + 1}")
-                    report(rule_id, f"{len(pairs)} pair(s) of touching {name} tokens {rule['values']}: "
+                    what = "equal " if rule.get("equal") else ""
+                    listed = f" {values}" if values else ""
+                    report(rule_id, f"{len(pairs)} pair(s) of touching {what}{name} tokens{listed}: "
                            + "; ".join(f"{self.name(x)} - {self.name(y)}" for x, y in pairs[:SHOWN]),
                            str(rule.get("quote", "")), bool(rule.get("policy", False)))
+
+    def _token_values(self, token, have: list, layout, report) -> None:
+        """The values on the board are the declared ones for this player count, each as often
+        (a 7 never dealt, a second 12, the text "3" for 3 are all wrong)."""
+        values = token["values"]
+        if isinstance(values, dict):
+            values = values.get(getattr(layout, "players", None))
+        if not isinstance(values, list):
+            return                           # a player count the game does not have: said by `players`
+        extra, missing = Counter(map(_typed, have)), Counter(map(_typed, values))
+        extra, missing = extra - missing, missing - extra
+        if extra or missing:
+            said = lambda c: ", ".join(text for text, _ in sorted(c.elements()))
+            report("token", f"{token['name']} tokens differ from the declared ones"
+                   + (f": not dealt {said(extra)}" if extra else "") + (f"; missing {said(missing)}" if missing else ""))
 
     def _starts(self, layout, kinds, report) -> None:
         placements = getattr(layout, "placements", None) or []
@@ -315,22 +354,28 @@ class Checker:
         bad = [c for c in cells if kinds.get(c) not in allowed]
         players = getattr(layout, "players", None)
         seats = [self._seat(p) for p in starts]
+        shared = sorted({c for c in cells if len(c) == 2 and cells.count(c) > 1})
+        if shared:
+            report("start", f"two or more players start on {self.names(shared)}; each start has its own cell")
         if len(starts) != players or bad or sorted(seats, key=repr) != sorted(range(1, len(starts) + 1), key=repr):
             report("start", f"{len(starts)} start position(s) for {players!r} players"
                    + (f"; not on {self.starts['over']}: {self.names(bad)}" if bad else "")
                    + ("; some start's role and player do not agree with the declared roles" if None in seats else ""))
         self._start_setup(starts, cells, placements, piece, kinds, report)
-        dist = grid.distance_fn(self.grid)
+        dist = self._distance
         for n, rule in enumerate(self.constraints):
             if "start_quota" in rule:
-                self._start_quota(n, rule, cells, kinds, dist, report)
+                self._start_quota(n, rule, cells, kinds, dist, report, players)
                 continue
             if "start_areas_apart" in rule:
                 self._start_areas_apart(n, rule, cells, kinds, report)
                 continue
+            if "start_edge" in rule or "start_nearest" in rule:
+                self._start_where(n, rule, [c for c in cells if c in kinds], kinds, dist, report, players)
+                continue
             if "start_distance" not in rule:
                 continue
-            d = rule["start_distance"]
+            d = _steps(rule["start_distance"], players)
             close = [(a, b) for i, a in enumerate(cells) for b in cells[i + 1:] if len(a) == 2 and len(b) == 2 and dist(a, b) < d]
             if close:
                 rule_id = str(rule.get("id") or f"start-distance-{n + 1}")
@@ -340,11 +385,12 @@ class Checker:
     def _markers(self, layout, kinds, report) -> None:
         """Each marker on its types only, then the rules about it: how many, how far apart, off the
         starts' areas."""
+        players = getattr(layout, "players", None)
         placements = getattr(layout, "placements", None) or []
         starts = [tuple(p["cell"]) for p in placements if isinstance(p, dict) and p.get("kind") == "start"
                   and isinstance(p.get("cell"), list) and len(p["cell"]) == 2]
         areas = {c for s in starts for c in (s, *(m for m in self._around(s) if m in kinds))}
-        dist = grid.distance_fn(self.grid)
+        dist = self._distance
         for marker in self.markers:
             name, over = marker["name"], self.groups[marker["over"]]
             marked = sorted(c for c, rec in self._records.items() if name in rec)
@@ -366,7 +412,7 @@ class Checker:
                     if bad:
                         report(rule_id, f"{name} on {len(marked)} cell(s) ({self.names(marked)}): " + "; ".join(bad), quote, policy)
                 elif kind == "marker_distance":
-                    close = [(a, b) for i, a in enumerate(marked) for b in marked[i + 1:] if dist(a, b) < rule["distance"]]
+                    close = [(a, b) for i, a in enumerate(marked) for b in marked[i + 1:] if dist(a, b) < _steps(rule["distance"], players)]
                     if close:
                         report(rule_id, f"{name} closer than {rule['distance']}: "
                                + "; ".join(f"{self.name(a)} - {self.name(b)}" for a, b in close[:SHOWN]), quote, policy)
@@ -452,17 +498,60 @@ class Checker:
         if problems:
             report("start", "; ".join(problems[:SHOWN]))
 
-    def _start_quota(self, n, rule, starts, kinds, dist, report) -> None:
-        target, within = rule["start_quota"], rule.get("within", 1)
+    def _start_where(self, n, rule, starts, kinds, dist, report, players) -> None:
+        """start_edge: each start on (off) the edge; start_nearest: the steps from each start to
+        its nearest cell of A within min-max, and differing by at most spread."""
+        kind = "start_edge" if "start_edge" in rule else "start_nearest"
+        if kind == "start_edge":
+            on = rule["start_edge"] == "on"
+            wrong = [c for c in starts if (c in self.edge) != on]
+            message = f"start(s) {'not ' if on else ''}on the edge: {self.names(wrong)}"
+        else:
+            targets = self._members(rule["start_nearest"], kinds)
+            steps = {c: min((dist(c, m) for m in targets), default=None) for c in starts}
+            low, high = _for(rule.get("min"), players), _for(rule.get("max"), players)
+            wrong = [c for c, d in steps.items() if d is None or (low is not None and d < low)
+                     or (high is not None and d > high)]
+            found = [d for d in steps.values() if d is not None]
+            if "spread" in rule and found and max(found) - min(found) > _steps(rule["spread"], players):
+                wrong = sorted(steps)
+            message = (f"steps from each start to the nearest {rule['start_nearest']} "
+                       + ", ".join(f"{self.name(c)}: {steps[c]}" for c in sorted(steps))
+                       + f" (wanted {low if low is not None else 0}-{'any' if high is None else high}"
+                       + (f", differing by at most {rule['spread']}" if "spread" in rule else "") + ")")
+        if wrong:
+            report(str(rule.get("id") or f"{kind.replace('_', '-')}-{n + 1}"), message,
+                   str(rule.get("quote", "")), bool(rule.get("policy", False)))
+
+    def _start_quota(self, n, rule, starts, kinds, dist, report, players) -> None:
+        target, within = rule["start_quota"], _steps(rule.get("within", 1), players)
         members = self._members(target, kinds)
+        low, high = _for(rule.get("min"), players), _for(rule.get("max"), players)
         wrong = []
         for s in starts:
             if len(s) != 2:
                 continue
             have = sum(1 for c in members if dist(s, c) <= within)
-            if (rule.get("min") is not None and have < rule["min"]) or (rule.get("max") is not None and have > rule["max"]):
+            if (low is not None and have < low) or (high is not None and have > high):
                 wrong.append(f"{self.name(s)} has {have}")
         if wrong:
             report(str(rule.get("id") or f"start-quota-{n + 1}"),
-                   f"{target} within {within} of a start outside {rule.get('min', 0)}-{rule.get('max', 'any')}: "
+                   f"{target} within {within} of a start outside {low or 0}-{'any' if high is None else high}: "
                    + "; ".join(wrong), str(rule.get("quote", "")), bool(rule.get("policy", False)))
+
+
+def _for(value, players):
+    """A number of the rules, or its value for this player count when given per player count
+    ({3: 1, 4: 2}); None when the layout's player count has none."""
+    return value.get(players) if isinstance(value, dict) else value
+
+
+def _typed(value) -> tuple:
+    """A token value with its JSON type, so 3 and "3" (and true and 1) count apart."""
+    return (repr(value), type(value).__name__)
+
+
+def _steps(value, players) -> int:
+    """A distance (step, within, spread) of the rules, or its value for this player count; for a
+    player count the game does not have (a fault said on its own) the largest."""
+    return value.get(players, max(value.values())) if isinstance(value, dict) else value

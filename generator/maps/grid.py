@@ -80,13 +80,15 @@ def distance_fn(grid_type: str) -> Callable[[Cell, Cell], int]:
     return hex_distance if grid_type == "hex" else square_distance
 
 
-def components(cells: Iterable[Cell], grid_type: str) -> list[list[Cell]]:
-    """Connected pieces of a set of cells (each piece sorted; pieces in order of their first cell)."""
+def components(cells: Iterable[Cell], grid_type: str,
+               neighbours: Callable[[Cell], list[Cell]] | None = None) -> list[list[Cell]]:
+    """Connected pieces of a set of cells (each piece sorted; pieces in order of their first cell);
+    `neighbours` in place of the grid's, on a board with walls."""
     remaining = sorted(set(cells))
     inside = set(remaining)
     seen: set[Cell] = set()
     pieces = []
-    neighbours = neighbours_fn(grid_type)
+    neighbours = neighbours or neighbours_fn(grid_type)
     for start in remaining:
         if start in seen:
             continue
@@ -101,6 +103,42 @@ def components(cells: Iterable[Cell], grid_type: str) -> list[list[Cell]]:
                     queue.append(n)
         pieces.append(sorted(piece))
     return pieces
+
+
+UNREACHABLE = 10 ** 6     # the distance between cells that walls cut apart
+
+
+def walled(grid_type: str, cells: list[Cell], walls) -> tuple[Callable, Callable]:
+    """neighbours(c) and distance(a, b) on a board whose walls close the edges between some pairs
+    of neighbouring cells: a walled pair are not neighbours, and a distance is the fewest steps
+    that cross no wall, walking on the board (a position one step off it, where a space off the
+    board lies, is reached or left but never walked through). Distances from a cell are found
+    once, when first asked."""
+    on = set(cells)
+    grid_neighbours = neighbours_fn(grid_type)
+    space = on | {m for c in cells for m in grid_neighbours(c)}
+    closed = {frozenset(w) for w in walls}
+
+    def neighbours(c: Cell) -> list[Cell]:
+        return [m for m in grid_neighbours(c) if frozenset((c, m)) not in closed]
+
+    known: dict = {}
+
+    def distance(a: Cell, b: Cell) -> int:
+        if a not in known:
+            steps, queue = {a: 0}, deque([a])
+            while queue:
+                c = queue.popleft()
+                if c != a and c not in on:          # off the board: an end, not a way through
+                    continue
+                for m in neighbours(c):
+                    if m in space and m not in steps:
+                        steps[m] = steps[c] + 1
+                        queue.append(m)
+            known[a] = steps
+        return known[a].get(b, UNREACHABLE)
+
+    return neighbours, distance
 
 
 def is_connected(cells: Iterable[Cell], grid_type: str) -> bool:

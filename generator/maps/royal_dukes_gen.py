@@ -25,6 +25,7 @@ from .rules import MapOptions, map_data
 GAME = "royal-dukes"
 _DATA = map_data(GAME)
 PLAYERS = (_DATA["players"]["min"], _DATA["players"]["max"], _DATA["players"]["default"])
+OPTIONS = ("mountains", "relaxed")      # the command-line options these rules read
 BALANCE_TRIES = 60
 MAX_ATTEMPTS = 200           # whole boards started over before giving up (strict ones almost never need a second)
 REPAIRS = 1000               # settlements lifted again when placement gets stuck, per board (about 30 on average)

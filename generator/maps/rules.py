@@ -10,10 +10,38 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
 import yaml
 
-from ..fonts import PROJECT_ROOT
+from ..resources import BUILTIN_PACKS
+
+
+class MapError(Exception):
+    """A pack's map rules cannot be read or met (said to the user as it is, without a traceback)."""
+
+
+def read_map_yaml(path: Path) -> dict:
+    """A pack's map.yaml (or game.yaml) as plain data, through the same checked loader as every
+    manifest: bounded size, nesting and alias expansion, each problem as file:line:col."""
+    from ..errors import Reporter, os_error_text
+    from ..yamlsrc import load_yaml
+    try:
+        with open(path, "rb"):          # an unreadable file is said as before, with what to check
+            pass
+    except OSError as exc:
+        raise MapError(f"{path}: cannot read the map rules: {os_error_text(exc, 'file')}") from None
+    reporter = Reporter()
+    data = load_yaml(Path(path), reporter)
+    if reporter.errors:
+        raise MapError("; ".join(str(p) for p in reporter.errors))
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        from ..errors import display_path
+        raise MapError(f"{display_path(Path(path))}:1:1: must be a mapping of keys, not a "
+                       f"{'list' if isinstance(data, list) else type(data).__name__}")
+    return data
 
 
 @dataclass(frozen=True)
@@ -33,6 +61,7 @@ class MapOptions:
     balance: bool = True
     relaxed: bool = False            # Royal Dukes: allow adjacent / edge settlements
     mountains: int = 0               # Royal Dukes: optional mountains
+    budget: int | None = None        # declared rules: boards dealt before giving up (None: the default)
     extra: dict | None = None
 
 
@@ -44,7 +73,7 @@ def cached_map_data(game: str) -> dict:
 
 def map_data(game: str) -> dict:
     """A game's map rules as data: components/<game>/map.yaml (trusted, shipped with pnpgen)."""
-    path = PROJECT_ROOT / "components" / game / "map.yaml"
+    path = BUILTIN_PACKS / game / "map.yaml"
     return yaml.safe_load(path.read_text(encoding="utf-8"))
 
 

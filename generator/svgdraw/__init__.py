@@ -13,8 +13,9 @@ supported subset is detected before drawing starts: in that case the whole
 document is drawn by cairosvg onto the same context instead (see
 ``_fallback``), mapped the same way.
 
-Supported: svg (root), g, defs, use, symbol (without viewBox, through use),
-rect, circle, ellipse, line, polyline, polygon, path, text/tspan,
+Supported: svg (root, and nested: a clipping viewport with viewBox), g, defs, use, symbol
+(without viewBox, through use), rect, circle, ellipse, line, polyline, polygon, path,
+text/tspan, image of a pack's picture (``href="pnpgen-art:<digest>"``, see generator/art.py),
 title/desc/metadata; presentation attributes and inline ``style``; transforms;
 group/element opacity; named, hex, rgb()/rgba() colours and currentColor.
 
@@ -25,9 +26,11 @@ The package, one module per concern (each opens with what it turns into what):
     transforms  transform text -> affine matrix
     arcs, paths path data and shapes -> cairo paths
     properties  attributes and style -> typed property values (the ``_ATTRS`` table)
+    fontface    family and style -> the cairo face of the active font library's file
     cascade     element + parent properties -> its properties, paints and font
     shapes      basic shape elements -> shape operations
     text        text/tspan elements -> text operations
+    images      image and nested svg elements -> picture operations (JPEG passed to PDFs as is)
     compiler    document -> tuple of operations (the ``_HANDLERS`` table)
     ops         operations -> cairo calls
     fallback    anything else -> cairosvg, behind a resource guard

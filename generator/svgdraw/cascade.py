@@ -14,6 +14,7 @@ import cairocffi
 
 from .base import UnsupportedSVG
 from .colors import _CURRENT
+from .fontface import face_pointer, on_library_change
 from .properties import (
     _ATTRS, _BASELINE, _CAP_BUTT, _DEFAULT_MITER, _DISPLAY, _HARMLESS, _HARMLESS_BASELINE,
     _INHERITED, _JOIN_MITER, _OPACITY, _TRANSFORM, _declarations)
@@ -27,6 +28,7 @@ _MISSING = object()
 _PREP_CACHE = {}      # (parent props id, attribute items) -> _prep result
 _STYLE_CACHE = {}     # (props id, kind) -> derived paint/font values
 _PROPS_IDS = itertools.count(1)
+on_library_change(_STYLE_CACHE.clear)    # it holds faces: emptied for another pack's fonts
 
 
 def _prep(elem, props):
@@ -176,8 +178,8 @@ def _run_style(props):
             fill, stroke = _paints(props)
         else:
             fill = stroke = None
-        face = _font_face(props['font-family'], props['font-style'],
-                          props['font-weight'])
+        face = face_pointer(props['font-family'], props['font-style'],
+                            props['font-weight'])
         result = (face, size, fill, stroke)
         if len(_STYLE_CACHE) >= _CACHE_LIMIT:
             _STYLE_CACHE.clear()
@@ -185,15 +187,3 @@ def _run_style(props):
     return result
 
 
-_FACES = {}
-
-
-def _font_face(family, slant, weight):
-    """Cached ``cairo_font_face_t *`` of a toy font face."""
-    key = (family, slant, weight)
-    pointer = _FACES.get(key)
-    if pointer is None:
-        face = cairocffi.ToyFontFace(family, slant, weight)
-        # the pointer keeps the face alive (ffi.gc owner)
-        pointer = _FACES[key] = face._pointer
-    return pointer

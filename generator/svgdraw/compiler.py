@@ -14,10 +14,12 @@ from functools import lru_cache
 
 from .base import _MAX_ELEMENTS, _SVG_NS, _XLINK_HREF, UnsupportedSVG
 from .cascade import _CACHE_LIMIT, _paints, _prep
+from .fontface import check_library, on_library_change
 from .ops import (
     _new_matrix, _op_pop, _op_push, _op_restore, _op_save_transform, _op_shape)
 from .properties import _ROOT_PROPS
 from .shapes import _SHAPE_HANDLERS, SHAPE_HANDLERS
+from .images import h_image, h_nested_svg
 from .text import _h_text
 from .transforms import _IDENTITY, _compose
 from .units import _attr_len
@@ -205,10 +207,6 @@ def _h_skip(c, elem, props):
     pass
 
 
-def _h_nested_svg(c, elem, props):
-    raise UnsupportedSVG('nested <svg> is not supported')
-
-
 def _h_use(c, elem, props):
     href = elem.get('href')
     if href is None:
@@ -253,7 +251,8 @@ _HANDLERS = {}
 for _prefix in ('', _SVG_NS):
     _HANDLERS.update({
         _prefix + 'g': _h_g,
-        _prefix + 'svg': _h_nested_svg,
+        _prefix + 'svg': h_nested_svg,
+        _prefix + 'image': h_image,
         _prefix + 'defs': _h_skip,
         _prefix + 'symbol': _h_skip,
         _prefix + 'title': _h_skip,
@@ -288,12 +287,21 @@ def _compile(svg_text):
     return tuple(compiler.ops)
 
 
-@lru_cache(maxsize=256)
 def _compile_cached(svg_text):
-    """Compiled program, or None when the fast path cannot draw it."""
+    """Compiled program, or None when the fast path cannot draw it (its faces those of the
+    active font library)."""
+    check_library()
+    return _compile_memo(svg_text)
+
+
+@lru_cache(maxsize=256)
+def _compile_memo(svg_text):
     try:
         return _compile(svg_text)
     except UnsupportedSVG:
         return None
 
 
+
+
+on_library_change(_compile_memo.cache_clear)

@@ -10,6 +10,10 @@ from __future__ import annotations
 
 import re
 
+import cairocffi
+
+from .. import art
+from .fontface import check_library, font_face
 from .units import _finite
 
 _FALLBACK_CLASS = None
@@ -92,8 +96,10 @@ MAX_IMAGE_PIXELS = 40_000_000
 
 
 def _refuse_fetch(url, resource_type):
-    """Only images written into the SVG itself (data: URLs) load, within size limits; a file
-    or network URL never does."""
+    """Only images written into the SVG itself (data: URLs) load, within size limits, and the
+    pack's pictures (already checked; given corrected, as PNG); a file or network URL never does."""
+    if url.startswith(art.HREF_PREFIX):
+        return _pack_picture(url)
     if not url.startswith("data:"):
         raise ExternalResourceRefused(f"SVG refers to an external resource ({url[:80]}); "
                                       "templates may not load files or URLs")
@@ -106,6 +112,18 @@ def _refuse_fetch(url, resource_type):
     if data and b"<svg" not in data[:1024]:      # raster, not a nested SVG
         _check_raster(data)
     return result
+
+
+def _pack_picture(url):
+    picture = art.lookup(url[len(art.HREF_PREFIX):])
+    if picture is None:
+        raise ExternalResourceRefused(f"<image href=\"{url[:80]}\"> names no picture of the pack")
+    if not picture.raster:
+        return art.data_of(picture)
+    import io
+    out = io.BytesIO()
+    art.pixels(picture).save(out, "PNG", compress_level=1)
+    return out.getvalue()
 
 
 def _check_raster(data):
@@ -156,7 +174,17 @@ def _fallback(ctx, svg_text):
     # xlink to a file or the network loads nothing (cairosvg's default fetcher would)
     tree = Tree(bytestring=data, unsafe=False, url_fetcher=_refuse_fetch)
     _check_text(tree)
-    _fallback_class()(tree, ctx)
+    check_library()
+    _fallback_class()(tree, _LibraryFonts._from_pointer(ctx._pointer, incref=True))
+
+
+class _LibraryFonts(cairocffi.Context):
+    """The caller's context, with cairosvg's choice of font by name (select_font_face) made from
+    the active font library's files, as the fast path makes it (fontface.py)."""
+
+    def select_font_face(self, family='', slant=cairocffi.FONT_SLANT_NORMAL, weight=cairocffi.FONT_WEIGHT_NORMAL):
+        self.set_font_face(font_face(family, weight == cairocffi.FONT_WEIGHT_BOLD,
+                                     slant != cairocffi.FONT_SLANT_NORMAL))
 
 
 def _check_text(node):
@@ -166,7 +194,7 @@ def _check_text(node):
     if node.tag in ('text', 'tspan', 'textPath') and node.text:
         family = node.get('font-family', 'sans-serif').split(',', 1)[0].strip().strip('"\'') or 'sans-serif'
         weight = node.get('font-weight', 'normal')
-        bold = weight in ('bold', 'bolder') or (weight.isdigit() and int(weight) >= 600)
+        bold = weight == 'bold' or (weight.isdigit() and int(weight) >= 550)     # as cairosvg chooses
         covered, font = glyphs.font_coverage(family, bold, node.get('font-style', 'normal') != 'normal')
         glyphs.check(node.text, covered, '<text>', font)
         node.text = glyphs.printable(node.text)

@@ -15,6 +15,7 @@ import cairocffi
 from .. import glyphs, shaping
 from .base import _SVG_NS, UnsupportedSVG
 from .cascade import _CACHE_LIMIT, _prep, _run_style
+from .fontface import on_library_change
 from .ops import _new_matrix, _op_text
 from .units import _LIST_SPLIT_RE, _finite, _length
 
@@ -141,6 +142,7 @@ def _text_run(text, p, pos, need):
 
 
 _TEXT_CACHE = {}  # (parent props id, attribute items) -> _text_head result
+on_library_change(_TEXT_CACHE.clear)
 _NOT_DRAWN = ()
 
 

@@ -1,0 +1,95 @@
+"""A declared game's fairness: a layout -> its metrics (each region's or start's sum of a value)
+and the score balancing maximises (minus the weighted spreads of the declared objective).
+Values are read from the layout's cells: a type's value, one a tile carries, or a token's.
+"""
+from __future__ import annotations
+
+from .layout import Layout
+
+
+def metrics(spec, board, layout: Layout) -> dict:
+    """The objective's sums and spreads of one layout."""
+    index = {c: i for i, c in enumerate(spec.coords)}
+    kind, record = [None] * board.n, [{}] * board.n
+    for cell in layout.cells:
+        i = index.get(layout.coord(cell))
+        if i is not None:
+            kind[i], record[i] = cell.get("type"), cell
+    out = {}
+    for goal in spec.objective:
+        value = _values(goal, record)
+        name = goal["value"]
+        if goal["kind"] == "region_spread":
+            for scheme in goal["per"]:
+                sums = _region_sums(goal, scheme, kind, value, board)
+                out[f"{name}_{scheme}"] = [round(s, 4) for s in sums]
+                out[f"{name}_{scheme}_spread"] = round(max(sums) - min(sums), 4)
+        elif goal["kind"] == "type_spread":
+            sums = {t: sum((v for v, k in zip(value, kind) if k == t and v is not None), 0.0) for t in goal["over"]}
+            out[f"{name}_per_type"] = {t: round(s, 4) for t, s in sums.items()}
+            out[f"{name}_per_type_spread"] = round(max(sums.values()) - min(sums.values()), 4)
+        else:
+            sums = _start_sums(layout, value, board, spec, index)
+            out[f"{name}_near_starts"] = [round(s, 4) for s in sums]
+            out[f"{name}_near_starts_spread"] = round(max(sums) - min(sums), 4) if sums else 0.0
+    return out
+
+
+def spreads(goal) -> list[str]:
+    """The metrics an objective evens out."""
+    name = goal["value"]
+    if goal["kind"] == "region_spread":
+        return [f"{name}_{s}_spread" for s in goal["per"]]
+    return [f"{name}_per_type_spread" if goal["kind"] == "type_spread" else f"{name}_near_starts_spread"]
+
+
+def score(spec, metrics: dict) -> float:
+    """Higher is fairer: minus the weighted spreads of the declared objective."""
+    total = 0.0
+    for goal in spec.objective:
+        total -= goal["weight"] * sum(metrics[key] for key in spreads(goal))
+    return total
+
+
+def _values(goal, record) -> list:
+    """The value as each cell carries it (its type's, its own tile's, or its token's), counted
+    as the objective's `as:` table says; None where a cell has none."""
+    table = goal["as"]
+    out = []
+    for r in record:
+        v = r.get(goal["value"])
+        if table is not None and v is not None and not isinstance(v, (dict, list)):
+            v = table.get(v, 0)
+        out.append(v if isinstance(v, (int, float)) and not isinstance(v, bool) else None)
+    return out
+
+
+def _region_sums(goal, scheme, kind, value, board) -> list[float]:
+    """Each cell's value counted in the region it lies in, or, with `through`, shared equally by
+    the regions of its neighbours of that type (where players reach it from)."""
+    names, region = board.region_names[scheme], board.regions[scheme]
+    sums = [0.0] * len(names)
+    for i, v in enumerate(value):
+        if v is None:
+            continue
+        if goal["through"] is None:
+            if region[i] >= 0:
+                sums[region[i]] += v
+            continue
+        doors = [j for j in board.nbrs[i] if kind[j] == goal["through"]]
+        for j in doors:
+            if region[j] >= 0:
+                sums[region[j]] += v / len(doors)
+    return sums
+
+
+def _start_sums(layout, value, board, spec, index) -> list[float]:
+    sums = []
+    near = spec.starts["near"] if spec.starts else 1
+    for p in layout.placements:
+        if p.get("kind") != "start":
+            continue
+        s = index.get(tuple(p["cell"]))
+        sums.append(sum((v for i, v in enumerate(value)
+                         if v is not None and board.distance(spec.coords[s], spec.coords[i]) <= near), 0.0))
+    return sums

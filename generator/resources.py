@@ -1,0 +1,25 @@
+"""pnpgen's own files -> where they are: the fonts, the shared templates and the built-in packs.
+
+An installed wheel carries them inside the package, in generator/shipped/ (the build copies the
+checkout's top-level fonts/, templates/ and components/ there: see setup.py); an editable install
+reads them from the checkout beside the package. Both are found from the package itself, through
+importlib.resources, never from the working folder.
+"""
+from __future__ import annotations
+
+from importlib.resources import files
+from pathlib import Path
+
+SHIPPED_FOLDERS = ("fonts", "templates", "components")
+
+
+def _shipped_root() -> Path:
+    package = Path(str(files("generator")))
+    packaged = package / "shipped"
+    return packaged if packaged.is_dir() else package.parent
+
+
+SHIPPED_ROOT = _shipped_root()
+FONT_DIR = SHIPPED_ROOT / "fonts"
+TEMPLATE_DIR = SHIPPED_ROOT / "templates"
+BUILTIN_PACKS = SHIPPED_ROOT / "components"
