@@ -161,7 +161,6 @@ def _request(args):
 
 
 def cmd_build(args) -> int:
-    from .build import build
     if args.preset and args.paper != PRINT_SHOP:
         raise UsageError("--preset sets print-shop page sizes: use it with --paper face")
     if args.group and args.paper != PRINT_SHOP:
@@ -175,9 +174,30 @@ def cmd_build(args) -> int:
                 print(f"  {line}")
             for line in build_options.summary(result):
                 print(f"  {line}")
-    failed = for_each_pack(args.games, lambda pack: build(pack, request, TerminalProgress(not args.quiet)),
+    failed = for_each_pack(args.games, lambda pack: _build_or_every_problem(pack, request, not args.quiet),
                            report, "not built")
     return 1 if failed else 0
+
+
+def _build_or_every_problem(pack: Path, request, show_progress: bool):
+    """build(); when a face stops it, validate finds the pack's other problems too (every face
+    rendered, the sheets planned, map and handout), so one run tells all of them."""
+    from .build import build
+    from .errors import BuildError
+    try:
+        return build(pack, request, TerminalProgress(show_progress))
+    except ManifestError:
+        raise
+    except BuildError as first:
+        from .validate import validate
+        try:
+            found = validate(pack, request).errors
+        except PnpError:
+            found = []
+        first_line = str(first)
+        if not any(line.startswith(first_line) for line in found):
+            found.insert(0, first_line)     # found only by drawing (an embedded image, say)
+        raise BuildError("\n".join(found)) from None
 
 
 def cmd_preview(args) -> int:
@@ -226,7 +246,7 @@ def for_each_pack(games: list[str], work, report, undone: str) -> int:
         except ManifestError as exc:
             print_problems(exc.problems)
         except PnpError as exc:
-            print(f"error: {exc}", file=sys.stderr)
+            print("\n".join(f"error: {line}" for line in str(exc).splitlines()), file=sys.stderr)
         else:
             for warning in result.warnings:
                 print(f"warning: {warning}", file=sys.stderr)

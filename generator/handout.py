@@ -609,6 +609,7 @@ def source_for(folder: Path) -> HandoutSource:
         title, icons = game.title, game.icons
         context["game"] = {"title": game.title, "palette": game.palette, "notes": game.notes, "data": game.data}
         context["group"] = game.group_data()
+    context["groups"] = context["group"]    # the name templates use; `group` as handouts first had it
     for path in (folder / "handout.yaml", folder / "map.yaml"):
         problem = confine.read_problem(path, folder) if path.exists() or path.is_symlink() else ""
         if problem:

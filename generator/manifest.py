@@ -46,9 +46,12 @@ MAX_ICON_BYTES = 512 * 1024
 SVG_NS = "{http://www.w3.org/2000/svg}"
 
 
+_WIDTH_BY_HEIGHT = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(?:mm|cm|in)?\s*[x×*]\s*(\d+(?:\.\d+)?)\s*(mm|cm|in)?\s*$")
+
+
 class SizeType(Type):
     """A face size: a named size, one length (side, diameter, across flats) or {width, height}."""
-    description = "a named size (poker, mini, ...), a length like 25mm, or {width, height}"
+    description = "a named size (poker, mini, ...), {width, height}, or for hexagons, circles and squares one length like 25mm"
     limits = (3.0, 2000.0)
 
     def check(self, value, mark, rep, where):
@@ -60,6 +63,12 @@ class SizeType(Type):
             if rec is INVALID or None in (rec.width, rec.height):
                 return INVALID
             return (rec.width, rec.height)
+        pair = _WIDTH_BY_HEIGHT.match(value) if isinstance(value, str) else None
+        if pair:
+            width, height, unit = pair.group(1), pair.group(2), pair.group(3) or "mm"
+            rep.error(mark, f"{where}: '{value}' is not a size",
+                      f"write a rectangle as size: {{width: {width}{unit}, height: {height}{unit}}}")
+            return INVALID
         if isinstance(value, str) and not re.match(r"^\s*[\d.]", value):
             rep.error(mark, f"{where}: unknown size name '{value}'", f"use one of {', '.join(SIZES)}, a length, or width/height")
             return INVALID
@@ -403,9 +412,12 @@ def _build_group(g, file: str, players, env, rep: Reporter, sources: dict) -> Gr
             return None
         xs, ys = [p[0] for p in g.points], [p[1] for p in g.points]
         width, height = max(xs) - min(xs), max(ys) - min(ys)
+    elif not isinstance(size, tuple):
+        rep.error(g.value_mark("size"), f"this {g.kind} is a rectangle: its size needs a width and a height, not one length",
+                  f"write size: {{width: {size:g}mm, height: {size:g}mm}} for a square {g.kind}, or a named size "
+                  f"({', '.join(SIZES)})")
+        return None
     else:
-        if not isinstance(size, tuple):
-            size = (size, size)
         width, height = size
     points = tuple((x - min(p[0] for p in g.points), y - min(p[1] for p in g.points)) for x, y in g.points) if shape == "polygon" else None
     if g.per_player and not players:

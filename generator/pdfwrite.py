@@ -245,17 +245,8 @@ class PdfWriter:
         ctx.save()
         ctx.set_line_width(MARK_WIDTH)
         ctx.set_source_rgb(0, 0, 0)
-        if sheet.side == "board":
-            ctx.set_dash([2.0, 1.5])
-        for x0, y0, x1, y1 in sheet.lines:
-            ctx.move_to(x0, y0)
-            ctx.line_to(x1, y1)
-        ctx.stroke()
-        ctx.set_dash([])
-        for x0, y0, x1, y1 in sheet.crops:      # a board's crop marks: solid, like the sheets'
-            ctx.move_to(x0, y0)
-            ctx.line_to(x1, y1)
-        ctx.stroke()
+        stroke_segments(ctx, sheet.lines, dash=FOLD_DASH if sheet.side == "board" else None)
+        stroke_segments(ctx, sheet.crops)       # a board's crop marks: solid, like the sheets'
         if sheet.outlines:      # white under black dashes: visible on any background
             for p in sheet.outlines:
                 ctx.save()
@@ -276,3 +267,19 @@ class PdfWriter:
             ctx.line_to(sheet.fold_x, sheet.height - 5)
             ctx.stroke()
         ctx.restore()
+
+
+FOLD_DASH = (2.0, 1.5)      # mm: a board's overlap lines and a tuck box's folds
+
+
+def stroke_segments(ctx, segments, dash=None) -> None:
+    """Straight segments (x0, y0, x1, y1), stroked at once in the context's colour and width,
+    dashed when `dash` is given."""
+    if dash:
+        ctx.set_dash(list(dash))
+    for x0, y0, x1, y1 in segments:
+        ctx.move_to(x0, y0)
+        ctx.line_to(x1, y1)
+    ctx.stroke()
+    if dash:
+        ctx.set_dash([])

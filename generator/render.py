@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import jinja2
 
-from . import art, interrupt, svgcheck, templating
+from . import art, interrupt, onface, svgcheck, templating
 from .errors import BuildError, plain_words
 from .model import Game, Group, Item
 from .textfit import TextFitError
@@ -33,6 +33,10 @@ MAX_FACE_CHARS = 16_000_000   # one face's SVG; the largest built-in board is fa
 
 class TemplateTimeout(Exception):
     pass
+
+
+class TemplateTooSlow(BuildError):
+    """A face's template ran past TEMPLATE_SECONDS: its other faces would too (validate skips them)."""
 
 
 @contextlib.contextmanager
@@ -86,7 +90,8 @@ class FaceRenderer:
         self._per_item: dict[str, bool] = {}      # template -> whether it reads the item or player
         self.heard_digests: dict[tuple, str] = {}   # face key -> digest, of faces another process rendered
         self.game_data = templating.read_only({
-            "id": game.id, "title": game.title, "version": game.version, "palette": game.palette,
+            "id": game.id, "title": game.title, "version": game.version,
+            "palette": templating.Palette(templating.read_only(game.palette)),
             "players": [p.__dict__ for p in game.players], "notes": game.notes, "data": game.data})
         self.palette = self.game_data["palette"]
         self.groups = _template_groups(game)
@@ -169,22 +174,30 @@ class FaceRenderer:
             **self.helpers.bind(),
         }
         where = face_place(face)
-        self.helpers.face = where
+        self.helpers.face, self.helpers.bounds, self.helpers.placed = where, (group.width, group.height), onface.Placed()
         try:
             with interrupt.immediate(), time_limit(TEMPLATE_SECONDS, f"template {name} ran for more than {TEMPLATE_SECONDS} s"):
                 body = bounded_output(self.env.get_template(name), context)
         except (jinja2.TemplateError, TextFitError, TypeError, ValueError, ArithmeticError, MemoryError, NameError, SyntaxError,
                 AttributeError, KeyError, RecursionError, TemplateTimeout) as exc:
-            raise BuildError(f"{where}: {_where(exc, name)}{_message(exc)}") from None
+            raised = TemplateTooSlow if isinstance(exc, TemplateTimeout) else BuildError
+            raise raised(f"{where}: {_where(exc, name)}{_message(exc)}") from None
         body = self._pack_pictures(body, name, where)
         head = SVG_HEAD.format(W=group.width + 2 * bleed, H=group.height + 2 * bleed, x=-bleed, y=-bleed)
         svg = head + body + "</svg>"
         problem = well_formed_problem(svg, self.env, name, len(head))
         if problem:
             raise BuildError(f"{where}: {problem}")
-        unknown = svgcheck.problems(body)
+        off = onface.outside(body, self.helpers.placed, group.width, group.height,
+                             lambda text: _template_line(self.env, name, text))
+        if off and not self.helpers.lenient:
+            raise BuildError(f"{where}: template {name}{off}")
+        if off:                 # --lenient: printed as drawn (cut at the trim), and told
+            self.helpers.warn(f"template {name}{off}")
+        unknown = svgcheck.problems(body, self.palette)
         if unknown:
-            raise BuildError(f"{where}: template {name}: {unknown[0]}"
+            written, problem = unknown[0]
+            raise BuildError(f"{where}: template {name}{_template_line(self.env, name, written)}: {problem}"
                              + (f" (and {len(unknown) - 1} more)" if len(unknown) > 1 else ""))
         return svg
 
@@ -330,6 +343,6 @@ def _where(exc: BaseException, template: str) -> str:
 
 def _message(exc: BaseException) -> str:
     text = plain_words(getattr(exc, "message", None) or str(exc))
-    if isinstance(exc, jinja2.UndefinedError):
+    if isinstance(exc, jinja2.UndefinedError) and "; " not in text:      # (a message with its own fix has "; ")
         return f"{text}; check the name, or add the field to the item"
     return text

@@ -9,23 +9,21 @@ located mappings a YAML list gives, and go through the same checks after that.
 """
 from __future__ import annotations
 
-import csv
 import datetime
 import difflib
 import hashlib
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
-
+from . import sheets_read, yamlsrc
 from .errors import Mark, Reporter, display_path, os_error_text
 from .schema import AnyData, Field, ListOf, Spec, Str, Type
+from .sheets_read import FormulaWithoutResult, SheetError, blank as _blank
 from .yamlsrc import SrcDict, SrcList
 
 RESERVED_COLUMNS = ("id", "copies")
 NOTE_PREFIX = "#"
-MAX_ROWS = 100_000
+MAX_CELL_VALUES = 10_000        # values a list or table cell may expand to (aliases included)
 
 SOURCE_SPEC = Spec("items source", {
     "from": Field(Str(300), True, doc="a CSV, XLSX or ODS file in the pack folder, e.g. cards.xlsx"),
@@ -59,101 +57,18 @@ class CellMark(Mark):
         return ", ".join(parts)
 
 
-class SheetError(Exception):
-    """The file cannot be read as a spreadsheet at all."""
-
-    def __init__(self, problem: str, hint: str = "save it again from your spreadsheet program"):
-        super().__init__(problem)
-        self.hint = hint
-
-
-# --- readers: a file -> (sheet name shown in messages, rows of cell values) ------------------
-
-def _read_csv(path: Path, sheet: str | None) -> tuple[str, list[list]]:
-    if sheet:
-        raise SheetError("a CSV file has no sheets", "remove 'sheet:', or save the sheets as XLSX or ODS")
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except UnicodeDecodeError:
-        raise SheetError("not UTF-8 text", "export the CSV as UTF-8 from your spreadsheet program") from None
-    first = text.split("\n", 1)[0]
-    delimiter = max(",;\t", key=first.count)    # Excel writes ';' where ',' is the decimal comma
-    try:
-        return "", [row for row in csv.reader(text.splitlines(), delimiter=delimiter)]
-    except csv.Error as exc:
-        raise SheetError(f"not a valid CSV file ({exc})") from None
-
-
-def _read_xlsx(path: Path, sheet: str | None) -> tuple[str, list[list]]:
-    from openpyxl.utils.exceptions import InvalidFileException
-    from zipfile import BadZipFile
-    try:
-        name, rows = _xlsx_rows(path, sheet, formulas=True)
-        if any(_is_formula(v) for row in rows for v in row):
-            # formulas are read as their results, as last saved by the spreadsheet program
-            _, values = _xlsx_rows(path, name, formulas=False)
-            rows = [[_formula_result(f, v) for f, v in zip(frow, vrow)] for frow, vrow in zip(rows, values)]
-    except (InvalidFileException, BadZipFile, KeyError, OSError) as exc:
-        raise SheetError(f"not a readable XLSX file ({exc})") from None
-    return name, rows
-
-
-def _xlsx_rows(path: Path, sheet: str | None, formulas: bool) -> tuple[str, list[list]]:
-    import openpyxl
-    book = openpyxl.load_workbook(path, read_only=True, data_only=not formulas)
-    try:                # a read-only workbook keeps its file open until closed
-        name = _sheet_name(book.sheetnames, sheet)
-        return name, [list(r) for r in book[name].iter_rows(values_only=True)]
-    finally:
-        book.close()
-
-
-def _is_formula(value) -> bool:
-    return isinstance(value, str) and value.startswith("=")
-
-
-def _formula_result(formula, value):
-    if _is_formula(formula) and value is None:
-        return FormulaWithoutResult(formula)
-    return value
-
-
-@dataclass(frozen=True)
-class FormulaWithoutResult:
-    formula: str
-
-
-def _read_ods(path: Path, sheet: str | None) -> tuple[str, list[list]]:
-    from pyexcel_ods3 import get_data
-    try:
-        book = get_data(str(path))
-    except Exception as exc:        # the reader raises whatever its XML and zip layers raise
-        raise SheetError(f"not a readable ODS file ({type(exc).__name__}: {exc})") from None
-    name = _sheet_name(list(book), sheet)
-    return name, [list(row) for row in book[name]]
-
-
-def _sheet_name(names: list[str], wanted: str | None) -> str:
-    if not names:
-        raise SheetError("the file has no sheets")
-    if wanted is None:
-        return names[0]
-    if wanted not in names:
-        close = difflib.get_close_matches(wanted, names, 1)
-        hint = f"did you mean '{close[0]}'?" if close else f"its sheets: {', '.join(names)}"
-        raise SheetError(f"no sheet named '{wanted}'", hint)
-    return wanted
-
-
-READERS = {".csv": _read_csv, ".xlsx": _read_xlsx, ".xlsm": _read_xlsx, ".ods": _read_ods}
+READERS = sheets_read.READERS
 REMEMBERED = {".xlsx", ".xlsm", ".ods"}     # their readers take 0.15-0.3 s to import and read
+WIDTH_CHECKED = {".csv"}        # a lost or unquoted comma shifts every later cell of the row
 
 
 def read_sheet(path: Path, sheet: str | None, suffix: str) -> tuple[str, list[list]]:
-    """(sheet name, rows) of a spreadsheet. XLSX and ODS rows are remembered in pnpgen's
-    owner-only working folder by the file's bytes and the sheet asked for, so `list`, `validate`
-    and `build` do not import and run a spreadsheet reader for a file read before."""
+    """(sheet name, [[row number, cells], ...]) of a spreadsheet, blank rows left out. XLSX and
+    ODS rows are remembered in pnpgen's owner-only working folder by the file's bytes and the
+    sheet asked for, so `list`, `validate` and `build` do not import and run a spreadsheet
+    reader for a file read before."""
     reader = READERS[suffix]
+    sheets_read.check_file_size(path)
     if suffix not in REMEMBERED:
         return reader(path, sheet)
     from . import workdir
@@ -161,7 +76,7 @@ def read_sheet(path: Path, sheet: str | None, suffix: str) -> tuple[str, list[li
         key = hashlib.sha256(path.read_bytes() + b"\0" + (sheet or "").encode()).hexdigest()
     except OSError:
         return reader(path, sheet)          # it says what is wrong with the file
-    name, rows = workdir.remembered("sheets-read", key, lambda: reader(path, sheet), _plain_rows, _sheet_shape)
+    name, rows = workdir.remembered("sheets-rows", key, lambda: reader(path, sheet), _plain_rows, _sheet_shape)
     return name, rows
 
 
@@ -171,7 +86,7 @@ def _sheet_shape(read) -> bool:
 
 
 def _plain_rows(read) -> bool:
-    return all(type(v) in _PLAIN for row in read[1] for v in row)
+    return all(type(v) in _PLAIN for _, row in read[1] for v in row)
 
 
 _PLAIN = (str, int, float, bool, type(None))        # what JSON gives back as it was
@@ -237,15 +152,17 @@ def _text(value) -> str:
 
 
 def _yaml_value(value):
-    """A cell holding a list or a table, written as YAML flow: [a, b] or {food: 1, wood: 2}."""
+    """A cell holding a list or a table, written as YAML flow: [a, b] or {food: 1, wood: 2};
+    read by the same checked loader as the manifests, with a smaller bound on what it expands to."""
     if not isinstance(value, str):
         return value
-    try:
-        return yaml.safe_load(value)
-    except yaml.YAMLError as exc:
-        problem = getattr(exc, "problem", None) or "invalid"
+    rep = Reporter()
+    data = yamlsrc.load_text(value, "cell", rep, max_nodes=MAX_CELL_VALUES, what="the cell")
+    if rep.errors:
+        problem = rep.errors[0].message.removeprefix("YAML syntax: ")
         raise CellError(f"{_shown(value)} is not a list or table ({problem})",
-                        "write a list as [a, b, c] and a table as {key: value, key: value}") from None
+                        "write a list as [a, b, c] and a table as {key: value, key: value}")
+    return yamlsrc.plain(data)
 
 
 def _list(value):
@@ -285,27 +202,44 @@ def items_from(source, fields: dict[str, str], root: Path, rep: Reporter) -> Src
     except OSError as exc:
         rep.error(where, f"items: {UNREADABLE} '{rel}': {os_error_text(exc, 'file')}")
         return None
+    file = display_path(path)
     try:
         sheet_name, rows = read_sheet(path, sheet, suffix)
     except SheetError as exc:
-        rep.error(where, f"items from {rel}: {exc}", exc.hint)
+        place = where if exc.row is None else CellMark(file, exc.row, 1, sheet or "")
+        rep.error(place, f"items from {rel}: {exc}" if exc.row is None else str(exc), exc.hint)
         return None
-    file = display_path(path)
-    header = _columns(rows[0] if rows else [], fields, file, sheet_name, rep)
+    except OSError as exc:
+        rep.error(where, f"items: {UNREADABLE} '{rel}': {os_error_text(exc, 'file')}")
+        return None
+    header_row = rows[0][1] if rows and rows[0][0] == 1 else []
+    header = _columns(header_row, fields, file, sheet_name, rep)
     if header is None:
+        return None
+    body = rows[1:] if header_row else rows
+    if not body:
+        rep.error(CellMark(file, 2, 1, sheet_name), "the sheet has no items below its header row",
+                  "add a row per item")
         return None
     items = SrcList()
     items.mark, items.item_marks = where, []
-    for number, row in enumerate(rows[1:MAX_ROWS + 1], 2):
+    for number, row in body:
+        if suffix in WIDTH_CHECKED and len(row) != len(header_row):
+            _report_width(row, len(header_row), CellMark(file, number, 1, sheet_name), rep)
+            continue
         item = _item(row, header, fields, file, sheet_name, number, rep)
         if item is not None:
             items.append(item)
             items.item_marks.append(item.mark)
-    if not any(not all(_blank(v) for v in row) for row in rows[1:]):
-        rep.error(CellMark(file, 2, 1, sheet_name), "the sheet has no items below its header row",
-                  "add a row per item")
-        return None
     return items
+
+
+def _report_width(row: list, width: int, mark: CellMark, rep: Reporter) -> None:
+    """A row of a CSV with more or fewer cells than its header: its cells would land in the
+    wrong columns, so it is refused rather than read shifted."""
+    rep.error(mark, f"this row has {len(row)} cells but the header row has {width}",
+              "put quotes around text that holds a comma (\"Fish, chips\")" if len(row) > width else
+              "add the missing cells (empty ones too: a,,c), and put quotes around text that holds a comma")
 
 
 def _columns(row: list, fields: dict, file: str, sheet: str, rep: Reporter) -> dict[int, str] | None:
@@ -343,8 +277,6 @@ def _converted(value, name: str, fields: dict):
 
 def _item(row: list, header: dict[int, str], fields: dict, file: str, sheet: str, number: int,
           rep: Reporter) -> SrcDict | None:
-    if all(_blank(v) for v in row):
-        return None
     item = SrcDict()
     item.mark, item.key_marks, item.value_marks = CellMark(file, number, 1, sheet), {}, {}
     for index, name in header.items():

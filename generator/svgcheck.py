@@ -4,6 +4,7 @@ have (fontconfig would put another font in their place). Checked on every face b
 """
 from __future__ import annotations
 
+import difflib
 import re
 from functools import lru_cache
 
@@ -39,21 +40,33 @@ def _known_families(fonts) -> frozenset:
     return frozenset(f.lower() for f in fonts.families) | GENERIC_FAMILIES
 
 
-def problems(svg: str) -> list[str]:
-    """Each unknown colour or font family in the document, named with the property it is in."""
-    found: list[str] = []
+def problems(svg: str, palette: dict | None = None) -> list[tuple[str, str]]:
+    """Each unknown colour or font family in the document: (the text it is written as, so the
+    template line can be found; what is wrong, with the closest colour of CSS or the palette)."""
+    found: dict[str, str] = {}
     for name, _, value in _ATTRIBUTE.findall(svg):
         declarations = _declarations(value) if name == "style" else [(name, value)]
         for prop, text in declarations:
             text = _unescape(text)
             if prop in PAINT_PROPERTIES and not color_known(text):
-                found.append(f"{prop}={text!r} is not a colour (it would print black); write '#rrggbb', "
-                             f"a CSS colour name or a palette entry")
+                found.setdefault(value, f"{prop}={text!r} is not a colour (it would print black); "
+                                 + (_closest_colour(text, palette or {})
+                                    or "write '#rrggbb', a CSS colour name or a palette entry"))
             elif prop == "font-family" and not family_known(text):
                 first = text.split(",")[0].strip().strip("'\"").strip()
-                found.append(f"font-family {text!r} is neither in the pack's fonts/ nor one of pnpgen's (another "
-                             f"font would be printed in its place); {library().unknown_family_hint(first)}")
-    return list(dict.fromkeys(found))
+                found.setdefault(value, f"font-family {text!r} is neither in the pack's fonts/ nor one of pnpgen's "
+                                 f"(another font would be printed in its place); {library().unknown_family_hint(first)}")
+    return list(found.items())
+
+
+def _closest_colour(text: str, palette: dict) -> str:
+    """'did you mean ...?' naming a palette entry ({{ palette.gold }}) or a CSS colour name; ''."""
+    low = text.strip().lower()
+    close = [text.strip()] if text.strip() in palette else difflib.get_close_matches(low, list(palette), 1, 0.75)
+    if close:
+        return f"did you mean {{{{ palette.{close[0]} }}}}?"
+    close = difflib.get_close_matches(low, NAMED_COLORS, 1, 0.75)
+    return f"did you mean '{close[0]}'?" if close else ""
 
 
 def _declarations(style: str) -> list[tuple[str, str]]:

@@ -32,14 +32,14 @@ import jinja2.meta
 from jinja2.sandbox import SandboxedEnvironment, modifies_known_mutable
 from markupsafe import Markup
 
-from . import art, confine, growth
+from . import art, confine, growth, onface
 from .errors import display_path, os_error_text
 from .glyphs import composed, snippet
 from .fonts import library
 from .resources import TEMPLATE_DIR
 from .schema import type_name
 from .shapes import SQRT3, hex_points
-from .textfit import ICON_TOKEN, Style, TextFitError, fit, icon_svg, layout_lines, render_block
+from .textfit import ICON_TOKEN, Style, TextFitError, block_extent, fit, icon_svg, layout_lines, render_block
 from .units import MAX_MM, mm_to_pt, pt_to_mm
 
 MAX_RANGE = 10_000
@@ -119,6 +119,11 @@ SHOWN_KEYS = 12
 def _missing_key(obj: dict, key) -> str:
     keys = [str(k) for k in obj]
     shown = ", ".join(keys[:SHOWN_KEYS]) + (f" and {len(keys) - SHOWN_KEYS} more" if len(keys) > SHOWN_KEYS else "")
+    if isinstance(obj, Palette):
+        close = difflib.get_close_matches(str(key), keys, 1)
+        return (f"the palette has no colour {key!r} (its colours: {shown or 'none'}); "
+                + (f"did you mean palette.{close[0]}? " if close else "")
+                + "add it to game.yaml's palette, or use one of its colours")
     return f"no key {key!r} here (the keys are: {shown or 'none'})"
 
 
@@ -133,12 +138,16 @@ class ReadOnlyDict(dict):
     __setitem__ = __delitem__ = update = pop = popitem = setdefault = clear = __ior__ = _refuse
 
 
+class Palette(ReadOnlyDict):
+    """The game's colours: a missing one is said to be missing from the palette."""
+
+
 class ReadOnlyList(list):
     __setitem__ = __delitem__ = append = extend = insert = pop = remove = clear = sort = reverse = _refuse
     __iadd__ = __imul__ = _refuse
 
 
-for _cls, _name in ((ReadOnlyDict, "dict"), (ReadOnlyList, "list")):
+for _cls, _name in ((ReadOnlyDict, "dict"), (Palette, "dict"), (ReadOnlyList, "list")):
     _cls.__module__, _cls.__name__, _cls.__qualname__ = "builtins", _name, _name
 del _cls, _name
 
@@ -325,6 +334,8 @@ class Helpers:
         self.said: list[str] = []          # every warning in order, face by face (the face cache replays them)
         self._styles = {}
         self.face = ""                  # the face being rendered, as warnings name it
+        self.bounds = None              # (width, height) in mm of that face: text must stay on it
+        self.placed = onface.Placed()   # the text blocks drawn on that face
         self.pictures: list[tuple[str, str]] = []   # (name, digest) of every picture drawn, in order (the face cache checks them)
 
     def warn(self, message: str) -> None:
@@ -376,8 +387,11 @@ class Helpers:
             self.warn(f"text {snippet(text)} is shrunk to "
                                  f"{size_mm / pt_to_mm(1):.2f} pt to fit, below the {READABLE_PT} pt most players "
                                  f"can read; shorten the text or enlarge its box")
-        return Markup(render_block(lines, x, y, w, h, size_mm, style, self.game.icons, align,
-                                   valign, line_height))
+        markup = render_block(lines, x, y, w, h, size_mm, style, self.game.icons, align, valign, line_height)
+        if self.bounds is not None:     # checked on the face, where its transforms are known
+            onface.place(self.placed, markup, snippet(text),
+                         block_extent(lines, x, y, w, h, size_mm, style, align, valign, line_height))
+        return Markup(markup)
 
     @physical("x", "y", "w", "size", "min_size")
     def text_line(self, text, x, y, w, size=9, min_size=5, font="body", color=None, align="center"):

@@ -142,6 +142,21 @@ def _block_height(n_lines, size, line_height, style):
     return (n_lines - 1) * size * line_height + (style.metrics.ascent + style.metrics.descent) * size
 
 
+def block_extent(lines, x, y, width, height, size, style, align="left", valign="top",
+                 line_height=1.2) -> tuple[float, float, float, float]:
+    """(left, top, right, bottom) in mm of the fitted lines as render_block places them: the
+    ink's box, not the box asked for (a line set centred in a wide box is narrower than it)."""
+    m = style.metrics
+    block_h = _block_height(len(lines), size, line_height, style)
+    top = y + {"top": 0.0, "middle": (height - block_h) / 2, "bottom": height - block_h}[valign]
+    space = m.width(" ", size)
+    widths = [sum(unit_w for _, unit_w in line) * size + space * max(0, len(line) - 1) for line in lines if line]
+    if not widths:
+        return x, top, x, top
+    starts = [x + {"left": 0.0, "center": (width - w) / 2, "right": width - w}[align] for w in widths]
+    return min(starts), top, max(s + w for s, w in zip(starts, widths)), top + block_h
+
+
 def render_block(lines, x, y, width, height, size, style, icons, align="left", valign="top",
                  line_height=1.2) -> str:
     """Positioned SVG for fitted lines (lists of (word, width at size 1)): one <text> per run

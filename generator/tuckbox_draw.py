@@ -14,7 +14,7 @@ import cairocffi as cairo
 from .errors import BuildError
 from .impose import GUIDE_SIZE
 from .model import Game, Group, Item
-from .pdfwrite import FIXED_DATE, LABEL_FONT, MARK_WIDTH, PT_PER_MM, _Sink, new_context
+from .pdfwrite import FIXED_DATE, FOLD_DASH, LABEL_FONT, MARK_WIDTH, PT_PER_MM, _Sink, new_context, stroke_segments
 from .render import FaceRef, FaceRenderer
 from .svgdraw import draw_svg
 from .tuckbox import Net, Panel, box_for, net
@@ -157,12 +157,7 @@ def _lines(ctx, shape: Net) -> None:
     ctx.save()
     ctx.set_source_rgb(0, 0, 0)
     ctx.set_line_width(MARK_WIDTH)
-    ctx.set_dash([2.0, 1.5])
-    for x0, y0, x1, y1 in shape.folds:
-        ctx.move_to(x0, y0)
-        ctx.line_to(x1, y1)
-    ctx.stroke()
-    ctx.set_dash([])
+    stroke_segments(ctx, shape.folds, dash=FOLD_DASH)
     ctx.set_line_width(2 * MARK_WIDTH)
     _trace(ctx, shape.outline)
     ctx.stroke()

@@ -13,7 +13,7 @@ from .errors import BuildError, ManifestError, display_path
 from .manifest import load_pack
 from .model import Game
 from .parallel import in_halves
-from .render import FaceRef, FaceRenderer, Renderers
+from .render import FaceRef, FaceRenderer, Renderers, TemplateTooSlow, face_place
 
 
 @dataclass
@@ -53,28 +53,61 @@ def _printed_faces(game: Game, request: BuildRequest) -> list[tuple[FaceRenderer
 
 
 def _render_every_face(faces: list, result: Validation, progress: Progress) -> None:
-    """Rendered on both cores: each half's errors and warnings come back in face order."""
+    """Rendered on both cores: each half's errors and warnings come back in face order. A fault
+    of a template met on many faces is reported once, with the number of faces it affects."""
     renderers = Renderers({id(r): r for r, _ in faces})
 
-    def render(start: int, end: int, advance) -> tuple[int, list[str], list]:
+    def render(start: int, end: int, advance) -> tuple[int, list[tuple[str, str]], list]:
         known = renderers.known()
-        done, errors = 0, []
+        done, errors, too_slow = 0, [], {}
         for renderer, face in faces[start:end]:
+            where, template = face_place(face), _template_of(face)
             try:
-                renderer.svg(face)
-                done += 1
+                if template in too_slow:    # it would run out of time again: told as the same fault
+                    errors.append((where, too_slow[template]))
+                else:
+                    renderer.svg(face)
+                    done += 1
+            except TemplateTooSlow as exc:
+                too_slow[template] = _without(where, str(exc))
+                errors.append((where, too_slow[template]))
             except BuildError as exc:
-                errors.append(str(exc))
+                errors.append((where, _without(where, str(exc))))
             advance(1)
         return done, errors, renderers.told_since(known)
 
     halves = in_halves(len(faces), render, progress.advance)
     for done, errors, told in halves[1:]:
         renderers.hear(told)
+    found = []
     for done, errors, _ in halves:
         result.faces += done
-        result.errors += errors
+        found += errors
+    result.errors += once_each(found)
     result.warnings += [w for r in renderers.values() for w in r.warnings]
+
+
+def _template_of(face: FaceRef) -> tuple[str, str]:
+    return face.group.id, face.group.template if face.side == "front" else face.group.back_template
+
+
+def _without(where: str, text: str) -> str:
+    """A face's error without the face's place in front (the rest says what is wrong)."""
+    return text[len(where) + 2:] if text.startswith(where + ": ") else text
+
+
+def once_each(errors: list[tuple[str, str]]) -> list[str]:
+    """(face place, problem) pairs -> a line per distinct problem, at its first place, with how
+    many more items have it: a template's mistake is told once, not once per card."""
+    places: dict[str, list[str]] = {}           # problem -> the places of its faces, in order
+    for where, problem in errors:
+        places.setdefault(problem, []).append(where)
+    lines = []
+    for problem, wheres in places.items():
+        more = len({w.rsplit(" (", 1)[0] for w in wheres}) - 1      # items: front and back count once
+        lines.append(f"{wheres[0]}: {problem}"
+                     + (f" (the same on {more:,} more item{'s' if more > 1 else ''})" if more else ""))
+    return lines
 
 
 def _check_map(game: Game, result: Validation) -> None:

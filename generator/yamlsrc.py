@@ -67,8 +67,8 @@ class _Builder:
     expanded size still counts against MAX_NODES: an alias bomb is refused after a few thousand
     steps, in bounded memory."""
 
-    def __init__(self, file: str, loader, reporter: Reporter):
-        self.file, self.loader, self.reporter = file, loader, reporter
+    def __init__(self, file: str, loader, reporter: Reporter, max_nodes: int = MAX_NODES):
+        self.file, self.loader, self.reporter, self.max_nodes = file, loader, reporter, max_nodes
         self.count = self.depth = self.merges = 0
         self.built: dict[int, tuple[object, int]] = {}
 
@@ -113,7 +113,7 @@ class _Builder:
 
     def _add(self, size: int, node) -> None:
         self.count += size
-        if self.count > MAX_NODES:
+        if self.count > self.max_nodes:
             raise _TooLarge(node)
 
     def _sequence(self, node):
@@ -129,20 +129,24 @@ class _Builder:
         out.mark, out.key_marks, out.value_marks = node_mark(file, node), {}, {}
         key_marks, value_marks = out.key_marks, out.value_marks
         merges = sum(1 for k, _ in node.value if k.tag in FLATTEN_TAGS)
+        merged, from_merge = (), set()      # key nodes a merge (<<) brought in; keys set by them
         if merges:
             self.merges += merges
             if self.merges > MAX_MERGES:
                 raise _TooManyMerges(node)
             self._add(sum(len(v.value) for k, v in node.value if k.tag in FLATTEN_TAGS
                           and isinstance(v, yaml.MappingNode)), node)   # what the merge copies
+            own = sum(1 for k, _ in node.value if k.tag != "tag:yaml.org,2002:merge")
             self.loader.flatten_mapping(node)   # resolves YAML merge keys (<<) and '=' keys
+            merged = {id(k) for k, _ in node.value[:len(node.value) - own]}
         for key_node, value_node in node.value:
             key = self.build(key_node)
             mark = node_mark(file, key_node)
             if not isinstance(key, (str, int, float, bool)) or key is None:
                 self.reporter.error(mark, "a key must be a plain word", "write the key as text")
                 continue
-            if key in out:
+            # a merged value gives way to a later merge and to the mapping's own key
+            if key in out and not (merges and (id(key_node) in merged or key in from_merge)):
                 first = key_marks[key]
                 self.reporter.error(mark, f"duplicate key '{key}' (first at line {first.line})",
                                     "remove one of the two, YAML keeps only the last")
@@ -150,6 +154,11 @@ class _Builder:
             key_marks[key] = mark
             value_marks[key] = node_mark(file, value_node)
             out[key] = self.build(value_node)
+            if merges:
+                if id(key_node) in merged:
+                    from_merge.add(key)
+                else:
+                    from_merge.discard(key)
         return out
 
 
@@ -251,8 +260,16 @@ def load_yaml(path: Path, reporter: Reporter):
         line = raw[: exc.start].count(b"\n") + 1
         reporter.error(Mark(file, line, 1), "file is not UTF-8 text", "save it as UTF-8 in your editor")
         return None
+    return load_text(text, file, reporter)
+
+
+@paused_gc()
+def load_text(text: str, file: str, reporter: Reporter, max_nodes: int = MAX_NODES, what: str = "file"):
+    """YAML text -> its data (SrcDict/SrcList/scalars), or None after reporting; `file` names
+    it in marks, `what` in messages; at most `max_nodes` values once aliases are expanded."""
+    top = Mark(file, 1, 1)
     if not text.strip():
-        reporter.error(top, "file is empty", "add the manifest's keys, see docs/manifests.md")
+        reporter.error(top, f"{what} is empty", "add the manifest's keys, see docs/manifests.md")
         return None
     deep = _too_deep(text, SAFE_LOADER)
     if deep is not None:
@@ -262,16 +279,16 @@ def load_yaml(path: Path, reporter: Reporter):
     try:
         node = loader.get_single_node()
         if node is None:
-            reporter.error(top, "file holds no data (only comments)", "add the manifest's keys, see docs/manifests.md")
+            reporter.error(top, f"{what} holds no data (only comments)", "add the manifest's keys, see docs/manifests.md")
             return None
-        return _Builder(file, loader, reporter).build(node)
+        return _Builder(file, loader, reporter, max_nodes).build(node)
     except _TooDeep as exc:
         reporter.error(node_mark(file, exc.node), _DEEP_MESSAGE, _DEEP_HINT)
     except _TooManyMerges as exc:
-        reporter.error(node_mark(file, exc.node), f"more than {MAX_MERGES:,} merge keys (<<) in one file",
+        reporter.error(node_mark(file, exc.node), f"more than {MAX_MERGES:,} merge keys (<<) in one {what}",
                        "write the shared values out, or use fewer merges")
     except _TooLarge as exc:
-        reporter.error(node_mark(file, exc.node), f"file expands to more than {MAX_NODES:,} values (aliases?)",
+        reporter.error(node_mark(file, exc.node), f"{what} expands to more than {max_nodes:,} values (aliases?)",
                        "do not nest YAML aliases; write the data out")
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
@@ -287,6 +304,15 @@ def load_yaml(path: Path, reporter: Reporter):
     finally:
         loader.dispose()
     return None
+
+
+def plain(value):
+    """Located data as plain dicts and lists (for values that came from somewhere with no lines)."""
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [plain(v) for v in value]
+    return value
 
 
 _DEEP_MESSAGE = f"lists and mappings nested more than {MAX_DEPTH} deep"

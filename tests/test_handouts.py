@@ -6,7 +6,7 @@ import pymupdf
 import pytest
 import yaml
 
-from conftest import ROOT, run_cli
+from conftest import ROOT, copy_pack, run_cli
 from test_pdf_output import our_font_names
 
 HANDOUTS = sorted(p.parent.name for p in (ROOT / "components").glob("*/handout.yaml"))
@@ -152,3 +152,18 @@ def test_handout_speaks_to_players_and_never_turns_the_page_mid_sentence(game, p
             top = min(members, key=lambda line: line["bbox"][1])
             first = "".join(s["text"] for s in top["spans"]).strip()
             assert not re.match(r"(?!d\d)[a-z(]", first), (number, column, first)     # d8: a die
+
+
+def test_handout_reads_groups_as_templates_do_and_dashed_ids_in_brackets(tmp_path):
+    """docs/handouts.md: `groups.` as in templates, `group.` the same, a dashed id in brackets;
+    the sections are the author's choice (one section, none of the built-in packs' headings)."""
+    pack = copy_pack("mini", tmp_path)
+    (pack / "board.yaml").write_text((pack / "board.yaml").read_text().replace("id: board\n", "id: sea-board\n"))
+    (pack / "handout.yaml").write_text(
+        'title: Mini\nsections:\n  - heading: Counts\n    blocks:\n'
+        '      - text: "cards {{ groups.cards.total }} / {{ group.cards.total }} / boards {{ groups[\'sea-board\'].total }}'
+        ' / plain {{ groups.cards[\'plain-3\'].n }}"\n')
+    code, out, err = run_cli("handout", pack, "--out", tmp_path / "out")
+    assert code == 0, err
+    text = " ".join(pymupdf.open(tmp_path / "out" / "mini" / "mini-handout.pdf")[0].get_text().split())
+    assert "cards 12 / 12 / boards 1 / plain 3" in text, text

@@ -28,6 +28,7 @@ from typing import Callable
 import pytest
 
 from conftest import FIXTURES, ROOT, copy_pack
+import sheetfiles
 
 ADDRESS_SPACE = 2 << 30        # the child may map 2 GB; a blow-up fails with MemoryError, not the machine
 PEAK_MEMORY_MB = 600           # resident peak allowed; a normal build of the test pack needs ~60 MB
@@ -195,6 +196,59 @@ def handout_step(text: str):
     return replace("handout.yaml", "Flip coins to decide turn order.", text)
 
 
+def both(*setups):
+    def setup(pack, work):
+        for one in setups:
+            one(pack, work)
+    return setup
+
+
+def sheet_items(name: str, data: Callable[[], bytes], fields: str = "{title: text, body: text, n: int}"):
+    """The test deck's items read from the spreadsheet `name` (its bytes made by data()), in
+    place of its YAML list; XLSX and ODS from their sheet Spells."""
+    def setup(pack, work):
+        (pack / name).write_bytes(data())
+        text = (pack / "cards.yaml").read_text().replace("{title: text, body: text, n: int}", fields)
+        sheet = "" if name.endswith(".csv") else ", sheet: Spells"
+        (pack / "cards.yaml").write_text(text[:text.index("    items:\n")] + f"    items: {{from: {name}{sheet}}}\n")
+    return setup
+
+
+def big_csv(pack, work):
+    """A CSV of 1 GB (sparse: no disk is spent), its header first."""
+    sheet_items("cards.csv", lambda: b"id,title\n")(pack, work)
+    with open(pack / "cards.csv", "r+b") as handle:
+        handle.truncate(1 << 30)
+
+
+def shared_strings_of(megabytes: int):
+    def write(put):
+        put(b'<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">')
+        chunk = b"<si><t>xy</t></si>" * 58_255          # about 1 MB
+        for _ in range(megabytes):
+            put(chunk)
+        put(b"</sst>")
+    return lambda: sheetfiles.xlsx_with_part([["id", "title"], ["a", "A"]], "xl/sharedStrings.xml", write)
+
+
+def claims_a_million_rows(name: str, data: bytes) -> bytes:
+    if "sheet1" not in name:
+        return data
+    data = re.sub(rb'<dimension ref="[^"]*"/>', b'<dimension ref="A1:XFD1048576"/>', data)
+    return data.replace(b"</sheetData>", b'<row r="1048576"><c r="XFD1048576"/></row></sheetData>')
+
+
+def with_dtd(name: str, data: bytes) -> bytes:
+    return b'<!DOCTYPE x [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;">]>' + data if "sheet1" in name else data
+
+
+ODS_FLOOD = sheetfiles.ods_row(["id", "title"]) + (
+    '<table:table-row table:number-rows-repeated="1048575"><table:table-cell office:value-type="string" '
+    'table:number-columns-repeated="16384"><text:p>x</text:p></table:table-cell></table:table-row>')
+ALIAS_BOMB = "[" + ", ".join(["&a [x, x, x, x, x, x, x, x, x]"] + [
+    f"&{chr(98 + i)} [" + ", ".join([f"*{chr(97 + i)}"] * 9) + "]" for i in range(8)]) + "]"
+
+
 # a declared map for the test pack (a square board of 16 cells), and its hostile variants
 MINI_MAP = """layout:
   board: {grid: square, shape: rectangle, cols: 4, rows: 4}
@@ -288,6 +342,9 @@ TRACEBACKS = [
         "handout.yaml", "          rows:\n            - [Monk,", "          rows:\n            - [x, %s, y, z]\n"
         "            - [Monk," % ("ab " * 1500)), HANDOUT,
          r"handout\.yaml:\d+:\d+: handout: section 'Setup' holds a table taller than a whole column", pack="royal-dukes"),
+    Case("a DTD in an XLSX part", sheet_items("cards.xlsx", lambda: sheetfiles.xlsx_bytes(
+        [["id", "title"], ["a", "A"]], with_dtd)), BUILD,
+         r"cards\.yaml:10:\d+: items from cards\.xlsx: its part xl/worksheets/sheet1\.xml declares a DTD"),
 ]
 
 HANGS = [
@@ -376,6 +433,19 @@ MEMORY = [
          r"z\.yaml:1:1: 'z\.yaml' is a link to a file outside the game pack"),
     Case("map --check /dev/zero", lambda pack, work: None, ("map", "--check", "/dev/zero"),
          r"/dev/zero: not a regular file"),
+    Case("an XLSX whose sharedStrings unpack to 200 MB", sheet_items("cards.xlsx", shared_strings_of(200)), BUILD,
+         r"cards\.yaml:10:\d+: items from cards\.xlsx: the file unpacks to more than 128 MB, the limit for a spreadsheet"),
+    Case("an XLSX whose dimension claims 1,048,576 rows of 16,384 cells", sheet_items("cards.xlsx", lambda: sheetfiles.xlsx_bytes(
+        [["id", "title", "n"], ["a", "A", "many"]], claims_a_million_rows)), BUILD,
+         r"cards\.xlsx, sheet Spells, row 2, column n: 'many' is not a whole number"),
+    Case("an ODS of a million repeated rows of 16,384 cells", sheet_items("cards.ods", lambda: sheetfiles.ods_bytes(
+        sheetfiles.ods_table("Spells", ODS_FLOOD))), BUILD,
+         r"cards\.ods, sheet Spells, row 2: the sheet holds more than 2,000,000 cells, the limit"),
+    Case("a CSV of 1 GB", big_csv, BUILD,
+         r"cards\.yaml:10:\d+: items from cards\.csv: the file is 1,024 MB, over the 64 MB limit for a spreadsheet"),
+    Case("a list cell holding a YAML alias bomb", sheet_items("cards.csv", lambda: (
+        'id,title,tags\na,A,"%s"\n' % ALIAS_BOMB).encode(), "{title: text, tags: list}"), BUILD,
+         r"cards\.csv, row 2, column tags: '\[&a .*' is not a list or table \(the cell expands to more than 10,000 values"),
     Case("a picture of 9 MB", with_art("art/big.png", {"art/big.png": lambda: b"\x89PNG\r\n\x1a\n" + bytes(9 << 20)}), BUILD,
          ART + r"'art/big\.png' is 9\.0 MB, over the 8 MB limit"),
     Case("a picture of 48 megapixels", with_art("art/bomb.png", {"art/bomb.png": lambda: picture("PNG", (8000, 6000), "1")}), BUILD,
@@ -425,6 +495,27 @@ SILENT = [
          r"l\.json: grid\.orientaton: unknown key; did you mean 'orientation'\?"),
     Case("layout with an unknown top-level key", layout_file(with_value("player", '4')), CHECK,
          r"l\.json: player: unknown key; did you mean 'players'\? known keys are cells, game"),
+    Case("a CSV row with a cell too many", sheet_items("cards.csv", lambda: b"id,title,n\na,A,1\nb,Fish, chips,2\n"), BUILD,
+         r"cards\.csv, row 3: this row has 4 cells but the header row has 3; put quotes around text that holds a comma"),
+    Case("a CSV row with a cell too few", sheet_items("cards.csv", lambda: b"id,title,n\na,A,1\nb,2\n"), BUILD,
+         r"cards\.csv, row 3: this row has 2 cells but the header row has 3"),
+    Case("sheet rows past row 100,001", sheet_items("cards.csv", lambda: b"id,title\n" + b"".join(
+        b"c%d,C\n" % i for i in range(100_001))), BUILD,
+         r"cards\.csv, row 100002: the sheet has more than 100,000 item rows below its header, the limit"),
+    Case("a card size of one length", replace("cards.yaml", "size: poker", "size: 63mm"), BUILD,
+         r"cards\.yaml:4:11: this card is a rectangle: its size needs a width and a height, not one length; "
+         r"write size: \{width: 63mm, height: 63mm\} for a square card"),
+    Case("text drawn below its face", template("{{ text_line('Lost', 5, 100, 40) }}"), BUILD,
+         FRONT + r" line 1: text 'Lost' is drawn outside its 63 x 88 mm face \(from x [\d.]+, y 9[\d.]+"),
+    Case("a <text> of the template's own below its face", template('<text x="5" y="95" font-size="3">Gone</text>'), BUILD,
+         FRONT + r" line 1: text 'Gone' is drawn outside its 63 x 88 mm face \(at x 5\.0, y 95\.0 mm on the face\); move it"),
+    Case("text moved off its face by a transform", template(
+        '<g transform="translate(60 0)">{{ text_box(item.body, 5, 20, 40, 30) }}</g>'), BUILD,
+         FRONT + r" line 1: text 'A :star: card\.' is drawn outside its 63 x 88 mm face"),
+    Case("a build with faults in two templates", both(
+        template('<rect width="5" height="5" fill="redd"/>'), write("templates/card-back.svg.j2", "{{ text_line('B', 5, 99, 9) }}")),
+         BUILD, r"(?s)" + FRONT + r" line 1: fill='redd' .*\n.*\(back\): template card-back\.svg\.j2 line 1: text 'B' is "
+         r"drawn outside"),
     Case("map.yaml value of 1.0e+400 (Infinity in the layout)", map_yaml("vp: 1", "vp: 1.0e+400"), MAP,
          r"map\.yaml:5:\d+: layout\.types\.rock\.values\.vp: the number inf is not finite or not within", code=2),
     Case("map.yaml value of 21 digits", map_yaml("vp: 1", "vp: 100000000000000000000"), MAP,
@@ -478,6 +569,17 @@ UNPLACED = [
     Case("--out under a file", lambda pack, work: (work / "a-file").write_text("x"),
          ("build", "{pack}", "--out", "{work}/a-file/sub", "--quiet"), r"argument --out: '.*a-file' is a file, not a folder",
          code=2),
+    Case("an ODS cell below repeated blank rows", sheet_items("cards.ods", lambda: sheetfiles.ods_bytes(sheetfiles.ods_table(
+        "Spells", sheetfiles.ods_row(["id", "n"]) + sheetfiles.ods_row([None, None], 42) + sheetfiles.ods_row(["a", "many"])
+        + sheetfiles.ods_row([None, None], 1_000_000)))), BUILD,
+         r"cards\.ods, sheet Spells, row 44, column n: 'many' is not a whole number"),
+    Case("a card size written 63x88mm", replace("cards.yaml", "size: poker", "size: 63x88mm"), BUILD,
+         r"cards\.yaml:4:11: .*'63x88mm' is not a size; write a rectangle as size: \{width: 63mm, height: 88mm\}"),
+    Case("a colour misspelt in a template", template('<rect width="5" height="5" fill="redd"/>'), BUILD,
+         FRONT + r" line 1: fill='redd' is not a colour \(it would print black\); did you mean 'red'\? "
+         r"\(the same on 10 more items\)"),
+    Case("a colour missing from the palette", template('<rect width="5" height="5" fill="{{ palette.gld }}"/>'), BUILD,
+         FRONT + r" line 1: the palette has no colour 'gld' \(its colours: ink, card, back\); add it to game\.yaml's palette"),
 ]
 
 CLASSES = {"traceback": TRACEBACKS, "hang": HANGS, "memory": MEMORY, "silent": SILENT, "unplaced": UNPLACED}
@@ -542,7 +644,7 @@ def snapshot(folder: Path) -> dict:
 
 
 @pytest.mark.parametrize("case", list(_params()))
-def test_hostile_input(case: Case, tmp_path, earlier_output):
+def test_hostile_input(case: Case, tmp_path, earlier_output, record_property):
     pack = copy_pack(case.pack, tmp_path)
     out = tmp_path / "out"
     shutil.copytree(earlier_output, out)
@@ -550,6 +652,9 @@ def test_hostile_input(case: Case, tmp_path, earlier_output):
     case.setup(pack, tmp_path)
     argv = [a.format(pack=pack, work=tmp_path, out=out) for a in case.argv]
     result = run_bounded(argv, tmp_path)
+    # the figures of every case, for the worst case's time and memory (pytest --junitxml=FILE)
+    record_property("seconds", round(result.seconds, 2))
+    record_property("peak_mb", round(result.peak_mb, 1))
     assert result.seconds < TIME_BOUND, f"killed after {TIME_BOUND} s: a hang"
     assert result.code == case.code, result.err[-2000:]
     assert "Traceback" not in result.err and "Exception ignored" not in result.err, result.err[-3000:]

@@ -128,3 +128,77 @@ def test_a_broken_game_yaml_is_reported_without_its_consequences(tmp_path):
     code, _, err = run_cli("validate", pack)
     assert code == 1 and "game.yaml:" in err, err
     assert "per_player" not in err and "player_colors" not in err, err
+
+
+def test_a_yaml_merge_with_an_override_is_accepted(tmp_path):
+    """`<<: *anchor` then a key of the mapping's own: the own value wins, as YAML says; only a
+    key written twice by hand is a duplicate."""
+    from generator.manifest import load_pack
+    pack = copy_pack("mini", tmp_path)
+    edit(pack / "cards.yaml", '- {id: escape,', '- &escape {id: escape,')
+    edit(pack / "cards.yaml", "rulebook_count: 12", "rulebook_count: 13")
+    (pack / "cards.yaml").write_text((pack / "cards.yaml").read_text()
+                                     + "      - {<<: *escape, id: third, title: Third, copies: 1}\n")
+    cards = next(g for g in load_pack(pack).groups if g.id == "cards")
+    third = next(i for i in cards.items if i.id == "third")
+    assert (third.copies, third.data["title"], third.data["body"]) == (1, "Third", "Fish & chips <b>")
+    edit(pack / "cards.yaml", "id: third, title: Third,", "id: third, title: Third, title: Again,")
+    code, err = validate(pack)
+    assert code == 1 and re.search(r"cards\.yaml:13:\d+: duplicate key 'title' \(first at line 13\)", err), err
+
+
+def test_text_is_checked_on_the_face_where_its_transforms_put_it(tmp_path):
+    """A label turned a quarter round the card's centre lies on the face and is accepted; the
+    same label moved 60 mm right runs off the 63 mm card and is an error naming the line."""
+    pack = copy_pack("mini", tmp_path)
+    card = pack / "templates" / "card.svg.j2"
+    card.write_text('<rect width="63" height="88" fill="#fff"/>\n'
+                    '<g transform="rotate(90 31.5 44)">{{ text_line("Turned label", 10, 44, 43) }}</g>\n'
+                    '<g transform="translate(0 80)"><text x="5" y="5" font-size="3">Own text</text></g>\n')
+    code, err = validate(pack)
+    assert code == 0, err
+    card.write_text(card.read_text().replace("rotate(90 31.5 44)", "translate(60 0)"))
+    code, err = validate(pack)
+    assert code == 1 and re.search(r"template card\.svg\.j2 line 2: text 'Turned label' is drawn outside its "
+                                   r"63 x 88 mm face \(from x 8\d\.\d, y 4\d\.\d to x 10\d\.\d", err), err
+
+
+def test_a_template_fault_is_told_once_with_the_number_of_items_it_affects(tmp_path):
+    pack = copy_pack("mini", tmp_path)
+    template = pack / "templates" / "card.svg.j2"
+    template.write_text(template.read_text() + '<rect width="3" height="3" fill="{{ palette.gld }}"/>\n')
+    code, err = validate(pack)
+    lines = err.strip().splitlines()
+    assert code == 1 and len(lines) == 2, err
+    assert re.fullmatch(r".*cards\.yaml:11:9: group 'cards', item 'plain-1' \(front\): template card\.svg\.j2 line 6: "
+                        r"the palette has no colour 'gld' \(its colours: ink, card, back\); add it to game\.yaml's "
+                        r"palette, or use one of its colours \(the same on 10 more items\)", lines[0]), lines[0]
+
+
+def test_build_reports_every_problem_not_only_the_first(tmp_path):
+    """Three faults on faces of two templates and one item: build names all three, each once."""
+    pack = copy_pack("mini", tmp_path)
+    card = pack / "templates" / "card.svg.j2"
+    card.write_text(card.read_text() + '<rect width="3" height="3" fill="redd"/>\n')
+    (pack / "templates" / "card-back.svg.j2").write_text("{{ text_line('Back', 5, 100, 30) }}\n")
+    edit(pack / "cards.yaml", 'body: "Fish & chips <b>"', "body: \"" + "Very long rules text. " * 80 + "\"")
+    code, out, err = run_cli("build", pack, "--out", tmp_path / "out", "--quiet")
+    assert code == 1 and "Traceback" not in err
+    found = [line for line in err.splitlines() if line.startswith("error: ")]
+    assert len(found) == 3, err
+    redd, back, long_text = found            # in face order: plain-1 front, plain-1 back, ..., escape
+    assert "item 'plain-1' (front): template card.svg.j2 line 6: fill='redd' is not a colour" in redd
+    assert redd.endswith("(the same on 9 more items)")         # escape's front stops at its text first
+    assert "item 'plain-1' (back): template card-back.svg.j2 line 1: text 'Back' is drawn outside" in back
+    assert back.endswith("(the same on 10 more items)")
+    assert "item 'escape' (front): template card.svg.j2 line 4: text 'Very long rules text." in long_text
+    assert not (tmp_path / "out" / "mini").exists()
+
+
+def test_text_off_its_face_is_a_warning_with_lenient(tmp_path):
+    pack = copy_pack("mini", tmp_path)
+    (pack / "templates" / "card.svg.j2").write_text('{{ text_line("Low", 5, 100, 40) }}\n')
+    code, out, err = run_cli("build", pack, "--out", tmp_path / "out", "--quiet", "--lenient")
+    assert code == 0, err
+    assert re.search(r"warning: .*item 'plain-1' \(front\): template card\.svg\.j2 line 1: text 'Low' is drawn outside "
+                     r"its 63 x 88 mm face .* \(the same on \d+ more faces\)", err), err

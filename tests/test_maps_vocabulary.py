@@ -183,9 +183,10 @@ def test_count_writes_the_layouts_it_found_and_names_the_seeds_that_failed(tmp_p
     assert re.search(r"error: 4 of 5 seeds found no layout: seed 20: marsh: no layout .* in 1 board; boards "
                      r"rejected by: pools-spread 1", err), err
     assert [int(s) for s in re.findall(r"seed (\d+):", err)] == [20, 21, 23, 24]
-    data = json.loads((tmp_path / "out" / "marsh" / "marsh-maps-20-x5.json").read_text())
+    [written] = (tmp_path / "out" / "marsh").glob("marsh-maps-*p-20-x5.json")     # named with the player count
+    data = json.loads(written.read_text())
     assert data["seed"] == 22
-    code, out, err = run_cli("map", pack, "--check", tmp_path / "out" / "marsh" / "marsh-maps-20-x5.json")
+    code, out, err = run_cli("map", pack, "--check", written)
     assert code == 0, out + err
     # when no seed finds one, nothing is written
     code, out, err = run_cli("map", pack, "--seed", "20", "--count", "2", "--budget", "1", "--out", tmp_path / "none")
@@ -472,7 +473,7 @@ def test_the_harbour_island_of_the_docs_is_its_map_yaml_and_balances_pips(tmp_pa
     assert yaml.safe_load(block)["layout"] == yaml.safe_load((HARBOURS / "map.yaml").read_text())["layout"]
     code, out, err = run_cli("map", HARBOURS, "--seed", "1", "--count", "20", "--balance", "off", "--out", tmp_path)
     assert code == 0, err
-    path = tmp_path / "harbour-island" / "harbour-island-maps-1-x20.json"
+    [path] = (tmp_path / "harbour-island").glob("harbour-island-maps-*p-1-x20.json")
     code, out, err = run_cli("map", HARBOURS, "--check", path)
     assert code == 0 and out.count("legal harbour-island layout") == 20, out + err
     from generator.maps import engine, grid

@@ -131,8 +131,12 @@ def test_a_board_may_not_write_over_the_map(tmp_path):
 
 
 @pytest.mark.parametrize("template_line, fragment", [
-    ('<rect fill="{{ palette.clear }}"/>', r"no key 'clear' here \(the keys are: ink, card, back\)"),
-    ('<rect fill="bogus"/>', r"fill='bogus' is not a colour"),
+    ('<rect fill="{{ palette.clear }}"/>', r"line 6: the palette has no colour 'clear' \(its colours: ink, card, back\); "),
+    ('<rect fill="{{ palette.bak }}"/>', r"line 6: the palette has no colour 'bak' \(its colours: ink, card, back\); did you "
+                                         r"mean palette\.back\? add it to game\.yaml's palette, or use one of its colours \(the same on 10 more items\)"),
+    ('<rect fill="bogus"/>', r"line 6: fill='bogus' is not a colour"),
+    ('<rect fill="redd"/>', r"line 6: fill='redd' is not a colour \(it would print black\); did you mean 'red'\? \(the same"),
+    ('<rect fill="ink"/>', r"line 6: fill='ink' is not a colour \(it would print black\); did you mean \{\{ palette\.ink \}\}\? \(the same"),
     ('<text font-family="DejaVu Sans">x</text>', r"font-family 'DejaVu Sans' is neither in the pack's fonts/ nor one of pnpgen's"),
     ("{{ text_box('a :stra: here', 5, 5, 40, 10) }}", r"icon ':stra:' .* did you mean ':star:'\?"),
     ("{{ item.title.nope() }}", r"template card\.svg\.j2 line \d"),

@@ -123,7 +123,7 @@ def test_a_wrong_shaped_sheet_entry_is_read_again(private, tmp_path):
     book.save(tmp_path / "s.xlsx")
     first = sheets_source.read_sheet(tmp_path / "s.xlsx", None, ".xlsx")
     assert first[1] == [["id", "name"], ["a", "Alpha"]]
-    [entry] = (private / "sheets-read").iterdir()
+    [entry] = (private / "sheets-rows").iterdir()
     for text in ('["Sheet", [["id"], 5]]', '["Sheet"]', '{"a": 1}', '["Sheet", [[{"x": 1}]]]', '["Sheet", 7]'):
         entry.write_text(text)
         assert sheets_source.read_sheet(tmp_path / "s.xlsx", None, ".xlsx") == first
@@ -133,14 +133,14 @@ def test_the_folder_of_a_kind_is_bounded_the_oldest_entries_going_first(private,
     monkeypatch.setattr(workdir, "MAX_BYTES", 10 << 20)
     big = "x" * (800 << 10)                       # a 400-row sheet's rows are about this size
     for n in range(40):
-        workdir.remembered("sheets-read", f"k{n:02d}", lambda: [big])
-        os.utime(private / "sheets-read" / f"k{n:02d}.json", ns=(n * 10**9, n * 10**9))
-    names = sorted(p.name for p in (private / "sheets-read").iterdir())
-    size = sum(p.stat().st_size for p in (private / "sheets-read").iterdir())
+        workdir.remembered("sheets-rows", f"k{n:02d}", lambda: [big])
+        os.utime(private / "sheets-rows" / f"k{n:02d}.json", ns=(n * 10**9, n * 10**9))
+    names = sorted(p.name for p in (private / "sheets-rows").iterdir())
+    size = sum(p.stat().st_size for p in (private / "sheets-rows").iterdir())
     assert size <= 10 << 20 and names[-1] == "k39.json" and "k00.json" not in names
     monkeypatch.setattr(workdir, "MAX_ENTRIES", 5)
-    workdir.remembered("sheets-read", "last", lambda: [1])
-    assert len(list((private / "sheets-read").iterdir())) == 5
+    workdir.remembered("sheets-rows", "last", lambda: [1])
+    assert len(list((private / "sheets-rows").iterdir())) == 5
 
 
 def test_a_template_is_compiled_once_per_process_whatever_its_environments(tmp_path):

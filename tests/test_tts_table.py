@@ -17,15 +17,19 @@ from generator.manifest import DATA_DIR, load_pack
 TTS = yaml.safe_load((DATA_DIR / "tts.yaml").read_text())
 
 
+def exported(tmp, name: str, *options):
+    """A copy of a built-in pack exported to Tabletop Simulator: (its model, the tts folder, the save)."""
+    pack = copy_pack(name, tmp)
+    code, _, stderr = run_cli("export", "tts", pack, "--out", tmp / "out", "--quiet", *options)
+    assert code == 0, stderr
+    folder = tmp / "out" / name / "tts"
+    return load_pack(pack), folder, json.loads((folder / f"{name}.json").read_text())
+
+
 @pytest.fixture(scope="module")
 def royal(tmp_path_factory):
     """Royal Dukes: a card deck (player aids), pointy-topped hex counters, a board."""
-    tmp = tmp_path_factory.mktemp("table")
-    pack = copy_pack("royal-dukes", tmp)
-    code, _, stderr = run_cli("export", "tts", pack, "--out", tmp / "out", "--quiet", "--max-px", "2048")
-    assert code == 0, stderr
-    folder = tmp / "out" / "royal-dukes" / "tts"
-    return load_pack(pack), folder, json.loads((folder / "royal-dukes.json").read_text())
+    return exported(tmp_path_factory.mktemp("table"), "royal-dukes", "--max-px", "2048")
 
 
 def image(url: str) -> cairo.ImageSurface:
@@ -185,12 +189,8 @@ def _urls(save):
 
 @pytest.fixture(scope="module")
 def shires_dice(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("dice")
-    pack = copy_pack("shires", tmp)
-    code, _, stderr = run_cli("export", "tts", pack, "--out", tmp / "out", "--quiet", "--group", "die-nets")
-    assert code == 0, stderr
-    folder = tmp / "out" / "shires" / "tts"
-    return load_pack(pack), json.loads((folder / "shires.json").read_text())
+    game, _, save = exported(tmp_path_factory.mktemp("dice"), "shires", "--group", "die-nets")
+    return game, save
 
 
 def test_dice_are_custom_d6_with_the_rotation_values_of_real_saves(shires_dice):
