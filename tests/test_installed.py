@@ -41,7 +41,12 @@ def ok(argv, cwd):
 def dist(tmp_path_factory) -> Path:
     """An sdist, and a wheel built from that sdist (as `python -m build` does)."""
     out = tmp_path_factory.mktemp("dist")
-    ok([sys.executable, "-m", "build", "--outdir", out, ROOT], cwd=out)
+    # built from a copy: builds write into their source folder (egg-info), and the test workers
+    # that each need a wheel would otherwise write the checkout's at once
+    source = out / "source"
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(
+        ".git", ".venv", "output", "build", "*.egg-info", "__pycache__", ".pytest_cache", ".hypothesis"))
+    ok([sys.executable, "-m", "build", "--outdir", out, source], cwd=out)
     return out
 
 
