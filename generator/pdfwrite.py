@@ -15,6 +15,7 @@ import cairocffi as cairo
 
 from . import glyphs, interrupt
 from .errors import BuildError
+from .render import MAX_ELEMENTS, drawn_elements, too_many_elements
 from .impose import GUIDE_SIZE, Placement, Sheet
 from .svgdraw import draw_svg
 from .svgdraw.fontface import font_face
@@ -99,13 +100,6 @@ def _face_to_page(ctx, p: Placement) -> None:
         ctx.rotate(math.radians(p.rotation))
 
 
-MAX_ELEMENTS = 2_000_000    # SVG elements of the distinct faces one PDF (or part) draws: ~40 s of cairo
-
-
-def _elements(svg: str) -> int:
-    return svg.count("<") - svg.count("</")      # an element opens once; its closing tag is not another
-
-
 class PdfWriter:
     """Draws sheets; `face_svg(face)` gives a face's SVG, `face_outline(face, grow)` its outline,
     `face_name(face)` what to call it in an error."""
@@ -138,9 +132,9 @@ class PdfWriter:
             for p in s.placements:
                 key = self.face_svg(p.face)
                 if key not in uses:
-                    elements += _elements(key)
+                    elements += drawn_elements(key)
                     if elements > MAX_ELEMENTS:
-                        raise BuildError(self._too_much(p.face, key))
+                        raise BuildError(too_many_elements(self.face_name(p.face), key))
                 uses[key] += 1
                 reach[key] = max(reach.get(key, 0.0), max(p.bleed))
         recorded: dict = {}
@@ -158,11 +152,6 @@ class PdfWriter:
         pdf = buffer.getvalue()
         buffer.close()          # one copy of the PDF at a time (a deck of art: 100s of MB)
         return without_repeated_keys(pdf)
-
-    def _too_much(self, face, svg: str) -> str:
-        return (f"{self.face_name(face)}: the distinct faces drawn into this PDF hold more than {MAX_ELEMENTS:,} "
-                f"SVG elements, the limit (this face {_elements(svg):,}); use a simpler icon (fewer paths), "
-                "or draw it on fewer faces")
 
     def _draw_sheet(self, ctx, sheet: Sheet, uses: Counter, reach: dict, recorded: dict) -> None:
         if sheet.clip:

@@ -31,6 +31,19 @@ TEMPLATE_SECONDS = 10      # one face; a template looping for longer is a bug or
 MAX_FACE_CHARS = 16_000_000   # one face's SVG; the largest built-in board is far below
 
 
+
+MAX_ELEMENTS = 1_000_000    # SVG elements of the distinct faces one PDF (or part) draws: ~20 s of cairo
+
+
+def drawn_elements(svg: str) -> int:
+    return svg.count("<") - svg.count("</")      # an element opens once; its closing tag is not another
+
+
+def too_many_elements(place: str, svg: str) -> str:
+    return (f"{place}: the distinct faces drawn into this PDF hold more than {MAX_ELEMENTS:,} SVG elements, "
+            f"the limit (this face {drawn_elements(svg):,}); use a simpler icon (fewer paths), or draw it on "
+            "fewer faces")
+
 class TemplateTimeout(Exception):
     pass
 

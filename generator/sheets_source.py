@@ -81,7 +81,9 @@ def read_sheet(path: Path, sheet: str | None, suffix: str) -> tuple[str, list[li
 
 
 def _sheet_shape(read) -> bool:
-    return len(read) == 2 and isinstance(read[0], str) and all(isinstance(row, list) for row in read[1]) \
+    """What a reader gives, as a remembered entry must hold it: (sheet name, [[row number, cells]])."""
+    return len(read) == 2 and isinstance(read[0], str) and all(
+        len(entry) == 2 and type(entry[0]) is int and isinstance(entry[1], list) for entry in read[1]) \
         and _plain_rows(read)
 
 

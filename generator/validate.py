@@ -13,7 +13,8 @@ from .errors import BuildError, ManifestError, display_path
 from .manifest import load_pack
 from .model import Game
 from .parallel import in_halves
-from .render import FaceRef, FaceRenderer, Renderers, TemplateTooSlow, face_place
+from .render import (MAX_ELEMENTS, FaceRef, FaceRenderer, Renderers, TemplateTooSlow, drawn_elements, face_place,
+                     too_many_elements)
 
 
 @dataclass
@@ -60,14 +61,21 @@ def _render_every_face(faces: list, result: Validation, progress: Progress) -> N
     def render(start: int, end: int, advance) -> tuple[int, list[tuple[str, str]], list]:
         known = renderers.known()
         done, errors, too_slow = 0, [], {}
+        drawn, elements = set(), [0]
         for renderer, face in faces[start:end]:
             where, template = face_place(face), _template_of(face)
             try:
                 if template in too_slow:    # it would run out of time again: told as the same fault
                     errors.append((where, too_slow[template]))
                 else:
-                    renderer.svg(face)
+                    svg = renderer.svg(face)
                     done += 1
+                    if svg not in drawn:        # bounded as drawing it would be (pdfwrite)
+                        drawn.add(svg)
+                        elements[0] += drawn_elements(svg)
+                        if elements[0] > MAX_ELEMENTS:
+                            errors.append((where, _without(where, too_many_elements(where, svg))))
+                            break
             except TemplateTooSlow as exc:
                 too_slow[template] = _without(where, str(exc))
                 errors.append((where, too_slow[template]))

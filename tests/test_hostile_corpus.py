@@ -356,7 +356,7 @@ HANGS = [
          r"over the limit of 400", pack="royal-dukes"),
     Case("a 366 KB icon on 4,000 faces", big_icon_on_4000_faces, BUILD,
          r"cards\.yaml:11:9: group 'cards', item 'plain-\d+' \(front\): template card\.svg\.j2: the distinct faces "
-         r"drawn into this PDF hold more than 2,000,000 SVG elements, the limit \(this face 12,00\d\)"),
+         r"drawn into this PDF hold more than 1,000,000 SVG elements, the limit \(this face 12,00\d\)"),
     Case("a 2,000 mm mat in 1,000 copies (88,000 pages)", both(replace("board.yaml", "{id: board}", "{id: board, copies: 1000}"), replace(
         "board.yaml", "size: {width: 300mm, height: 400mm}", "size: {width: 2000mm, height: 2000mm}")),
          BUILD, r"board\.yaml:2:\d+: group 'board': the build would print \d{2},\d{3} pages \(.* of them this group's "

@@ -122,9 +122,10 @@ def test_a_wrong_shaped_sheet_entry_is_read_again(private, tmp_path):
     book.active.append(["a", "Alpha"])
     book.save(tmp_path / "s.xlsx")
     first = sheets_source.read_sheet(tmp_path / "s.xlsx", None, ".xlsx")
-    assert first[1] == [["id", "name"], ["a", "Alpha"]]
+    assert first[1] == [[1, ["id", "name"]], [2, ["a", "Alpha"]]]
     [entry] = (private / "sheets-rows").iterdir()
-    for text in ('["Sheet", [["id"], 5]]', '["Sheet"]', '{"a": 1}', '["Sheet", [[{"x": 1}]]]', '["Sheet", 7]'):
+    for text in ('["Sheet", [["id"], 5]]', '["Sheet"]', '{"a": 1}', '["Sheet", [[1, [{"x": 1}]]]]', '["Sheet", 7]',
+                 '["Sheet", [["1", ["id"]]]]', '["Sheet", [[1]]]', '["Sheet", [["id", "name"]]]'):
         entry.write_text(text)
         assert sheets_source.read_sheet(tmp_path / "s.xlsx", None, ".xlsx") == first
 
