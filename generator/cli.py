@@ -565,18 +565,19 @@ def _whole_number(text: str) -> int:
         raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
 
 
-def _positive(text: str) -> int:
-    value = _whole_number(text)
-    if not 1 <= value <= 10_000:
-        raise argparse.ArgumentTypeError("must be between 1 and 10000")
-    return value
+def _whole_number_within(low: int, high: int, outside):
+    """An argparse type: a whole number from low to high; outside(value) says what is wrong
+    with one past them."""
+    def parse(text: str) -> int:
+        value = _whole_number(text)
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(outside(value))
+        return value
+    return parse
 
 
-def _port(text: str) -> int:
-    value = _whole_number(text)
-    if not 0 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"{value} is not a port: give 1024-65535, or 0 for any free port")
-    return value
+_positive = _whole_number_within(1, 10_000, lambda value: "must be between 1 and 10000")
+_port = _whole_number_within(0, 65535, lambda value: f"{value} is not a port: give 1024-65535, or 0 for any free port")
 
 
 def _map_count(text: str) -> int:
@@ -592,11 +593,7 @@ def _map_count(text: str) -> int:
 MAX_SEED = 10 ** 12      # seeds S..S+999 stay within the numbers a layout file may hold (±10^15)
 
 
-def _map_seed(text: str) -> int:
-    value = _whole_number(text)
-    if not 0 <= value <= MAX_SEED:
-        raise argparse.ArgumentTypeError(f"{value} is outside 0-{MAX_SEED:,}")
-    return value
+_map_seed = _whole_number_within(0, MAX_SEED, lambda value: f"{value} is outside 0-{MAX_SEED:,}")
 
 
 def _map_budget(text: str) -> int:
@@ -607,21 +604,13 @@ def _map_budget(text: str) -> int:
     return value
 
 
-def _map_option_count(text: str) -> int:
-    value = _whole_number(text)
-    if not 0 <= value <= 10_000:
-        raise argparse.ArgumentTypeError(f"{value} is outside 0-10,000")
-    return value
+_map_option_count = _whole_number_within(0, 10_000, lambda value: f"{value} is outside 0-10,000")
 
 
 MIN_DPI, MAX_DPI = 30, 600      # 600 dpi: a 400 mm board is 90 megapixels already
 
 
-def _dpi(text: str) -> int:
-    value = _whole_number(text)
-    if not MIN_DPI <= value <= MAX_DPI:
-        raise argparse.ArgumentTypeError(f"{value} is outside {MIN_DPI}-{MAX_DPI}; 300 prints sharp")
-    return value
+_dpi = _whole_number_within(MIN_DPI, MAX_DPI, lambda value: f"{value} is outside {MIN_DPI}-{MAX_DPI}; 300 prints sharp")
 
 
 def _out_folder(text: str) -> str:
