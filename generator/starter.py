@@ -17,7 +17,7 @@ from pathlib import Path
 
 from .errors import UsageError, display_path
 
-ART_PX = (660, 460)       # the art window of a poker card (63 x 42 mm) at about 270 dpi
+ART_PX = (660, 460)       # the starter card's art window (57 x 38 mm) at about 290 dpi, cropped to fit
 ART_DPI = 270
 
 
