@@ -25,6 +25,7 @@ from .publish import check_not_locked, write_atomically
 from .render import Renderers, drawn_face_place, expand_faces
 from .presets import preset, shop_options, shop_sheets
 from .printer import shift_backs
+from .version import stamps, titled
 
 
 @dataclass
@@ -147,7 +148,7 @@ def _map_files(game: Game, request: BuildRequest, result: BuildResult) -> dict[s
         raise BuildError(f"{game.id}: map: {exc}") from None
     files = {}
     for fmt in ("pdf", "json"):
-        files.update(map_files([layout], fmt, f"{game.id}-map", game.title, opts))
+        files.update(map_files([layout], fmt, f"{game.id}-map", _titled(game), opts))
     for name, data in files.items():
         pages = _pages(data) if name.endswith(".pdf") else 0
         size = _page_size(data) if pages else (None, None)      # a wide map's page is landscape
@@ -159,7 +160,7 @@ def _map_files(game: Game, request: BuildRequest, result: BuildResult) -> dict[s
 def _handout_file(game: Game, request: BuildRequest, result: BuildResult) -> dict[str, bytes]:
     from .handout import handout_pdf, source_for
     _, size = _paper(game, request)
-    pdf = handout_pdf(source_for(game.root), size)
+    pdf = handout_pdf(source_for(game.root, game.version), size)
     name = f"{game.id}-handout.pdf"
     result.files.append({"path": name, "role": "handout", "pages": _pages(pdf),
                          "page_width_mm": size[0], "page_height_mm": size[1]})
@@ -246,7 +247,7 @@ def _render_groups(game, groups, request, progress, role, result):
         face_svg=lambda f: renderers[f.group.id].svg(f), face_name=drawn_face_place,
         face_outline=lambda f, grow: f.group.outline(grow),
         title=f"{game.title} - {role}", subject=f"pnpgen print-and-play {role} for {game.title}",
-        face_stamp=version_stamps(game))
+        face_stamp=stamps(game))
     if request.face_cache is not None:
         # the preview's cache must learn every face, so they are all rendered here; a plain
         # build renders each page's faces in the process that draws the page
@@ -344,16 +345,7 @@ GUIDE_TITLES = {"changes": "{} - reprint of changed components"}    # the page g
 
 def _titled(game: Game) -> str:
     """The page guide's first words: the title, and the version where the pack has one."""
-    return f"{game.title} {game.version}" if game.version else game.title
-
-
-def version_stamps(game: Game):
-    """face -> where its version is printed (version.stamp), worked out once per group."""
-    from .version import stamp
-    d = game.defaults
-    by_group = {g.id: stamp(game.version, g.version_mark or d["version_mark"], g.version_size or d["version_size"],
-                            g.width, g.height, g.shape) for g in game.groups}
-    return lambda face: by_group.get(face.group.id)
+    return titled(game.title, game.version)
 
 
 def _run(game: Game, group: Group, request: BuildRequest) -> Run:

@@ -19,13 +19,18 @@ def add_build_only(b: argparse.ArgumentParser) -> None:
 
 def add_shared(p: argparse.ArgumentParser) -> None:
     """Build and preview (both write the PDFs): the version and the printer's back offset."""
-    p.add_argument("--version", dest="pack_version", type=_version, metavar="TEXT",
-                   help="the version printed on every face and page guide, instead of game.yaml's (\"\": none)")
+    add_version(p)
     p.add_argument("--back-offset", type=_offset, metavar="X,Y",
                    help="move every back page by X,Y mm (x right, y down, as the back page is drawn) to make up "
                         "for your printer's duplex shift; measure it with pnpgen calibrate")
     p.add_argument("--printer", metavar="NAME", help="use the back offset saved for this printer "
                    "(pnpgen calibrate --save NAME; default: the printer saved last)")
+
+
+def add_version(p: argparse.ArgumentParser, what: str = "every face and page guide") -> None:
+    """--version, for every command that prints the pack's version (build, preview, map, handout, export)."""
+    p.add_argument("--version", dest="pack_version", type=_version, metavar="TEXT",
+                   help=f"the version printed on {what}, instead of game.yaml's (\"\": none)")
 
 
 def resolve(args, request, the_pack):

@@ -298,7 +298,7 @@ def cmd_map(args) -> int:
                          budget=args.budget)
     progress = TerminalProgress(True, "maps")
     layouts, failed = _map_layouts(engine, rules, seed, args, options, progress)
-    title = _game_title(pack, game_id)
+    title = _game_title(pack, game_id, args.pack_version)
     paper = Options(paper=args.paper, page_width=PAPERS[args.paper]["width"],
                     page_height=PAPERS[args.paper]["height"], bleed=0.0, marks="none")
     # the player count in the name: runs for 2, 3 and 4 players never overwrite each other
@@ -415,7 +415,7 @@ def cmd_handout(args) -> int:
     folder = find_handout(args.game) if args.game else _handout_here()
     paper = PAPERS[args.paper]
     try:
-        pdf = handout_pdf(source_for(folder), (paper["width"], paper["height"]))
+        pdf = handout_pdf(source_for(folder, args.pack_version), (paper["width"], paper["height"]))
     except ManifestError as exc:
         print_problems(exc.problems)
         return 1
@@ -450,13 +450,16 @@ def _handout_here() -> Path:
     return here
 
 
-def _game_title(pack, game_id: str) -> str:
+def _game_title(pack, game_id: str, version: str | None = None) -> str:
+    """The title a map prints, with the version (--version, else game.yaml's)."""
+    from .version import titled
     if pack is not None:
         try:
-            return load_pack(pack).title
+            game = load_pack(pack)
+            return titled(game.title, game.version if version is None else version)
         except ManifestError:
             pass
-    return game_id.replace("-", " ").title()
+    return titled(game_id.replace("-", " ").title(), version or "")
 
 
 GAME_HELP = ("pack name under components/ or a pack folder (default: the pack the working folder is in)")
@@ -521,11 +524,13 @@ def parser() -> argparse.ArgumentParser:
                                                                      "gives up (default 400)")
     m.add_argument("--paper", choices=sorted(PAPERS), default="a4", help="paper for --format pdf")
     m.add_argument("--dpi", type=_dpi, default=150, help=f"resolution for --format png ({MIN_DPI}-{MAX_DPI})")
+    build_options.add_version(m, "the map's title and page guide")
     add_out_option(m)
     m.set_defaults(run=cmd_map)
     h = sub.add_parser("handout", help="typeset the game's rule summary (handout.yaml) as a two-page PDF")
     h.add_argument("game", nargs="?", metavar="GAME", help=GAME_HELP)
     h.add_argument("--paper", choices=sorted(PAPERS), default="a4")
+    build_options.add_version(h, "the handout's foot")
     add_out_option(h)
     h.set_defaults(run=cmd_handout)
     n = sub.add_parser("new", help="write a starter pack (deck with art, hex tiles, map rules, handout) into a folder")

@@ -8,11 +8,9 @@ smallest size is an error naming the section, never smaller type.
 """
 from __future__ import annotations
 
-import hashlib
 import io
 import math
 import re
-import zlib
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -30,12 +28,14 @@ from reportlab.platypus import (BaseDocTemplate, Flowable, Frame, KeepTogether, 
                                 Paragraph, Spacer, Table, TableStyle)
 from reportlab.platypus.doctemplate import LayoutError
 
-from . import confine, glyphs, interrupt, workdir
+from . import confine, glyphs
 from .errors import ManifestError, Mark, Reporter, display_path, plain_words
 from .fonts import FONT_DIR
 from .schema import INVALID, AnyData, Bool, Choice, Color, Field, Int, ListOf, Spec, Str
 from .render import TEMPLATE_SECONDS, TemplateTimeout, bounded_output, time_limit
+from .handout_icons import icon_png
 from .templating import Sandbox, read_only
+from .version import titled
 from .yamlsrc import load_yaml
 
 MAX_PAGES = 2
@@ -84,6 +84,7 @@ class HandoutSource:
     title: str
     icons: dict
     context: dict
+    version: str = ""             # printed in the foot of both pages (game.yaml's, or --version)
 
 
 def load_handout(source: HandoutSource):
@@ -389,62 +390,6 @@ def _problem(mark, message, hint):
     return Problem(mark, message, hint)
 
 
-def icon_png(icon, color: str) -> str:
-    """An icon rasterized once (600 dpi at 9 pt) into our private cache, for reportlab to embed;
-    an entry is used only when it is our own plain file holding a PNG of the right size."""
-    key = hashlib.sha256(f"{icon.markup}{icon.view_box}{color}".encode()).hexdigest()[:16]
-    path = workdir.private_dir("icons") / f"{key}.png"
-    if not _cached_png_ok(path):
-        workdir.write_private(path, _rasterize_icon(icon, color))
-    return str(path)
-
-
-ICON_PX = 75
-
-
-def _rasterize_icon(icon, color: str) -> bytes:
-    import cairocffi as cairo
-
-    from .pdfwrite import new_context
-    from .svgdraw import draw_svg
-    from .textfit import icon_svg
-    surface = cairo.ImageSurface(cairo.FORMAT_ARGB32, ICON_PX, ICON_PX)
-    ctx = new_context(surface)
-    ctx.scale(ICON_PX / 24, ICON_PX / 24)
-    draw_svg(ctx, f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24">{icon_svg(icon, 0, 0, 24, color)}</svg>')
-    buffer = io.BytesIO()
-    with interrupt.deferred():          # never raise inside cairo's write callback
-        surface.write_to_png(buffer)
-    interrupt.check()
-    return buffer.getvalue()
-
-
-def _cached_png_ok(path: Path) -> bool:
-    """Our own plain file holding a whole PNG of the icon's size: every chunk's checksum right,
-    the image data unpacking to exactly its pixels (a truncated or garbled entry is drawn again)."""
-    if not workdir.trusted_file(path):
-        return False
-    data = path.read_bytes()
-    if data[:8] != b"\x89PNG\r\n\x1a\n" or data[12:16] != b"IHDR" \
-            or not int.from_bytes(data[16:20], "big") == ICON_PX == int.from_bytes(data[20:24], "big"):
-        return False
-    at, packed = 8, b""
-    while at + 12 <= len(data):
-        size = int.from_bytes(data[at:at + 4], "big")
-        kind, body = data[at + 4:at + 8], data[at + 8:at + 8 + size]
-        if len(body) != size or zlib.crc32(kind + body) != int.from_bytes(data[at + 8 + size:at + 12 + size], "big"):
-            return False
-        if kind == b"IDAT":
-            packed += body
-        if kind == b"IEND":
-            try:
-                return len(zlib.decompress(packed)) == ICON_PX * (ICON_PX * 4 + 1)     # RGBA rows, filter bytes
-            except zlib.error:
-                return False
-        at += 12 + size
-    return False
-
-
 class _SectionMark(Flowable):
     """Takes no space; tells the document which section the following flowables belong to."""
 
@@ -513,7 +458,8 @@ class _Doc(BaseDocTemplate):
         canvas.saveState()
         canvas.setFont("Sans", 8.5)
         canvas.setFillColor(colors.HexColor("#666666"))
-        canvas.drawRightString(width - MARGIN, 5 * mm, f"{self.rec.title or self.source.title} - page {doc.page}")
+        title = titled(self.rec.title or self.source.title, self.source.version)
+        canvas.drawRightString(width - MARGIN, 5 * mm, f"{title} - page {doc.page}")
         canvas.restoreState()
 
 
@@ -597,17 +543,21 @@ def _check_band(rec, source) -> None:
             raise ManifestError([_problem(mark, str(exc), GLYPH_HINT)]) from None
 
 
-def source_for(folder: Path) -> HandoutSource:
-    """The handout of a pack folder (game.yaml optional): its title, icons and data for expressions."""
+def source_for(folder: Path, version: str | None = None) -> HandoutSource:
+    """The handout of a pack folder (game.yaml optional): its title, icons, version (`version`,
+    else game.yaml's) and data for expressions."""
     import yaml
 
     from .manifest import load_pack
     context: dict = {"group": {}}          # map: only where the pack has a map.yaml
     title, icons = folder.name.replace("-", " ").title(), {}
-    if (folder / "game.yaml").is_file():
-        game = load_pack(folder)
+    game = load_pack(folder) if (folder / "game.yaml").is_file() else None
+    if version is None:
+        version = game.version if game else ""
+    if game is not None:
         title, icons = game.title, game.icons
-        context["game"] = {"title": game.title, "palette": game.palette, "notes": game.notes, "data": game.data}
+        context["game"] = {"title": game.title, "palette": game.palette, "notes": game.notes, "data": game.data,
+                           "version": version}
         context["group"] = game.group_data()
     context["groups"] = context["group"]    # the name templates use; `group` as handouts first had it
     for path in (folder / "handout.yaml", folder / "map.yaml"):
@@ -617,4 +567,4 @@ def source_for(folder: Path) -> HandoutSource:
                                           "copy the file into the game pack instead of linking it")])
     if (folder / "map.yaml").is_file():
         context["map"] = yaml.safe_load((folder / "map.yaml").read_text(encoding="utf-8")) or {}
-    return HandoutSource(folder / "handout.yaml", title, icons, context)
+    return HandoutSource(folder / "handout.yaml", title, icons, context, version)

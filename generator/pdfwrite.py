@@ -13,7 +13,7 @@ from typing import Callable
 
 import cairocffi as cairo
 
-from . import glyphs, interrupt
+from . import glyphs, interrupt, version
 from .errors import BuildError
 from .render import MAX_ELEMENTS, drawn_elements, too_many_elements
 from .impose import GUIDE_SIZE, Placement, Sheet
@@ -80,16 +80,6 @@ def new_context(surface) -> cairo.Context:
     ctx = cairo.Context(surface)
     ctx.set_font_options(TEXT_OPTIONS)
     return ctx
-
-
-def _draw_stamp(ctx, stamp) -> None:
-    """The version, in the face's own coordinates, grey enough to read on light and mid art."""
-    ctx.select_font_face(LABEL_FONT)
-    ctx.set_font_size(stamp.size)
-    width = ctx.text_extents(stamp.text)[4]
-    ctx.move_to(stamp.x - {"start": 0.0, "middle": width / 2, "end": width}[stamp.anchor], stamp.y)
-    ctx.set_source_rgb(0.45, 0.45, 0.45)
-    ctx.show_text(stamp.text)
 
 
 def _face_to_page(ctx, p: Placement) -> None:
@@ -218,7 +208,7 @@ class PdfWriter:
                              "transform that scales by 0 or a huge factor") from None
         stamp = self.face_stamp(p.face) if self.face_stamp else None
         if stamp:
-            _draw_stamp(ctx, stamp)
+            version.draw(ctx, stamp)
         ctx.restore()
 
     def _record(self, p, key: str, bleed: float):

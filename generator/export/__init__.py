@@ -7,6 +7,7 @@ when every file is ready, so a failed export leaves the earlier one as it was.
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from pathlib import Path
 
 import importlib
@@ -31,6 +32,8 @@ def export(pack_root: Path, fmt: str, request: ExportRequest, progress=None) -> 
     progress = progress or Progress()
     _repair(Path(request.out_dir) / pack_id(Path(pack_root).resolve()) / fmt)
     game = load_pack(pack_root)                                    # manifest -> model
+    if request.version is not None:
+        game = replace(game, version=request.version)
     folder = Path(request.out_dir) / game.id / fmt
     result = ExportResult(game, folder)
     check_not_locked(folder.parent)

@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from .. import build_options
 from ..errors import display_path
 from .common import ExportRequest
 from ..presets import load_presets
@@ -31,6 +32,7 @@ def add_parser(sub) -> None:
                         r"e.g. 'C:\Users\me\Documents\pnpgen\my-game' (written as a local path, as TTS reads them)")
     cli.add_out_option(e)
     e.add_argument("--lenient", action="store_true", help="text that does not fit is a warning, not an error")
+    build_options.add_version(e, "every image (and tts: the saved object's name)")
     e.add_argument("-q", "--quiet", action="store_true", help="no progress bar or summary")
     e.set_defaults(run=run)
 
@@ -46,7 +48,7 @@ def run(args) -> int:
         raise cli.UsageError("give --base-url (images hosted online) or --image-folder (images on the TTS computer), not both")
     request = ExportRequest(out_dir=Path(args.out), dpi=args.dpi, preset=args.preset, bleed=args.bleed,
                             groups=tuple(args.group), max_px=args.max_px, base_url=args.base_url,
-                            image_folder=args.image_folder, lenient=args.lenient)
+                            image_folder=args.image_folder, lenient=args.lenient, version=args.pack_version)
 
     def report(pack, result):
         if not args.quiet:

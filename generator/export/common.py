@@ -19,6 +19,7 @@ class ExportRequest:
     base_url: str | None = None       # tts: where the images will be hosted (file:// otherwise)
     image_folder: str | None = None   # tts: the folder the images will sit in on the machine running TTS
     lenient: bool = False
+    version: str | None = None        # --version: instead of game.yaml's
 
 
 @dataclass

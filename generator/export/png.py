@@ -1,23 +1,29 @@
-"""Model -> one PNG per printed face and back, with bleed, named <group>/<item>-<copy>-<side>.png.
+"""Model -> one PNG per printed face and back, with bleed, named <group>/<item>-<copy>-<side>.png,
+and export.json: the version and what each file shows.
 
 Plain: the face plus the pack's bleed at --dpi. With a print-shop preset: the shop's image size
 exactly (presets.yaml), the face centred on it, its art drawn out to the image's edges, on white.
-Hexes and circles are cut to their outline plus bleed, as on the PDF sheets.
+Hexes and circles are cut to their outline plus bleed, as on the PDF sheets. The version is on
+each image where the sheets print it; the file names do not carry it, so a shop's upload or a
+script that reads them finds the same names in every version.
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
 from ..errors import BuildError
 from ..model import Game, Group
 from ..render import FaceRenderer, expand_faces
 from ..presets import Preset, Product, preset
+from ..version import stamps
 from .common import ExportRequest, ExportResult, pack_bleed, selected_groups
 from .raster import Window, bleed_window, png_bytes, rasterize
 from .workers import run_jobs
 
 DEFAULT_DPI = 300
 MAX_PIXELS = 120_000_000       # one image; a 600 x 800 mm board at 300 DPI is 67 million
+MANIFEST = "export.json"
 WHITE = (1.0, 1.0, 1.0)
 
 
@@ -45,14 +51,16 @@ def export_png(game: Game, request: ExportRequest, progress, result: ExportResul
     progress.start(sum(p.group.total * p.group.sides for p in plans), f"{game.id} png")
     renderers: dict[float, FaceRenderer] = {}
     names, jobs = {}, {}
+    stamp_of = stamps(game)
     for p in plans:
         renderer = renderers.setdefault(p.render_bleed, FaceRenderer(game, p.render_bleed, request.lenient))
-        group_names, group_jobs = image_jobs(p, renderer)
+        group_names, group_jobs = image_jobs(p, renderer, stamp_of)
         names.update(group_names)
         jobs.update(group_jobs)
     images = dict(zip(jobs, run_jobs([job for job, _ in jobs.values()], progress.advance,
                                      [uses for _, uses in jobs.values()])))
     files = {name: images[key] for name, key in names.items()}
+    files[MANIFEST] = manifest(game, plans, shop, dpi)
     for renderer in renderers.values():
         result.warnings += renderer.warnings
     result.notes.append(_summary(plans, shop, dpi))
@@ -76,7 +84,7 @@ def plan_group(game: Game, group: Group, request: ExportRequest, shop: Preset | 
 
 
 def face_files(group: Group):
-    """(file name, face) for every printed copy and side: <group>/<item>-<copy>-<side>.png."""
+    """(file name, face, copy number) for every printed copy and side: <group>/<item>-<copy>-<side>.png."""
     fronts, backs = expand_faces(group)
     seen: dict[str, int] = {}
     for index, front in enumerate(fronts):
@@ -84,24 +92,34 @@ def face_files(group: Group):
         seen[item.id] = copy = seen.get(item.id, 0) + 1
         number = f"{copy:0{len(str(item.copies))}d}"
         for face in (front, backs[index]) if backs else (front,):
-            yield f"{group.id}/{item.id}-{number}-{face.side}.png", face
+            yield f"{group.id}/{item.id}-{number}-{face.side}.png", face, copy
 
 
-def image_jobs(p: GroupPlan, renderer: FaceRenderer) -> tuple[dict[str, tuple], dict[tuple, tuple]]:
+def image_jobs(p: GroupPlan, renderer: FaceRenderer, stamp_of) -> tuple[dict[str, tuple], dict[tuple, tuple]]:
     """The file names with the image each shows, and one drawing job per distinct image: faces
     with the same SVG (copies, a shared back) are drawn once and share the bytes. The SVG is
-    rendered here, in this process, so template errors and time limits behave as in a build."""
+    rendered here, in this process, so template errors and time limits behave as in a build.
+    stamp_of(face): where the version goes on it (the same for the whole group)."""
     clip = None if p.group.shape in ("rect", "square") else p.group.outline(p.render_bleed)
     background = WHITE if p.product else None
     names, jobs = {}, {}
-    for name, face in face_files(p.group):
-        svg = renderer.svg(face)
-        key = (p.group.id, svg)           # the window and clip are the group's
+    for name, face, _ in face_files(p.group):
+        svg, stamp = renderer.svg(face), stamp_of(face)
+        key = (p.group.id, svg)           # the window, clip and version stamp are the group's
         names[name] = key
         if key not in jobs:
-            jobs[key] = [lambda svg=svg: png_bytes(rasterize(svg, p.window, clip, background), p.dpi), 0]
+            jobs[key] = [lambda svg=svg: png_bytes(rasterize(svg, p.window, clip, background, stamp), p.dpi), 0]
         jobs[key][1] += 1
     return names, jobs
+
+
+def manifest(game: Game, plans: list[GroupPlan], shop: Preset | None, dpi: float) -> bytes:
+    """export.json: which version of which game the images are, and what each file shows."""
+    files = [{"path": name, "group": p.group.id, "item": face.item.id, "copy": copy, "side": face.side}
+             for p in plans for name, face, copy in face_files(p.group)]
+    doc = {"game": game.id, "title": game.title, "version": game.version, "dpi": dpi,
+           "preset": shop.id if shop else None, "files": files}
+    return (json.dumps(doc, indent=1, sort_keys=True) + "\n").encode()
 
 
 def _summary(plans: list[GroupPlan], shop: Preset | None, dpi: float) -> str:

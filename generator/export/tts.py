@@ -23,6 +23,7 @@ from ..manifest import DATA_DIR
 from ..errors import BuildError
 from ..model import Game, Group, Item
 from ..render import FaceRef, FaceRenderer, expand_faces
+from ..version import stamps, titled
 from .common import ExportRequest, ExportResult, selected_groups
 from .raster import Window, draw_face, new_sheet, png_bytes, px as px_of, rasterize, rasterize_turned, trim_window
 from .workers import run_jobs
@@ -72,6 +73,9 @@ class TtsExport:
         self.next_key = 1
         self.url = image_address(request, (Path(request.out_dir) / game.id / "tts").resolve())
         self.thumbnail: str | None = None
+        self.stamp_of = stamps(game)              # the version where the sheets print it
+        # every object says which version it is when hovered on the table
+        self.description = titled(game.title, game.version) if game.version else ""
 
     # -- images ------------------------------------------------------------------------------
 
@@ -89,7 +93,7 @@ class TtsExport:
         group = face.group
         clip = None if group.shape in ("rect", "square") else group.outline(0.0)
         draw = rasterize_turned if turned(group) else rasterize
-        return draw(self.renderer.svg(face), trim_window(group, *size), clip)
+        return draw(self.renderer.svg(face), trim_window(group, *size), clip, stamp=self.stamp_of(face))
 
     def face_job(self, face: FaceRef, size: tuple[int, int]):
         """A drawing job for one face; its SVG rendered now, so template errors surface here."""
@@ -157,14 +161,14 @@ class TtsExport:
 
     def draw_sheet(self, group: Group, sheet: Sheet, cell_w: int, cell_h: int, name: str) -> str:
         svgs = [self.renderer.svg(face) for face in sheet.faces]     # templates run here, in order
-        window = trim_window(group, cell_w, cell_h)
+        window, stamp = trim_window(group, cell_w, cell_h), self.stamp_of(sheet.faces[0])
 
         def draw():
             surface, ctx = new_sheet(sheet.cols * cell_w, sheet.rows * cell_h)
             for cell, svg in enumerate(svgs):
                 ctx.save()
                 ctx.translate((cell % sheet.cols) * cell_w, (cell // sheet.cols) * cell_h)
-                draw_face(ctx, svg, window)
+                draw_face(ctx, svg, window, stamp=stamp)
                 ctx.restore()
             hidden = sheet.cols * sheet.rows - 1          # the hidden card's cell, shown in hands
             ctx.rectangle((hidden % sheet.cols) * cell_w, (hidden // sheet.cols) * cell_h, cell_w, cell_h)
@@ -296,7 +300,7 @@ class TtsExport:
     def base(self, name: str, nickname: str, scale: float, face_down: bool = False, salt: str = "",
              tint: float = 1.0, locked: bool = False) -> dict:
         guid = hashlib.sha1(f"{self.game.id}/{name}/{nickname}/{salt}".encode()).hexdigest()[:6]
-        return {"GUID": guid, "Name": name, "Nickname": nickname, "Description": "", "GMNotes": "",
+        return {"GUID": guid, "Name": name, "Nickname": nickname, "Description": self.description, "GMNotes": "",
                 "Transform": {"posX": 0.0, "posY": 1.0, "posZ": 0.0, "rotX": 0.0, "rotY": 180.0,
                               "rotZ": 180.0 if face_down else 0.0,
                               "scaleX": scale, "scaleY": 1.0, "scaleZ": scale},
@@ -330,7 +334,7 @@ class TtsExport:
                 rows[ROW_OF_KIND[g.kind]] += getattr(self, OBJECTS_OF_KIND[g.kind])(g)
         objects = lay_out(rows)
         self.result.warnings += self.renderer.warnings
-        save = {"SaveName": self.game.title, "GameMode": self.game.title, "GameType": "", "GameComplexity": "",
+        save = {"SaveName": titled(self.game.title, self.game.version), "GameMode": self.game.title, "GameType": "", "GameComplexity": "",
                 "Tags": [], "Date": "", "VersionNumber": "",
                 "Gravity": 0.5, "PlayArea": 0.5, "Table": "", "Sky": "", "Note": "", "Rules": "", "XmlUI": "",
                 "LuaScript": "", "LuaScriptState": "", "TabStates": {}, "ObjectStates": objects}

@@ -82,7 +82,8 @@ def _pack_art(layout: Layout, look: dict, title: str, game) -> tuple[str, float,
 
 def map_files(layouts: list[Layout], fmt: str, stem: str, game_title: str, paper: Options,
               dpi: int = 150, advance=lambda n=1: None) -> dict[str, bytes]:
-    """The files of a run; advance() is called as each layout is drawn (the CLI's progress)."""
+    """The files of a run; advance() is called as each layout is drawn (the CLI's progress).
+    `game_title` is printed as given: with the version (version.titled) where there is one."""
     if fmt == "json":
         return {f"{stem}.json": dumps(layouts).encode()}
     drawings = []
@@ -123,7 +124,8 @@ def map_pdf(layouts, drawings, game_title: str, paper: Options) -> bytes:
         fitted = [_fit_page(svg, width, height, paper) for svg, width, height in drawings]
         drawings, papers = [d[:3] for d in fitted], [d[3] for d in fitted]
     for layout, (svg, width, height), page in zip(layouts, drawings, papers):
-        sheets += impose_board(svg, width, height, SETUP_LABEL if one_page else title_of(layout, game_title), page)
+        guide = f"{game_title} | {SETUP_LABEL}" if one_page else title_of(layout, game_title)
+        sheets += impose_board(svg, width, height, guide, page)
     sizes = {svg: (w, h) for svg, w, h in drawings}
     writer = PdfWriter(face_svg=lambda svg: svg, face_name=lambda svg: "the map",
                        face_outline=lambda svg, grow: rect_outline(*sizes[svg], grow),
