@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from .cache import FaceCache, renderer_for
-from .changes import DIGESTS, Baseline, Changes, compare
+from .changes import DIGESTS, Baseline, Changes, compare, shown_faces
 from .errors import BuildError
 from .fonts import library
 from .impose import FaceTooLarge, Options, Run, fits_on_a_sheet, impose_board, impose_runs, impose_single, parts_of
@@ -22,7 +22,7 @@ from .manifest import PAPERS, PRINT_SHOP, load_pack
 from .model import Game, Group
 from .packfonts import licence_file
 from .publish import check_not_locked, write_atomically
-from .render import Renderers, drawn_face_place, expand_faces
+from .render import Renderers, drawn_face_place, expand_faces, face_digest
 from .presets import preset, shop_options, shop_sheets
 from .printer import shift_backs
 from .version import stamps, titled
@@ -247,7 +247,7 @@ def _render_groups(game, groups, request, progress, role, result):
         face_svg=lambda f: renderers[f.group.id].svg(f), face_name=drawn_face_place,
         face_outline=lambda f, grow: f.group.outline(grow),
         title=f"{game.title} - {role}", subject=f"pnpgen print-and-play {role} for {game.title}",
-        face_stamp=stamps(game))
+        face_stamp=stamps(game, _new_since(request.changes_since, renderers)))
     if request.face_cache is not None:
         # the preview's cache must learn every face, so they are all rendered here; a plain
         # build renders each page's faces in the process that draws the page
@@ -263,6 +263,15 @@ def _render_groups(game, groups, request, progress, role, result):
     return pdf, {"pages": len(sheets), "page_width_mm": round(first.width, 3),
                  "page_height_mm": round(first.height, 3), **({"back_offset_mm": list(offset)} if offset else {}),
                  **page_guide(sheets, groups, options_for(game, groups[0], request).duplex)}
+
+
+def _new_since(baseline: Baseline | None, renderers: Renderers):
+    """With --changes-since: face -> whether it shows what the earlier build did not (NEW is
+    drawn on it); without, None. Asked where the face is drawn, in whichever process."""
+    if baseline is None:
+        return None
+    before = shown_faces(baseline)
+    return lambda face: before.get(face.key) != face_digest(renderers[face.group.id].svg(face))
 
 
 MAX_PAGES = 10_000           # of one build: 10,000 poker cards with backs are 2,224 pages

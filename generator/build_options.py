@@ -11,7 +11,7 @@ from .printer import PrinterError, offset_for, parse_offset, read_settings
 def add_build_only(b: argparse.ArgumentParser) -> None:
     b.add_argument("--changes-since", metavar="OLD", help="also write <game>-changes.pdf: only the faces new or "
                    "changed since the build in folder OLD (or the pack at git revision OLD), and the players' "
-                   "list of what to take out and put in")
+                   "list of what to take out and put in; those faces carry NEW")
     b.add_argument("--tuck-boxes", nargs="?", const="", type=_thickness, metavar="THICKNESS",
                    help="also write <game>-tuckboxes.pdf: a tuck box per card group, for cards plain, sleeved, or "
                         "THICKNESS mm thick (alone: each group's tuck_box, else plain)")

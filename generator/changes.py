@@ -125,6 +125,13 @@ def compare(old: Baseline, new: dict) -> Changes:
     return Changes(new["game"], str(new.get("title", new["game"])), old.label, tuple(items))
 
 
+def shown_faces(old: Baseline) -> dict[tuple[str, str, str], str]:
+    """(group, item, side) -> digest of every face the earlier build printed: a face that shows
+    anything else now is new (version.stamps marks it NEW)."""
+    return {(e.group, e.item, side): digest for e in _entries(old.doc, old.label).values() if e.copies
+            for side, digest in e.faces}
+
+
 def _change(old: Entry | None, new: Entry) -> Change | None:
     if old is None or not old.copies:
         return _made(new, "new", (), 0, new.copies) if new.copies else None

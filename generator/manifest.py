@@ -137,6 +137,8 @@ DEFAULTS_SPEC = Spec("defaults", {
     "version_mark": Field(Choice(*VERSION_PLACES), default="bottom-right",
                           doc="where each face shows the version (hexes and circles: centred), or off"),
     "version_size": Field(Length(0.8, 6), default=1.4, doc="the version's text height"),
+    "new_mark": Field(Choice(*VERSION_PLACES), doc="where a face changed since --changes-since OLD shows NEW "
+                      "(default: before the version, at version_mark), or off"),
 })
 GAME_SPEC = Spec("game", {
     "id": Field(Id(), doc="the game's id, used in output names (default: the pack folder's name)"),
@@ -185,6 +187,7 @@ GROUP_SPEC = Spec("component group", {
     "version_mark": Field(Choice(*VERSION_PLACES), doc="overrides the pack's defaults.version_mark for this group"),
     "tuck_box": Field(Str(20), doc="plain, sleeved or a card thickness in mm: a tuck box for this group; 'off': none"),
     "version_size": Field(Length(0.8, 6), doc="overrides the pack's defaults.version_size for this group"),
+    "new_mark": Field(Choice(*VERSION_PLACES), doc="overrides the pack's defaults.new_mark for this group"),
     "fields": Field(MapOf(Choice(*FIELD_TYPES)), default={}),
     "notes": Field(ListOf(Str()), default=[]),
     "items": Field(ItemsType(), True, doc="the list of items, or {from: cards.xlsx, sheet: Name}"),
@@ -446,7 +449,8 @@ def _build_group(g, file: str, players, env, rep: Reporter, sources: dict) -> Gr
         points=points, template=g.template, back_template=g.back_template, bleed=g.bleed, cuts=g.cuts,
         rulebook_count=g.rulebook_count, prototype_content=g.prototype_content, items=items,
         file=file, mark=g.mark, notes=list(g.notes or []), die=die,
-        version_mark=g.version_mark, version_size=g.version_size, tuck_box=_tuck_box(g, rep))
+        version_mark=g.version_mark, version_size=g.version_size, new_mark=g.new_mark,
+        tuck_box=_tuck_box(g, rep))
 
 
 def _die(g, width: float, height: float, rep: Reporter) -> Die | None:

@@ -71,6 +71,7 @@ class Group:
     die: Die | None = None
     version_mark: str | None = None      # None: the pack's defaults.version_mark
     version_size: float | None = None
+    new_mark: str | None = None          # None: the pack's defaults.new_mark, else beside the version
     tuck_box: str | None = None          # a card thickness (tuckbox.py) or 'off'; None: only with --tuck-boxes
 
     @property

@@ -98,7 +98,7 @@ class PdfWriter:
                  subject: str = "", face_stamp: Callable | None = None):
         self.face_svg, self.face_name, self.face_outline = face_svg, face_name, face_outline
         self.title, self.subject = title, subject
-        self.face_stamp = face_stamp       # face -> version.Stamp or None: drawn over the face
+        self.face_stamp = face_stamp       # face -> version.stamps' marks: drawn over the face
 
     def write(self, sheets: list[Sheet], progress: Callable[[int], None] | None = None) -> bytes:
         with interrupt.deferred():         # never raise inside cairo's write callback
@@ -206,9 +206,8 @@ class PdfWriter:
         except cairo.CairoError as exc:   # e.g. scale(0): a transform nothing can be drawn through
             raise BuildError(f"{self.face_name(p.face)}: cairo cannot draw it ({exc}); look for a "
                              "transform that scales by 0 or a huge factor") from None
-        stamp = self.face_stamp(p.face) if self.face_stamp else None
-        if stamp:
-            version.draw(ctx, stamp)
+        if self.face_stamp:
+            version.draw(ctx, self.face_stamp(p.face))
         ctx.restore()
 
     def _record(self, p, key: str, bleed: float):

@@ -1,6 +1,8 @@
 """The pack's version (game.yaml `version`, or --version) -> where it is printed on each face:
-small, inside the safe zone, in the corner (or edge) a group chooses, or not at all; and the
-title with the version that maps, handouts, page guides and exports print.
+small, inside the safe zone, in the corner (or edge) a group chooses, or not at all; the mark
+NEW on a face changed since an earlier build (build --changes-since), beside the version or
+where the group's `new_mark` puts it; and the title with the version that maps, handouts, page
+guides and exports print.
 
 It is drawn over the face when the sheet is drawn, not put into the face's SVG: a face's
 digest (build.json, changes.py) is what the face shows, so a new version alone changes no face,
@@ -8,7 +10,7 @@ and the faces of a changes PDF carry the new version while the old ones carry th
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 PLACES = ("bottom-right", "bottom-left", "bottom", "top-right", "top-left", "top", "off")
 SAFE = 3.5            # mm in from the trim: inside the 3 mm safe zone every shop asks for
@@ -16,6 +18,7 @@ PATTERN = r"^[A-Za-z0-9][A-Za-z0-9 ._+-]{0,39}$"     # printable in the guide's 
 ROUND_INSET = 0.2     # hexes and circles: a fifth of the face in from the edge, where it is wide enough
 FONT = "Liberation Sans"
 GREY = (0.45, 0.45, 0.45)     # readable on light and mid art, quieter than the face's own text
+NEW = "NEW"                   # bold, before the version where they share a place
 
 
 def titled(title: str, version: str) -> str:
@@ -30,6 +33,7 @@ class Stamp:
     y: float              # the baseline
     size: float           # text height in mm
     anchor: str           # 'start' | 'middle' | 'end'
+    lead: str = ""        # bold words before the text (NEW)
 
 
 def stamp(text: str, place: str, size: float, width: float, height: float, shape: str) -> Stamp | None:
@@ -46,22 +50,41 @@ def stamp(text: str, place: str, size: float, width: float, height: float, shape
     return Stamp(text, x, y, size, anchor)
 
 
-def stamps(game):
-    """face -> where its version is printed (a Stamp, or None), worked out once per group."""
+def stamps(game, is_new=None):
+    """face -> the marks drawn over it (a tuple of Stamps, maybe empty), worked out once per group:
+    the version, and NEW where is_new(face) says the face changed since the earlier build."""
     d = game.defaults
-    by_group = {g.id: stamp(game.version, g.version_mark or d["version_mark"], g.version_size or d["version_size"],
-                            g.width, g.height, g.shape) for g in game.groups}
-    return lambda face: by_group.get(face.group.id)
+    plain, marked = {}, {}
+    for g in game.groups:
+        place, size = g.version_mark or d["version_mark"], g.version_size or d["version_size"]
+        new_place = g.new_mark or d.get("new_mark") or place
+        version = stamp(game.version, place, size, g.width, g.height, g.shape)
+        plain[g.id] = (version,) if version else ()
+        new = stamp(NEW, new_place, size, g.width, g.height, g.shape)
+        if new and version and new_place == place:          # one line: NEW v2
+            marked[g.id] = (replace(version, lead=NEW),)
+        else:
+            marked[g.id] = plain[g.id] + ((replace(new, text="", lead=NEW),) if new else ())
+    if is_new is None:
+        return lambda face: plain.get(face.group.id, ())
+    return lambda face: (marked if is_new(face) else plain).get(face.group.id, ())
 
 
-def draw(ctx, mark: Stamp) -> None:
-    """The stamp onto a cairo context in the face's own coordinates (millimetres)."""
+def draw(ctx, marks) -> None:
+    """Marks (Stamps) onto a cairo context in the face's own coordinates (millimetres)."""
     from .svgdraw.fontface import font_face
-    ctx.save()
-    ctx.set_font_face(font_face(FONT, False, False))
-    ctx.set_font_size(mark.size)
-    width = ctx.text_extents(mark.text)[4]
-    ctx.move_to(mark.x - {"start": 0.0, "middle": width / 2, "end": width}[mark.anchor], mark.y)
-    ctx.set_source_rgb(*GREY)
-    ctx.show_text(mark.text)
-    ctx.restore()
+    for mark in marks:
+        ctx.save()
+        ctx.set_font_size(mark.size)
+        runs = [(font_face(FONT, True, False), mark.lead + (" " if mark.text else ""))] if mark.lead else []
+        runs += [(font_face(FONT, False, False), mark.text)] if mark.text else []
+        widths = []
+        for face, text in runs:
+            ctx.set_font_face(face)
+            widths.append(ctx.text_extents(text)[4])
+        ctx.move_to(mark.x - {"start": 0.0, "middle": sum(widths) / 2, "end": sum(widths)}[mark.anchor], mark.y)
+        ctx.set_source_rgb(*GREY)
+        for face, text in runs:
+            ctx.set_font_face(face)
+            ctx.show_text(text)
+        ctx.restore()

@@ -104,11 +104,11 @@ def image_jobs(p: GroupPlan, renderer: FaceRenderer, stamp_of) -> tuple[dict[str
     background = WHITE if p.product else None
     names, jobs = {}, {}
     for name, face, _ in face_files(p.group):
-        svg, stamp = renderer.svg(face), stamp_of(face)
-        key = (p.group.id, svg)           # the window, clip and version stamp are the group's
+        svg, marks = renderer.svg(face), stamp_of(face)
+        key = (p.group.id, svg)           # the window, clip and version are the group's
         names[name] = key
         if key not in jobs:
-            jobs[key] = [lambda svg=svg: png_bytes(rasterize(svg, p.window, clip, background, stamp), p.dpi), 0]
+            jobs[key] = [lambda svg=svg: png_bytes(rasterize(svg, p.window, clip, background, marks), p.dpi), 0]
         jobs[key][1] += 1
     return names, jobs
 

@@ -49,10 +49,10 @@ def trim_window(group: Group, px_w: int, px_h: int) -> Window:
     return Window(0.0, 0.0, group.width, group.height, px_w, px_h)
 
 
-def draw_face(ctx: cairo.Context, svg: str, window: Window, clip=None, stamp=None) -> None:
+def draw_face(ctx: cairo.Context, svg: str, window: Window, clip=None, marks=()) -> None:
     """Draw a face so that `window` fills the pixel rectangle at the context's origin; `clip` is
-    an outline (shapes.Outline) the face is cut to, as the PDF cuts hexes and circles; `stamp`
-    (version.Stamp) is the version drawn over it where the PDF sheets draw it."""
+    an outline (shapes.Outline) the face is cut to, as the PDF cuts hexes and circles; `marks`
+    (version.stamps) are the version drawn over it where the PDF sheets draw it."""
     ctx.save()
     ctx.rectangle(0, 0, window.px_w, window.px_h)     # also bounds svgdraw's opacity groups to
     ctx.clip()                                        # the cell, not the whole sprite sheet
@@ -62,13 +62,12 @@ def draw_face(ctx: cairo.Context, svg: str, window: Window, clip=None, stamp=Non
         clip.trace(ctx)
         ctx.clip()
     draw_svg(ctx, svg)
-    if stamp is not None:
-        version.draw(ctx, stamp)
+    version.draw(ctx, marks)
     ctx.restore()
 
 
 def rasterize(svg: str, window: Window, clip=None, background: tuple | None = None,
-              stamp=None) -> cairo.ImageSurface:
+              marks=()) -> cairo.ImageSurface:
     """One face alone as an image; transparent where the face draws nothing, unless a background
     colour (r, g, b in 0..1) is given."""
     surface = cairo.ImageSurface(cairo.FORMAT_ARGB32, window.px_w, window.px_h)
@@ -76,19 +75,19 @@ def rasterize(svg: str, window: Window, clip=None, background: tuple | None = No
     if background is not None:
         ctx.set_source_rgb(*background)
         ctx.paint()
-    draw_face(ctx, svg, window, clip, stamp)
+    draw_face(ctx, svg, window, clip, marks)
     surface.flush()
     return surface
 
 
-def rasterize_turned(svg: str, window: Window, clip=None, stamp=None) -> cairo.ImageSurface:
+def rasterize_turned(svg: str, window: Window, clip=None, marks=()) -> cairo.ImageSurface:
     """One face alone, turned a quarter counter-clockwise: its top at the image's left, the image
     px_h wide and px_w high (a pointy-topped hex becomes the flat-topped one TTS's hex tile is)."""
     surface = cairo.ImageSurface(cairo.FORMAT_ARGB32, window.px_h, window.px_w)
     ctx = new_context(surface)
     ctx.translate(0, window.px_w)          # (x, y) of the upright face -> (y, px_w - x)
     ctx.rotate(-math.pi / 2)
-    draw_face(ctx, svg, window, clip, stamp)
+    draw_face(ctx, svg, window, clip, marks)
     surface.flush()
     return surface
 

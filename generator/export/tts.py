@@ -93,7 +93,7 @@ class TtsExport:
         group = face.group
         clip = None if group.shape in ("rect", "square") else group.outline(0.0)
         draw = rasterize_turned if turned(group) else rasterize
-        return draw(self.renderer.svg(face), trim_window(group, *size), clip, stamp=self.stamp_of(face))
+        return draw(self.renderer.svg(face), trim_window(group, *size), clip, marks=self.stamp_of(face))
 
     def face_job(self, face: FaceRef, size: tuple[int, int]):
         """A drawing job for one face; its SVG rendered now, so template errors surface here."""
@@ -161,14 +161,14 @@ class TtsExport:
 
     def draw_sheet(self, group: Group, sheet: Sheet, cell_w: int, cell_h: int, name: str) -> str:
         svgs = [self.renderer.svg(face) for face in sheet.faces]     # templates run here, in order
-        window, stamp = trim_window(group, cell_w, cell_h), self.stamp_of(sheet.faces[0])
+        window, marks = trim_window(group, cell_w, cell_h), self.stamp_of(sheet.faces[0])
 
         def draw():
             surface, ctx = new_sheet(sheet.cols * cell_w, sheet.rows * cell_h)
             for cell, svg in enumerate(svgs):
                 ctx.save()
                 ctx.translate((cell % sheet.cols) * cell_w, (cell // sheet.cols) * cell_h)
-                draw_face(ctx, svg, window, stamp=stamp)
+                draw_face(ctx, svg, window, marks=marks)
                 ctx.restore()
             hidden = sheet.cols * sheet.rows - 1          # the hidden card's cell, shown in hands
             ctx.rectangle((hidden % sheet.cols) * cell_w, (hidden // sheet.cols) * cell_h, cell_w, cell_h)
