@@ -79,6 +79,13 @@ def tuckbox_pdf(game: Game, boxes: list[tuple[Group, str]], paper: tuple[float, 
 
 def _art(renderer: FaceRenderer, game: Game, group: Group, box, shape: Net) -> dict[str, str]:
     """Each art panel's SVG, rendered by the template as a face of the panel's size."""
+    return {name: renderer.svg(face) for name, face in art_faces(group, box, shape).items()}
+
+
+def art_faces(group: Group, box, shape: Net) -> dict[str, FaceRef]:
+    """Each art panel as a face of the panel's size, drawn by its template (validate renders
+    them as build does); a face of a group of its own, so the renderer never mixes it up with
+    a card's."""
     out = {}
     for name, template in ART.items():
         rect = shape.panels[name].rect
@@ -88,7 +95,7 @@ def _art(renderer: FaceRenderer, game: Game, group: Group, box, shape: Net) -> d
         item = Item(id=name, copies=1, data=data, player=None, mark=group.mark)
         face_group = replace(group, id=f"{group.id}.tuckbox-{name}", kind="tuckbox", shape="rect", width=w, height=h,
                              corner_radius=0.0, points=None, template=template, back_template=None, items=[item])
-        out[name] = renderer.svg(FaceRef(face_group, item, "front"))
+        out[name] = FaceRef(face_group, item, "front")
     return out
 
 

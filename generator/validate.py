@@ -1,14 +1,15 @@
 """A game pack -> every problem `build` would meet, found without writing a file: the manifests
 checked, every distinct face rendered through its template (and its SVG checked for unknown
-colours and fonts), the sheets planned (a face too large for the paper), the map generated and
-drawn, the handout typeset in memory.
+colours and fonts), the sheets planned (a face too large for the paper), the art of every card
+group's tuck box rendered (as `build --tuck-boxes` draws it), the map generated and drawn, the
+handout typeset in memory.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .build import BuildRequest, Progress, layout_problems, options_for
+from .build import BuildRequest, Progress, layout_problems, options_for, tuck_boxes
 from .errors import BuildError, ManifestError, display_path
 from .manifest import load_pack
 from .model import Game
@@ -36,6 +37,7 @@ def validate(pack_root: Path, request: BuildRequest | None = None, progress: Pro
     _render_every_face(faces, result, progress)
     progress.finish()
     result.errors += layout_problems(game, request)
+    _check_tuck_boxes(game, request, result)
     if (game.root / "map.yaml").is_file():
         _check_map(game, result)
     if (game.root / "handout.yaml").is_file():
@@ -116,6 +118,32 @@ def once_each(errors: list[tuple[str, str]]) -> list[str]:
         lines.append(f"{wheres[0]}: {problem}"
                      + (f" (the same on {more:,} more item{'s' if more > 1 else ''})" if more else ""))
     return lines
+
+
+def _check_tuck_boxes(game: Game, request: BuildRequest, result: Validation) -> None:
+    """The front, back and spines of the card groups' tuck boxes (tuckbox/*.svg.j2, the pack's own
+    or the shared ones), rendered as build draws them. The boxes this build draws (the groups'
+    own tuck_box, or --tuck-boxes) are held to everything build holds them to; every other card
+    group's box (as --tuck-boxes would add it) is rendered leniently, so a template's mistake is
+    found before anyone asks for boxes, while text too long for a box nobody asked for is not."""
+    from .tuckbox import box_for, net
+    from .tuckbox_draw import art_faces
+    bleed = request.bleed if request.bleed is not None else game.defaults["bleed"]
+    drawn = tuck_boxes(game, request.tuck_boxes)
+    others = [(g, t) for g, t in tuck_boxes(game, "") if g.id not in {d.id for d, _ in drawn}]
+    strict, lenient = FaceRenderer(game, bleed, request.lenient), FaceRenderer(game, bleed, True)
+    found = []
+    for renderer, boxes in ((strict, drawn), (lenient, others)):
+        for group, thickness in boxes:
+            box = box_for(group.width, group.height, group.total, thickness)
+            for face in art_faces(group, box, net(box)).values():
+                try:
+                    renderer.svg(face)
+                except BuildError as exc:       # TemplateTooSlow too
+                    where = face_place(face)
+                    found.append((where, _without(where, str(exc))))
+    result.errors += once_each(found)
+    result.warnings += strict.warnings
 
 
 def _check_map(game: Game, result: Validation) -> None:
