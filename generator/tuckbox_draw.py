@@ -18,6 +18,7 @@ from .pdfwrite import FIXED_DATE, FOLD_DASH, LABEL_FONT, MARK_WIDTH, PT_PER_MM, 
 from .render import FaceRef, FaceRenderer
 from .svgdraw import draw_svg
 from .tuckbox import Net, Panel, box_for, net
+from .version import titled
 
 ART = {"front": "tuckbox/front.svg.j2", "back": "tuckbox/back.svg.j2",
        "spine-left": "tuckbox/spine.svg.j2", "spine-right": "tuckbox/spine.svg.j2"}
@@ -66,7 +67,7 @@ def tuckbox_pdf(game: Game, boxes: list[tuple[Group, str]], paper: tuple[float, 
         ctx = new_context(surface)
         ctx.scale(PT_PER_MM, PT_PER_MM)
         _draw_net(ctx, page, shape, _art(renderer, game, group, box, shape), bleed)
-        _guide(ctx, page, margin, f"{game.title} | tuck box for {group.name}: {group.total} cards, inside "
+        _guide(ctx, page, margin, f"{titled(game.title, game.version)} | tuck box for {group.name}: {group.total} cards, inside "
                                   f"{box.width:.1f} x {box.height:.1f} x {box.depth:.1f} mm | cut the solid line, "
                                   "fold the dashed ones, glue the grey flaps")
         ctx.show_page()

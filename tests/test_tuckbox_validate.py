@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 
-from conftest import run_cli
+import pymupdf
+
+from conftest import MM, run_cli
 from test_tuckbox import write_decks
 
 TOO_LONG = ("<rect x='0' y='0' width='{{ face.width }}' height='{{ face.height }}' fill='#ffffff'/>"
@@ -59,3 +61,24 @@ def test_text_too_long_counts_where_the_box_is_drawn(tmp_path):
 def test_the_shared_templates_pass_for_every_card_group_of_a_pack(tmp_path):
     code, stdout, stderr = run_cli("validate", write_decks(tmp_path / "decks"))
     assert code == 0 and "tuckbox" not in stderr, stderr
+
+
+def test_a_narrow_deck_with_a_long_name_gets_its_box(tmp_path):
+    """Standees 20 mm wide: the shared templates keep less margin and wrap the deck's name,
+    rather than refusing the build (the built-in packs' standee groups are this narrow)."""
+    pack = write_decks(tmp_path / "decks")
+    decks = json.loads((pack / "decks.yaml").read_text())
+    decks["groups"][0].update(name="Knight standees of the realm", size={"width": "20mm", "height": "60mm"},
+                              tuck_box="plain")
+    (pack / "decks.yaml").write_text(json.dumps(decks))
+    with open(pack / "game.yaml", "a") as handle:
+        handle.write("version: v4\n")
+    code, _, stderr = run_cli("validate", pack)
+    assert code == 0, stderr
+    code, _, stderr = run_cli("build", pack, "--out", tmp_path / "out", "-q")
+    assert code == 0, stderr
+    page = pymupdf.open(tmp_path / "out" / "decks" / "decks-tuckboxes.pdf")[0]
+    guide_top = page.rect.height - 15 * MM
+    on_net = [w[4] for w in page.get_text("words") if w[4] in ("Knight", "realm") and w[3] < guide_top]
+    assert on_net.count("Knight") >= 3 and on_net.count("realm") >= 3       # front, back, spines
+    assert "Test Deck v4 | tuck box for Knight standees of the realm" in page.get_text()
