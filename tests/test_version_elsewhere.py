@@ -3,8 +3,8 @@ exported images (export png, with export.json) and on the Tabletop Simulator sav
 Read back from what is printed: PDF text with its printed size, pixels of the images."""
 from __future__ import annotations
 
-import io
 import json
+import shutil
 
 import numpy
 import pymupdf
@@ -134,3 +134,23 @@ def test_no_version_no_name_change(tmp_path):
     cli_ok("export", "tts", pack, "--out", tmp_path / "out", "-q", "--group", "cards")
     save = json.loads((tmp_path / "out" / "mini" / "tts" / "mini.json").read_text())
     assert save["SaveName"] == "Test Pack" and {o["Description"] for o in save["ObjectStates"]} == {""}
+
+
+def test_a_template_drawn_map_prints_it_in_its_title(tmp_path):
+    """Royal Dukes draws its map with its own template, which prints `title`."""
+    cli_ok("map", "royal-dukes", "--seed", "2", "--format", "pdf", "--out", tmp_path, "--version", "v9")
+    spans = spans_with(tmp_path / "royal-dukes" / "royal-dukes-map-4p-2.pdf", "v9")
+    assert [text for _, text, _ in spans] == ["Royal Dukes v9 - map for 4 players, seed 2",
+                                              "Royal Dukes v9 | Setup diagram: lay out the pieces as drawn (not to scale)"]
+    assert all(size >= MIN_PT for _, _, size in spans)
+
+
+def test_handout_expressions_read_it(starter, tmp_path):
+    pack, _ = starter
+    own = tmp_path / "game"
+    shutil.copytree(pack, own)
+    handout = own / "handout.yaml"
+    handout.write_text(handout.read_text().replace("The first player with", "Edition {{ game.version }}: the first player with"))
+    cli_ok("handout", own, "--out", tmp_path / "out")
+    text = " ".join(pymupdf.open(tmp_path / "out" / "game" / "game-handout.pdf")[0].get_text().split())
+    assert "Edition v2.1: the first player with" in text
