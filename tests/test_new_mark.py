@@ -134,3 +134,29 @@ def test_a_git_revision_marks_the_same_faces(tmp_path):
     folder, _ = build(pack, tmp_path / "out", "--changes-since", "HEAD")
     faces = marked_faces(folder / "spells-sheets.pdf", sheets_of(pack))
     assert {(item, side) for (item, side, _, _), (boxes, _) in faces.items() if boxes} == {("stone", "front")}
+
+
+def test_where_new_goes_with_and_without_a_version():
+    """Beside the version in one line; alone in the version's place when the pack has none; in a
+    place of its own with new_mark; nowhere when the version's place is off and new_mark unset."""
+    from dataclasses import replace
+
+    from conftest import FIXTURES
+    from generator.render import FaceRef
+    from generator.version import stamps
+    game = load_pack(FIXTURES / "mini")
+    cards = next(g for g in game.groups if g.id == "cards")
+    face = FaceRef(cards, cards.items[0], "front")
+
+    def marks(version, **group):
+        g = replace(cards, **group)
+        return stamps(replace(game, version=version, groups=[g]), lambda f: True)(replace(face, group=g))
+    (one,) = marks("v2")
+    assert (one.lead, one.text, one.anchor) == ("NEW", "v2", "end")
+    (alone,) = marks("")
+    assert (alone.lead, alone.text, alone.x) == ("NEW", "", one.x)
+    version, new = marks("v2", new_mark="top-left")
+    assert (version.text, version.lead, new.lead, new.anchor) == ("v2", "", "NEW", "start")
+    assert marks("v2", version_mark="off") == ()
+    assert [m.lead for m in marks("v2", version_mark="off", new_mark="top")] == ["NEW"]
+    assert stamps(replace(game, version="v2"))(face)[0].lead == ""          # no earlier build: no NEW
