@@ -1,8 +1,8 @@
-"""Text -> positioned SVG runs: wraps words into a box, shrinks the size until the text fits, and
+"""Text -> positioned runs: wraps words into a box, shrinks the size until the text fits, and
 places inline icons written as :name:. Measured with the font files' advance widths, the same
-widths cairo uses when it draws into the PDF.
-
-The runs are written as strings with every text and attribute value escaped, not with svgwrite:
+widths cairo uses when it draws into the PDF. The helpers hand the runs on as they are
+(block_pieces, facedoc.py); where SVG text is wanted (render_block, a face's digest), the
+runs are written as strings with every text and attribute value escaped, not with svgwrite:
 this runs for every line of every face, and an svgwrite <text> element costs 73 us to build and
 serialise against 3 us for the string (bench-deck card: about ten runs, 0.5 ms a card is the
 whole budget at 2,000 cards/s).
@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from html import escape
 
 from . import glyphs
+from .facedoc import run_style
 from .fonts import FontMetrics
 from .units import pt_to_mm
 
@@ -161,14 +162,22 @@ def render_block(lines, x, y, width, height, size, style, icons, align="left", v
                  line_height=1.2) -> str:
     """Positioned SVG for fitted lines (lists of (word, width at size 1)): one <text> per run
     between icons, a <g> per icon."""
+    head = run_style(style.family, size, style.bold, style.italic, style.color).head
+    return "".join(f'<text x="{left:.3f}" y="{baseline:.3f}" {head}>{escape(value)}</text>' if kind == "text"
+                   else value for kind, left, baseline, value in
+                   block_pieces(lines, x, y, width, height, size, style, icons, align, valign, line_height))
+
+
+def block_pieces(lines, x, y, width, height, size, style, icons, align="left", valign="top",
+                 line_height=1.2) -> list[tuple]:
+    """Fitted lines as placed pieces, in drawing order: ('text', x, baseline, words) per run
+    between icons, ('icon', x, baseline, its SVG) per icon. The text helpers hand the runs to
+    the drawing stage as they are (facedoc.py); render_block writes them as SVG."""
     m = style.metrics
     block_h = _block_height(len(lines), size, line_height, style)
     top = y + {"top": 0.0, "middle": (height - block_h) / 2, "bottom": height - block_h}[valign]
     baseline = top + m.ascent * size
     space = m.width(" ", size)
-    weight = ' font-weight="bold"' if style.bold else ""
-    slant = ' font-style="italic"' if style.italic else ""
-    head = f'font-family="{escape(style.family)}" font-size="{size:.3f}"{weight}{slant} fill="{escape(str(style.color))}"'
     out = []
     for line in lines:
         line_w = sum(unit_w for _, unit_w in line) * size + space * max(0, len(line) - 1)
@@ -178,11 +187,11 @@ def render_block(lines, x, y, width, height, size, style, icons, align="left", v
             if mirror:          # runs and icons from the right: the line reads right to left
                 left = 2 * start + line_w - left - w
             if kind == "text":
-                out.append(f'<text x="{left:.3f}" y="{baseline:.3f}" {head}>{escape(value)}</text>')
+                out.append(("text", left, baseline, value))
             else:
-                out.append(_icon_markup(icons[value], left, baseline, size, style))
+                out.append(("icon", left, baseline, _icon_markup(icons[value], left, baseline, size, style)))
         baseline += size * line_height
-    return "".join(out)
+    return out
 
 
 def right_to_left(line) -> bool:

@@ -14,7 +14,7 @@ import cairocffi
 
 from .. import glyphs, shaping
 from .base import _SVG_NS, UnsupportedSVG
-from .cascade import _CACHE_LIMIT, _prep, _run_style
+from .cascade import _CACHE_LIMIT, _derive, _prep, _run_style
 from .fontface import on_library_change
 from .ops import _new_matrix, _op_text
 from .units import _LIST_SPLIT_RE, _finite, _length
@@ -123,8 +123,7 @@ def _checked(text, p):
     HarfBuzz when it holds right-to-left letters or combining marks; GlyphError when the font
     cannot print it as written."""
     text = glyphs.printable(text)
-    style = (p['font-family'], p['font-weight'] == cairocffi.FONT_WEIGHT_BOLD,
-             p['font-style'] != cairocffi.FONT_SLANT_NORMAL)
+    style = _font_style(p)
     covered, font = glyphs.font_coverage(*style)
     glyphs.check(text, covered, '<text>', font, shaped=True)
     if shaping.needs_shaping(text):
@@ -221,6 +220,61 @@ def _h_text(c, elem, props):
         current.append(run)
     if has_fill or has_stroke:
         _emit_text(c, opacity, matrix, chunks, has_fill, has_stroke)
+
+
+def h_run(c, elem, props):
+    """A text helper's run behind its placeholder (generator/facedoc.py): drawn as the <text>
+    it stands for would be, from the laid-out run itself. Its glyphs were checked when it was
+    laid out; a placeholder that is not the face's own is an unknown element."""
+    runs = c.runs
+    if runs is None or elem.get('n') != c.nonce:
+        raise UnsupportedSVG(f'element {elem.tag!r} is not supported')
+    run = runs[int(elem.get('i'))]
+    c.count += 1
+    key = (props['_id'], run.style)
+    styled = _RUN_CACHE.get(key)
+    if styled is None:
+        styled = _run_styled(props, run.style)
+        if len(_RUN_CACHE) >= _CACHE_LIMIT:
+            _RUN_CACHE.clear()
+        _RUN_CACHE[key] = styled
+    p, face, size, fill, stroke = styled
+    if fill is None and stroke is None:
+        return
+    text = run.text            # white space as _h_text reads it: a run may end in a space before an icon
+    if p['xml:space']:
+        text = _NL_RE.sub(' ', text)
+    elif '  ' in text or '\n' in text or '\t' in text or '\r' in text:
+        text = _WS_RE.sub(' ', text).strip(' ')
+    else:
+        text = text.strip(' ')
+    if not text.isascii():
+        text = glyphs.printable(text)
+        data = shaping.shape(text, glyphs.font_file(*_font_style(p))) if shaping.needs_shaping(text) \
+            else text.encode('utf-8')
+    else:
+        data = text.encode('ascii')
+    if not data:
+        return
+    x, y = _finite(round(run.x, 3)), _finite(round(run.y, 3))      # as written: three decimals
+    _emit_text(c, 1.0, None, [(p['text-anchor'], [(data, face, size, fill, stroke, x, y, 0.0, 0.0, False)])],
+               fill is not None, stroke is not None)
+
+
+_RUN_CACHE = {}   # (parent props id, facedoc.RunStyle) -> (props, face, size, fill, stroke)
+on_library_change(_RUN_CACHE.clear)
+
+
+def _run_styled(props, style):
+    """A run's properties under its parent's, as the cascade derives a <text> written with
+    the run's attributes, and the font and paints they give."""
+    p = _derive(props, style.changes) if style.changes else props
+    return (p,) + _run_style(p)
+
+
+def _font_style(p):
+    return (p['font-family'], p['font-weight'] == cairocffi.FONT_WEIGHT_BOLD,
+            p['font-style'] != cairocffi.FONT_SLANT_NORMAL)
 
 
 def _emit_text(c, opacity, matrix, chunks, has_fill, has_stroke):
