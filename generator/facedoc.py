@@ -3,8 +3,9 @@ drawing stage splices runs into as ready operations, without reading them back f
 
 text_box and text_line lay text out into runs (position, style, words). Written as SVG, each run
 would be escaped, parsed, styled and glyph-checked again when drawn: a third of a card's CPU.
-Instead the helper writes a placeholder, `<pnpgen-run n="NONCE" i="K"/>`, and keeps run K in the
-face's side table; svgdraw's compiler turns the placeholder into a text operation directly. The
+Instead the helper writes a placeholder, `<pnpgen-run n="NONCE" i="K" k="N"/>`, and keeps runs K to
+K+N-1 (a block's runs between its icons) in the face's side table; svgdraw's compiler turns the
+placeholder into one text operation directly. The
 nonce is made per renderer and never printed, so a template cannot forge a placeholder (one it
 writes itself is an unknown element, as any other).
 
@@ -70,19 +71,25 @@ class RunTable:
         self.nonce = secrets.token_hex(8)
         self.runs: list[Run] = []
         self.placeholder_start = self._placeholder = f'<{RUN_TAG} n="{self.nonce}" i="'
-        self._pattern = re.compile(f'<{RUN_TAG} n="{self.nonce}" i="([0-9]+)"/>')
+        self._pattern = re.compile(f'<{RUN_TAG} n="{self.nonce}" i="([0-9]+)" k="([0-9]+)"/>')
 
     def clear(self) -> None:
         self.runs = []
 
-    def placeholder(self, run: Run) -> str:
-        self.runs.append(run)
-        return f'{self._placeholder}{len(self.runs) - 1}"/>'
+    def placeholder(self, runs: list[Run]) -> str:
+        """The placeholder of consecutive runs (of one block, between its icons)."""
+        first = len(self.runs)
+        self.runs += runs
+        return f'{self._placeholder}{first}" k="{len(runs)}"/>'
 
     def written(self, markup: str) -> str:
-        """The markup with each placeholder replaced by its run's SVG."""
+        """The markup with each placeholder replaced by its runs' SVG."""
         runs = self.runs
-        return self._pattern.sub(lambda m: runs[int(m.group(1))].svg(), markup)
+
+        def svg(match):
+            first = int(match.group(1))
+            return "".join(run.svg() for run in runs[first:first + int(match.group(2))])
+        return self._pattern.sub(svg, markup)
 
     def face(self, markup: str) -> "Face | str":
         """The face document: a Face when the helpers left runs in it, else the markup itself."""

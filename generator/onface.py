@@ -50,14 +50,25 @@ def place(placed: Placed, first: int | None, markup: str, shown: str, extent: tu
         placed.blocks.setdefault(first, (shown, extent, _template_line()))
 
 
-def _template_line() -> int | None:
-    """The line of the template being rendered that called the helper (Jinja2 maps its
-    compiled code's lines back onto the template's)."""
+class TemplateLine:
+    """The line of the template being rendered that called the helper, told when a message
+    needs it: Jinja2 maps its compiled code's lines back onto the template's by reparsing its
+    line table at every call, a few per cent of a card's time if done for every block."""
+    __slots__ = ("template", "code_line")
+
+    def __init__(self, template, code_line: int):
+        self.template, self.code_line = template, code_line
+
+    def __int__(self) -> int:
+        return self.template.get_corresponding_lineno(self.code_line)
+
+
+def _template_line() -> TemplateLine | None:
     frame = sys._getframe(2)
     while frame is not None:
         template = frame.f_globals.get("__jinja_template__")
         if template is not None:
-            return template.get_corresponding_lineno(frame.f_lineno)
+            return TemplateLine(template, frame.f_lineno)
         frame = frame.f_back
     return None
 
@@ -77,7 +88,7 @@ def outside(root, body: str, placed: Placed, width: float, height: float, nonce:
         drawn = _drawn(root, placed.blocks, nonce)
     for shown, (left, top, right, bottom), line in drawn:
         if left < -SLACK or top < -SLACK or right > width + SLACK or bottom > height + SLACK:
-            where = f" line {line}" if isinstance(line, int) else line_of(line or "")
+            where = f" line {int(line)}" if isinstance(line, TemplateLine) else line_of(line or "")
             span = (f"at x {left:.1f}, y {top:.1f}" if (left, top) == (right, bottom) else
                     f"from x {left:.1f}, y {top:.1f} to x {right:.1f}, y {bottom:.1f}")
             own = isinstance(line, str)         # a <text> of the template's own: a start point

@@ -39,7 +39,7 @@ from .fonts import library
 from .resources import TEMPLATE_DIR
 from .schema import type_name
 from .shapes import SQRT3, hex_points
-from .textfit import ICON_TOKEN, Style, TextFitError, block_extent, block_pieces, fit, icon_svg, layout_lines
+from .textfit import ICON_TOKEN, Style, TextFitError, block_pieces, fit, icon_svg, layout_lines
 from .units import MAX_MM, mm_to_pt, pt_to_mm
 
 MAX_RANGE = 10_000
@@ -389,11 +389,10 @@ class Helpers:
             self.warn(f"text {snippet(text)} is shrunk to "
                                  f"{size_mm / pt_to_mm(1):.2f} pt to fit, below the {READABLE_PT} pt most players "
                                  f"can read; shorten the text or enlarge its box")
-        pieces = block_pieces(lines, x, y, w, h, size_mm, style, self.game.icons, align, valign, line_height)
+        pieces, extent = block_pieces(lines, x, y, w, h, size_mm, style, self.game.icons, align, valign, line_height)
         markup, first = self._placed_runs(pieces, style, size_mm)
         if self.bounds is not None:     # checked on the face, where its transforms are known
-            onface.place(self.placed, first, markup, snippet(text),
-                         block_extent(lines, x, y, w, h, size_mm, style, align, valign, line_height))
+            onface.place(self.placed, first, markup, snippet(text), extent)
         return Markup(markup)
 
     def _placed_runs(self, pieces, style, size_mm) -> tuple[str, int | None]:
@@ -405,17 +404,26 @@ class Helpers:
         if run_style is None:
             run_style = self._run_styles[key] = facedoc.run_style(style.family, size_mm, style.bold, style.italic,
                                                                    style.color)
-        out, first, runs = [], None, self.runs
+        out, first, table, pending = [], None, self.runs, []
         for kind, left, baseline, value in pieces:
-            if kind != "text":
-                out.append(value)
-            elif runs is None:          # a map's or other caller's: written as SVG
-                out.append(facedoc.Run(left, baseline, run_style, value).svg())
-            else:
-                if first is None:
-                    first = len(runs.runs)
-                out.append(runs.placeholder(facedoc.Run(left, baseline, run_style, value)))
+            if kind == "text":
+                pending.append(facedoc.Run(left, baseline, run_style, value))
+                continue
+            if pending:
+                first = len(table.runs) if first is None and table is not None else first
+                out.append(self._runs_markup(pending))
+                pending = []
+            out.append(value)
+        if pending:
+            first = len(table.runs) if first is None and table is not None else first
+            out.append(self._runs_markup(pending))
         return "".join(out), first
+
+    def _runs_markup(self, runs: list) -> str:
+        """Consecutive runs: their placeholder, or (a map's or other caller's) their SVG."""
+        if self.runs is None:
+            return "".join(run.svg() for run in runs)
+        return self.runs.placeholder(runs)
 
     @physical("x", "y", "w", "size", "min_size")
     def text_line(self, text, x, y, w, size=9, min_size=5, font="body", color=None, align="center"):

@@ -13,15 +13,16 @@ from conftest import copy_pack
 from generator import cli, templating
 from generator.facedoc import RUN_TAG, Face
 from generator.manifest import load_pack
-from generator.pdfwrite import new_context
+from generator.pdfwrite import FIXED_DATE, new_context
 from generator.render import FaceRenderer, expand_faces
 from generator.svgdraw import draw_svg, supported
 
 HEBREW = "\u05e9\u05dc\u05d5\u05dd"
-# runs under inherited anchor, opacity, stroke, a transform, hidden, right to left, an icon inline
+# runs under inherited anchor, opacity, stroke, a transform, hidden, right to left, icons inline
 WRAPPED = f"""<rect x="0" y="0" width="{{{{ face.width }}}}" height="{{{{ face.height }}}}" fill="#ffffff"/>
 <g text-anchor="middle" fill-opacity="0.5">{{{{ text_line(item.title, 5, 12, face.width - 10, size=10, min_size=6, font='title') }}}}</g>
 <g transform="rotate(90 31.5 44)" stroke="#0000ff" stroke-width="0.1">{{{{ text_box(item.body, 12, 30, 40, 30, size=9, min_size=6) }}}}</g>
+<g text-anchor="end" fill-opacity="0.8">{{{{ text_box(item.body ~ ' and more words, wrapped onto lines :star: here', 5, 60, 30, 14, size=6, min_size=4) }}}}</g>
 <g style="visibility:hidden">{{{{ text_line('hidden', 5, 70, 40) }}}}</g>
 <g opacity="0.7" font-size="20">{{{{ text_line('{HEBREW} 12 :star:', 5, 80, face.width - 10, size=7, color='#336699') }}}}</g>
 """
@@ -37,6 +38,7 @@ def faces_of(pack):
 def pdf_of(svg) -> bytes:
     out = io.BytesIO()
     surface = cairo.PDFSurface(out, 200, 260)
+    surface.set_metadata(cairo.PDF_METADATA_CREATE_DATE, FIXED_DATE)       # else the clock's second
     ctx = new_context(surface)
     ctx.translate(10, 10)
     draw_svg(ctx, svg)

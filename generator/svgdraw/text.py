@@ -223,42 +223,55 @@ def _h_text(c, elem, props):
 
 
 def h_run(c, elem, props):
-    """A text helper's run behind its placeholder (generator/facedoc.py): drawn as the <text>
-    it stands for would be, from the laid-out run itself. Its glyphs were checked when it was
-    laid out; a placeholder that is not the face's own is an unknown element."""
+    """A text helper's runs behind their placeholder (generator/facedoc.py): drawn as the
+    <text> elements they stand for would be, from the laid-out runs themselves, in one
+    operation. Their glyphs were checked when they were laid out; a placeholder that is not
+    the face's own is an unknown element."""
     runs = c.runs
     if runs is None or elem.get('n') != c.nonce:
         raise UnsupportedSVG(f'element {elem.tag!r} is not supported')
-    run = runs[int(elem.get('i'))]
-    c.count += 1
-    key = (props['_id'], run.style)
+    first = int(elem.get('i'))
+    batch = runs[first:first + int(elem.get('k'))]
+    c.count += len(batch)
+    key = (props['_id'], batch[0].style)         # a placeholder's runs share their block's style
     styled = _RUN_CACHE.get(key)
     if styled is None:
-        styled = _run_styled(props, run.style)
+        styled = _run_styled(props, key[1])
         if len(_RUN_CACHE) >= _CACHE_LIMIT:
             _RUN_CACHE.clear()
         _RUN_CACHE[key] = styled
     p, face, size, fill, stroke = styled
-    if fill is None and stroke is None:
+    has_fill, has_stroke = fill is not None, stroke is not None
+    if not (has_fill or has_stroke):
         return
-    text = run.text            # white space as _h_text reads it: a run may end in a space before an icon
+    anchor = p['text-anchor']
+    chunks = []
+    for run in batch:
+        data = _run_data(run.text, p)
+        if data:        # x, y as written: three decimals
+            chunks.append((anchor, [(data, face, size, fill, stroke, _finite(round(run.x, 3)),
+                                     _finite(round(run.y, 3)), 0.0, 0.0, False)]))
+    if has_stroke:      # an operation per run: each sets its line width, as each <text> does
+        for chunk in chunks:
+            _emit_text(c, 1.0, None, [chunk], has_fill, True)
+    elif chunks:        # one operation, each run a chunk placed on its own: as <text> after <text>
+        _emit_text(c, 1.0, None, chunks, has_fill, False)
+
+
+def _run_data(text, p):
+    """A run's text as _h_text reads a <text> (white space: a run may end in a space before an
+    icon), then as cairo draws it: UTF-8, or HarfBuzz's glyphs."""
     if p['xml:space']:
         text = _NL_RE.sub(' ', text)
     elif '  ' in text or '\n' in text or '\t' in text or '\r' in text:
         text = _WS_RE.sub(' ', text).strip(' ')
     else:
         text = text.strip(' ')
-    if not text.isascii():
-        text = glyphs.printable(text)
-        data = shaping.shape(text, glyphs.font_file(*_font_style(p))) if shaping.needs_shaping(text) \
-            else text.encode('utf-8')
-    else:
-        data = text.encode('ascii')
-    if not data:
-        return
-    x, y = _finite(round(run.x, 3)), _finite(round(run.y, 3))      # as written: three decimals
-    _emit_text(c, 1.0, None, [(p['text-anchor'], [(data, face, size, fill, stroke, x, y, 0.0, 0.0, False)])],
-               fill is not None, stroke is not None)
+    if text.isascii():
+        return text.encode('ascii')
+    text = glyphs.printable(text)
+    return shaping.shape(text, glyphs.font_file(*_font_style(p))) if shaping.needs_shaping(text) \
+        else text.encode('utf-8')
 
 
 _RUN_CACHE = {}   # (parent props id, facedoc.RunStyle) -> (props, face, size, fill, stroke)
