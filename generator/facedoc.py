@@ -5,9 +5,11 @@ text_box and text_line lay text out into runs (position, style, words). Written 
 would be escaped, parsed, styled and glyph-checked again when drawn: a third of a card's CPU.
 Instead the helper writes a placeholder, `<pnpgen-run n="NONCE" i="K" k="N"/>`, and keeps runs K to
 K+N-1 (a block's runs between its icons) in the face's side table; svgdraw's compiler turns the
-placeholder into one text operation directly. The
-nonce is made per renderer and never printed, so a template cannot forge a placeholder (one it
-writes itself is an unknown element, as any other).
+placeholder into one text operation directly. A placeholder
+the template writes itself draws the face's run K again, as a written one would (its text the
+SVG text of that run too); one naming no run of the face is an unknown element. A template
+that reworks a helper's output as a string (|upper) is rendered again with the helpers writing
+SVG text, so it reworks that, as before runs were kept apart.
 
 A Face is still the face's whole SVG as a string (its value: the runs written out exactly as
 they were before), so everything that names, hashes, compares or caches faces by their SVG
@@ -17,11 +19,11 @@ they were before), so everything that names, hashes, compares or caches faces by
 from __future__ import annotations
 
 import re
-import secrets
 from dataclasses import dataclass
 from html import escape
 
 RUN_TAG = "pnpgen-run"
+NONCE = "0"         # the same in every run: whatever a template does with a placeholder, the same input prints the same
 _XML_BLANKS = str.maketrans("\t\n\r", "   ")     # what an XML parser makes of them in an attribute
 
 
@@ -47,7 +49,8 @@ def run_style(family: str, size_mm: float, bold: bool, italic: bool, color) -> R
     written = (("font-family", family.translate(_XML_BLANKS)), ("font-size", size)) \
         + ((("font-weight", "bold"),) if bold else ()) + ((("font-style", "italic"),) if italic else ()) \
         + (("fill", color.translate(_XML_BLANKS)),)
-    changes = tuple((name, value) for name, value in written if value and value != "inherit")   # as the cascade reads them
+    # as the cascade reads the <text> these attributes are written on: 'inherit' and '' set nothing
+    changes = tuple((name, value) for name, value in written if value and value != "inherit")
     return RunStyle(family, size, bold, italic, color, head, changes)
 
 
@@ -68,18 +71,21 @@ class RunTable:
     """The runs the helpers lay out on the face being rendered, each behind a placeholder."""
 
     def __init__(self) -> None:
-        self.nonce = secrets.token_hex(8)
+        self.nonce = NONCE
         self.runs: list[Run] = []
+        self._issued: set[tuple[str, str]] = set()     # (i, k) of each placeholder written
         self.placeholder_start = self._placeholder = f'<{RUN_TAG} n="{self.nonce}" i="'
         self._pattern = re.compile(f'<{RUN_TAG} n="{self.nonce}" i="([0-9]+)" k="([0-9]+)"/>')
 
     def clear(self) -> None:
         self.runs = []
+        self._issued = set()
 
     def placeholder(self, runs: list[Run]) -> str:
         """The placeholder of consecutive runs (of one block, between its icons)."""
         first = len(self.runs)
         self.runs += runs
+        self._issued.add((str(first), str(len(runs))))
         return f'{self._placeholder}{first}" k="{len(runs)}"/>'
 
     def written(self, markup: str) -> str:
@@ -90,6 +96,15 @@ class RunTable:
             first = int(match.group(1))
             return "".join(run.svg() for run in runs[first:first + int(match.group(2))])
         return self._pattern.sub(svg, markup)
+
+    def intact(self, output: str) -> bool:
+        """Whether every placeholder in `output` stands as the helpers wrote it, and no more of
+        them than the helpers wrote (a template may rework a helper's output as a string)."""
+        if not self.runs:
+            return True
+        whole = self._pattern.findall(output)       # (i, k) of each
+        return (len(whole) == output.count(RUN_TAG) and len(whole) <= len(self._issued)
+                and "PNPGEN" not in output and "Pnpgen" not in output and all(m in self._issued for m in whole))
 
     def face(self, markup: str) -> "Face | str":
         """The face document: a Face when the helpers left runs in it, else the markup itself."""

@@ -121,7 +121,7 @@ def _drawn(root, blocks: dict, nonce: str) -> list:
                 matrix = _compose(matrix, _parse_transform_tuple(transform))
             except (UnsupportedSVG, ValueError, KeyError):
                 continue                # svgcheck and the drawing say what is wrong with it
-        if tag == RUN and elem.get("n") == nonce:
+        if tag == RUN and nonce and elem.get("n") == nonce:
             block = blocks.get(int(elem.get("i")))
             if block:
                 found.append((block[0], _box(matrix, block[1]), block[2]))

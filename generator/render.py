@@ -190,16 +190,11 @@ class FaceRenderer:
             **self.helpers.bind(),
         }
         where = face_place(face)
-        self.helpers.face, self.helpers.bounds, self.helpers.placed = where, (group.width, group.height), onface.Placed()
+        self.helpers.face, self.helpers.bounds = where, (group.width, group.height)
         runs = self.helpers.runs
-        runs.clear()
-        try:
-            with interrupt.immediate(), time_limit(TEMPLATE_SECONDS, f"template {name} ran for more than {TEMPLATE_SECONDS} s"):
-                body = bounded_output(self.env.get_template(name), context)
-        except (jinja2.TemplateError, TextFitError, TypeError, ValueError, ArithmeticError, MemoryError, NameError, SyntaxError,
-                AttributeError, KeyError, RecursionError, TemplateTimeout) as exc:
-            raised = TemplateTooSlow if isinstance(exc, TemplateTimeout) else BuildError
-            raise raised(f"{where}: {_where(exc, name)}{_message(exc)}") from None
+        body = self._output(name, context, where)
+        if not runs.intact(body):       # the template reworked a helper's output (|upper, slices...)
+            body = self._output_as_text(name, context, where)
         body = self._pack_pictures(body, name, where)
         head = SVG_HEAD.format(W=group.width + 2 * bleed, H=group.height + 2 * bleed, x=-bleed, y=-bleed)
         markup = head + body + "</svg>"
@@ -208,13 +203,14 @@ class FaceRenderer:
             problem = (well_formed_problem(runs.written(markup), self.env, name, len(head))
                        or well_formed_problem(markup, self.env, name, len(head)))
             raise BuildError(f"{where}: {problem}")
-        off = onface.outside(root, body, self.helpers.placed, group.width, group.height, runs.nonce,
+        nonce = runs.nonce if runs.runs else ""       # (none: the helpers wrote SVG text)
+        off = onface.outside(root, body, self.helpers.placed, group.width, group.height, nonce,
                              lambda text: _template_line(self.env, name, text))
         if off and not self.helpers.lenient:
             raise BuildError(f"{where}: template {name}{off}")
         if off:                 # --lenient: printed as drawn (cut at the trim), and told
             self.helpers.warn(f"template {name}{off}")
-        unknown = svgcheck.tree_problems(root, self.palette, tuple(runs.runs), runs.nonce)
+        unknown = svgcheck.tree_problems(root, self.palette, tuple(runs.runs), nonce)
         if unknown:
             written, problem = unknown[0]
             raise BuildError(f"{where}: template {name}{_template_line(self.env, name, written)}: {problem}"
@@ -222,6 +218,33 @@ class FaceRenderer:
         if runs.runs and not spliced(root, markup, runs):
             return runs.written(markup)     # a run where no drawing operation can stand: as SVG text
         return runs.face(markup)
+
+    def _output(self, name: str, context: dict, where: str) -> str:
+        """The template's output for one face, its helpers' runs in self.helpers.runs."""
+        self.helpers.placed = onface.Placed()
+        if self.helpers.runs is not None:
+            self.helpers.runs.clear()
+        try:
+            with interrupt.immediate(), time_limit(TEMPLATE_SECONDS, f"template {name} ran for more than {TEMPLATE_SECONDS} s"):
+                return bounded_output(self.env.get_template(name), context)
+        except (jinja2.TemplateError, TextFitError, TypeError, ValueError, ArithmeticError, MemoryError, NameError, SyntaxError,
+                AttributeError, KeyError, RecursionError, TemplateTimeout) as exc:
+            raised = TemplateTooSlow if isinstance(exc, TemplateTimeout) else BuildError
+            raise raised(f"{where}: {_where(exc, name)}{_message(exc)}") from None
+
+    def _output_as_text(self, name: str, context: dict, where: str) -> str:
+        """The output again, the helpers writing their runs as SVG text (what the template then
+        did to that text is what it prints, as before runs were kept apart); what the helpers
+        said was said the first time."""
+        helpers, table = self.helpers, self.helpers.runs
+        said = helpers.remember()
+        helpers.runs = None
+        try:
+            return self._output(name, context, where)
+        finally:
+            helpers.runs = table
+            table.clear()
+            helpers.forget_since(said)
 
     def _pack_pictures(self, body: str, name: str, where: str) -> str:
         """A raw <image href="art/x.png"> names a picture inside the pack: loaded and checked like

@@ -340,6 +340,15 @@ class Helpers:
         self._run_styles: dict[tuple, facedoc.RunStyle] = {}
         self.pictures: list[tuple[str, str]] = []   # (name, digest) of every picture drawn, in order (the face cache checks them)
 
+    def remember(self) -> tuple:
+        """Where what the helpers said stands now (forget_since undoes what follows)."""
+        return (len(self.said), len(self.shrunk), len(self.pictures), {m: len(f) for m, f in self._warned.items()})
+
+    def forget_since(self, mark: tuple) -> None:
+        said, shrunk, pictures, warned = mark
+        del self.said[said:], self.shrunk[shrunk:], self.pictures[pictures:]
+        self._warned = {m: faces[:warned[m]] for m, faces in self._warned.items() if m in warned}
+
     def warn(self, message: str) -> None:
         self._warned.setdefault(message, []).append(self.face)
         self.said.append(message)

@@ -28,11 +28,11 @@ WRAPPED = f"""<rect x="0" y="0" width="{{{{ face.width }}}}" height="{{{{ face.h
 """
 
 
-def faces_of(pack):
+def faces_of(pack, count=None):
     game = load_pack(pack)
     group = next(g for g in game.groups if g.id == "cards")
     renderer = FaceRenderer(game, 3.0)
-    return [renderer.svg(face) for face in expand_faces(group)[0]]
+    return [renderer.svg(face) for face in expand_faces(group)[0][:count]]
 
 
 def pdf_of(svg) -> bytes:
@@ -78,7 +78,8 @@ def test_a_placeholder_the_template_writes_is_not_a_run(tmp_path):
     (pack / "templates" / "card.svg.j2").write_text(
         f'<{RUN_TAG} n="0" i="0"/><{RUN_TAG} i="0"/>\n{{{{ text_line(item.title, 5, 12, face.width - 10) }}}}\n')
     face = faces_of(pack)[0]
-    assert type(face) is Face and not supported(face)      # an unknown element: drawn by cairosvg
+    assert type(face) is str and not supported(face)       # unknown elements: drawn by cairosvg
+    assert face.count(f"<{RUN_TAG}") == 2 and face.count("<text x=") == 1
     words = pymupdf.open(stream=pdf_of(face), filetype="pdf")[0].get_text()
     assert words.split() == ["Plain"]
 
@@ -100,3 +101,42 @@ def test_a_helper_colour_that_is_no_colour_is_refused_at_its_line(tmp_path, caps
     err = capsys.readouterr().err
     assert code == 1 and "Traceback" not in err
     assert f"template card.svg.j2 line 2: {expected}" in err, err
+
+
+@pytest.mark.parametrize("rework,same", [
+    ("|upper", str.upper),
+    ("|replace('k=', 'q=')", lambda s: s.replace("k=", "q=")),
+])
+def test_a_helper_output_the_template_reworks_is_its_svg_text_reworked(tmp_path, rework, same):
+    """The template treats what text_line gave as a string: it gets the SVG text as before, and
+    no placeholder reaches the face."""
+    pack = copy_pack("mini", tmp_path)
+    (pack / "templates" / "card.svg.j2").write_text(
+        f'<desc>{{{{ text_line(item.title, 5, 12, 40){rework} }}}}</desc>\n'
+        '{{ text_line(item.title, 5, 20, 40) }}\n')
+    first, again = faces_of(pack, 1)[0], faces_of(pack, 1)[0]
+    assert first == again and RUN_TAG not in first.lower() and RUN_TAG.upper() not in first
+    plain = str(first).split("<desc>")[1].split("</desc>")[0]
+    expected = templating.Helpers(load_pack(pack)).text_line("Plain", 5, 12, 40)
+    assert plain == same(str(expected))
+
+
+def test_a_reworked_output_tells_its_warnings_once(tmp_path):
+    pack = copy_pack("mini", tmp_path)
+    (pack / "templates" / "card.svg.j2").write_text(
+        '{{ text_line(item.title ~ " is a long title", 5, 12, 8, size=9, min_size=2)|upper }}\n')
+    game = load_pack(pack)
+    renderer = FaceRenderer(game, 3.0)
+    group = next(g for g in game.groups if g.id == "cards")
+    renderer.svg(expand_faces(group)[0][0])
+    assert len(renderer.helpers.said) == 1 and "below the 6 pt" in renderer.helpers.said[0]
+
+
+@pytest.mark.parametrize("forged", [f'<{RUN_TAG} n="0" i="7" k="1"/>', f'<{RUN_TAG} n="0" i="0" k="0"/>'])
+def test_a_placeholder_naming_no_run_is_an_unknown_element(tmp_path, forged):
+    pack = copy_pack("mini", tmp_path)
+    (pack / "templates" / "card.svg.j2").write_text(
+        f'{{% set unused = text_line(item.title, 5, 20, 40) %}}{forged}\n{{{{ text_line(item.title, 5, 12, 40) }}}}\n')
+    face = faces_of(pack, 1)[0]
+    assert type(face) is str and forged in face and face.count("<text x=") == 1
+    assert pymupdf.open(stream=pdf_of(face), filetype="pdf")[0].get_text().split() == ["Plain"]

@@ -1,5 +1,6 @@
-"""Text: <text> and <tspan> elements -> text operations (runs of UTF-8 with their font,
-paint and position, grouped in anchored chunks).
+"""Text: <text> and <tspan> elements, and the text helpers' laid-out runs behind a face's
+placeholders (h_run), -> text operations (runs of UTF-8 with their font, paint and position,
+grouped in anchored chunks).
 
 White space is collapsed as SVG 1.1 does (xml:space="preserve" keeps it); each absolute x/y
 starts a new chunk, which text-anchor aligns as a whole.  Per-glyph position lists,
