@@ -1,71 +1,94 @@
-"""A face's SVG and the text the helpers placed on it -> the first text drawn off the face.
+"""A face's parsed document and the text the helpers placed on it -> the first text drawn off the face.
 
 text_box and text_line know their lines' box in the coordinates they were called in; a template
 may call them inside `<g transform=...>` (a rotated label on a hat's net), so whether the text
 lands on the face is decided here, with the transforms of the elements around it. A block is
-known by its first text run's x, y and font size, as render_block writes them. A `<text>` the
+known by the placeholder of its first run (facedoc.py). A `<text>` the
 template writes itself is checked by its start point (its width is known only when drawn).
 Text past the face's edge would be cut off at the trim without a word: it is an error instead.
 """
 from __future__ import annotations
 
-import re
 import sys
-import xml.parsers.expat
 
+from .facedoc import RUN_TAG as RUN
 from .glyphs import snippet
 
 SLACK = 0.05        # mm a block may pass the edge: rounding, never a visible cut
-_FIRST_RUN = re.compile(r'<text x="([^"]*)" y="([^"]*)" font-family="[^"]*" font-size="([^"]*)"')
 # elements whose content is not drawn where it stands (or in a frame of its own)
 _ELSEWHERE = {"defs", "symbol", "pattern", "clipPath", "mask", "marker", "svg", "linearGradient",
               "radialGradient", "filter"}
 _IDENTITY = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+_SVG = "{http://www.w3.org/2000/svg}"
 
 
 class Placed:
-    """The text blocks the helpers drew on one face (first run -> (text, box, template line)),
-    and how many <text> runs they wrote: more in the face means the template wrote its own."""
+    """The text blocks the helpers drew on one face (index of its first run -> (text, box,
+    template line)), and how many <text> elements and frames (a transform, an <svg>, a <symbol>)
+    their markup holds (an icon's own): more in the face means the template wrote its own."""
 
     def __init__(self) -> None:
-        self.blocks: dict[tuple, tuple] = {}
+        self.blocks: dict[int, tuple] = {}
         self.runs = 0
+        self.frames = 0
+
+    def note(self, markup: str) -> None:
+        """Markup a helper wrote (an icon): what in it is not the template's."""
+        if "<" in markup:
+            self.runs += markup.count("<text ")
+            self.frames += sum(markup.count(mark) for mark in FRAMES)
 
 
-def place(placed: Placed, markup: str, shown: str, extent: tuple) -> None:
-    """Note a block (its markup, its text as messages show it, its (left, top, right, bottom)),
-    with the template line that drew it."""
-    placed.runs += markup.count("<text ")
-    run = _FIRST_RUN.search(markup)
-    if run:
-        placed.blocks.setdefault(run.groups(), (shown, extent, _template_line()))
+FRAMES = ("transform", "<svg", "<symbol")     # what may move text from where a helper placed it
 
 
-def _template_line() -> int | None:
-    """The line of the template being rendered that called the helper (Jinja2 maps its
-    compiled code's lines back onto the template's)."""
+def place(placed: Placed, first: int | None, markup: str, shown: str, extent: tuple) -> None:
+    """Note a block (the index of its first run in the face's run table, its markup, its text
+    as messages show it, its (left, top, right, bottom)), with the template line that drew it."""
+    placed.note(markup)
+    if first is not None:
+        placed.blocks.setdefault(first, (shown, extent, _template_line()))
+
+
+class TemplateLine:
+    """The line of the template being rendered that called the helper, told when a message
+    needs it: Jinja2 maps its compiled code's lines back onto the template's by reparsing its
+    line table at every call, a few per cent of a card's time if done for every block."""
+    __slots__ = ("template", "code_line")
+
+    def __init__(self, template, code_line: int):
+        self.template, self.code_line = template, code_line
+
+    def __int__(self) -> int:
+        return self.template.get_corresponding_lineno(self.code_line)
+
+
+def _template_line() -> TemplateLine | None:
     frame = sys._getframe(2)
     while frame is not None:
         template = frame.f_globals.get("__jinja_template__")
         if template is not None:
-            return template.get_corresponding_lineno(frame.f_lineno)
+            return TemplateLine(template, frame.f_lineno)
         frame = frame.f_back
     return None
 
 
-def outside(body: str, placed: Placed, width: float, height: float, line_of=lambda text: "") -> str:
+def outside(root, body: str, placed: Placed, width: float, height: float, nonce: str = "",
+            line_of=lambda text: "") -> str:
     """'' when all text lies on the width x height face, else what is wrong, beginning with
-    the template line that drew it (' line N: '; line_of(text) finds it for a raw <text>)."""
+    the template line that drew it (' line N: '; line_of(text) finds it for a raw <text>).
+    `root` is the face's parsed document, `body` its markup as the template wrote it, `nonce`
+    that of its run placeholders (facedoc.py)."""
     raw = body.count("<text") > placed.runs
     if not placed.blocks and not raw:
         return ""
-    if not raw and "transform" not in body and "<svg" not in body and "<symbol" not in body:
+    if not raw and sum(body.count(mark) for mark in FRAMES) <= placed.frames:
         drawn = list(placed.blocks.values())      # where they were placed
     else:
-        drawn = _drawn(body, placed.blocks)
+        drawn = _drawn(root, placed.blocks, nonce)
     for shown, (left, top, right, bottom), line in drawn:
         if left < -SLACK or top < -SLACK or right > width + SLACK or bottom > height + SLACK:
-            where = f" line {line}" if isinstance(line, int) else line_of(line or "")
+            where = f" line {int(line)}" if isinstance(line, TemplateLine) else line_of(line or "")
             span = (f"at x {left:.1f}, y {top:.1f}" if (left, top) == (right, bottom) else
                     f"from x {left:.1f}, y {top:.1f} to x {right:.1f}, y {bottom:.1f}")
             own = isinstance(line, str)         # a <text> of the template's own: a start point
@@ -75,59 +98,51 @@ def outside(body: str, placed: Placed, width: float, height: float, line_of=lamb
     return ""
 
 
-def _drawn(body: str, blocks: dict) -> list:
+def _drawn(root, blocks: dict, nonce: str) -> list:
     """The helpers' blocks with their boxes in face coordinates, and the start point of each
-    <text> the template wrote itself, found by walking the elements with their transforms (text
-    in defs, a symbol or a pattern is not drawn there: left out). Each is (text, box, line): a
-    block's line is its template line, a raw text's is its content (to find its line by)."""
+    <text> the template wrote itself, found by walking the face's elements with their transforms
+    (text in defs, a symbol or a pattern is not drawn there: left out). Each is (text, box,
+    line): a block's line is its template line, a raw text's is its content (to find its line by)."""
     from .svgdraw.base import UnsupportedSVG
     from .svgdraw.transforms import _compose, _parse_transform_tuple
-    stack = [(_IDENTITY, False, None)]      # (matrix, not drawn here, the raw text being read)
-    found, raw = [], []
-
-    def start(tag, attrs):
-        matrix, away, words = stack[-1]
-        away = away or tag in _ELSEWHERE
-        if "transform" in attrs and not away:
+    found = []
+    todo = [(child, _IDENTITY) for child in reversed(root)]     # depth first, in document order
+    while todo:
+        elem, matrix = todo.pop()
+        tag = elem.tag
+        if not isinstance(tag, str):
+            continue                    # a comment or processing instruction
+        tag = tag[len(_SVG):] if tag.startswith(_SVG) else tag
+        if tag in _ELSEWHERE:
+            continue
+        transform = elem.get("transform")
+        if transform is not None:
             try:
-                matrix = _compose(matrix, _parse_transform_tuple(attrs["transform"]))
+                matrix = _compose(matrix, _parse_transform_tuple(transform))
             except (UnsupportedSVG, ValueError, KeyError):
-                away = True             # svgcheck and the drawing say what is wrong with it
-        if tag == "text" and not away:
-            block = blocks.get((attrs.get("x"), attrs.get("y"), attrs.get("font-size")))
+                continue                # svgcheck and the drawing say what is wrong with it
+        if tag == RUN and nonce and elem.get("n") == nonce:
+            block = blocks.get(int(elem.get("i")))
             if block:
                 found.append((block[0], _box(matrix, block[1]), block[2]))
-            else:
-                words = _raw_text(attrs, matrix, raw)
-        stack.append((matrix, away, words))
-
-    def text(data):
-        if stack[-1][2] is not None:
-            stack[-1][2].append(data)
-
-    parser = xml.parsers.expat.ParserCreate()
-    parser.StartElementHandler, parser.CharacterDataHandler = start, text
-    parser.EndElementHandler = lambda tag: stack.pop()
-    try:
-        parser.Parse(f"<g>{body}</g>", True)
-    except xml.parsers.expat.ExpatError:
-        return []                       # reported as not well-formed
-    for words, point in raw:
-        content = "".join(words).strip()
-        found.append((content, point, content))
+            continue
+        if tag == "text":
+            point = _raw_point(elem.attrib, matrix)
+            if point is not None:
+                content = "".join(elem.itertext()).strip()
+                found.append((content, point, content))
+        todo += [(child, matrix) for child in reversed(elem)]
     return found
 
 
-def _raw_text(attrs: dict, matrix, raw: list) -> list | None:
-    """A <text> written by the template: its start point noted in `raw` with a list its words
-    are gathered into (returned), or None when its position is not one number each."""
+def _raw_point(attrs, matrix) -> tuple | None:
+    """The start point of a <text> written by the template, on the face; None when its position
+    is not one number each (a list of positions, or units: drawn as written)."""
     try:
         x, y = float(attrs.get("x", 0)), float(attrs.get("y", 0))
-    except ValueError:              # a list of positions, or units: drawn as written
+    except ValueError:
         return None
-    words: list[str] = []
-    raw.append((words, _box(matrix, (x, y, x, y))))
-    return words
+    return _box(matrix, (x, y, x, y))
 
 
 def _box(m, extent) -> tuple:

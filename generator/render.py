@@ -13,6 +13,7 @@ import signal
 import threading
 import traceback
 import weakref
+import xml.etree.ElementTree as ET
 import xml.parsers.expat
 from dataclasses import dataclass
 
@@ -20,6 +21,7 @@ import jinja2
 
 from . import art, interrupt, onface, svgcheck, templating
 from .errors import BuildError, plain_words
+from .facedoc import RUN_TAG, RunTable
 from .model import Game, Group, Item
 from .textfit import TextFitError
 
@@ -97,6 +99,7 @@ class FaceRenderer:
         self.game, self.bleed = game, bleed
         self.env = templating.environment(game.root)
         self.helpers = templating.Helpers(game, lenient)
+        self.helpers.runs = RunTable()      # the helpers' runs reach the drawing as they are
         self.cache: dict[tuple, str] = {}
         self.told: dict[tuple, tuple[str, tuple[str, ...]]] = {}   # face key -> (its place, its warnings)
         self._shared: dict[tuple, tuple] = {}     # shared key -> the face key first rendered for it
@@ -187,32 +190,61 @@ class FaceRenderer:
             **self.helpers.bind(),
         }
         where = face_place(face)
-        self.helpers.face, self.helpers.bounds, self.helpers.placed = where, (group.width, group.height), onface.Placed()
-        try:
-            with interrupt.immediate(), time_limit(TEMPLATE_SECONDS, f"template {name} ran for more than {TEMPLATE_SECONDS} s"):
-                body = bounded_output(self.env.get_template(name), context)
-        except (jinja2.TemplateError, TextFitError, TypeError, ValueError, ArithmeticError, MemoryError, NameError, SyntaxError,
-                AttributeError, KeyError, RecursionError, TemplateTimeout) as exc:
-            raised = TemplateTooSlow if isinstance(exc, TemplateTimeout) else BuildError
-            raise raised(f"{where}: {_where(exc, name)}{_message(exc)}") from None
+        self.helpers.face, self.helpers.bounds = where, (group.width, group.height)
+        runs = self.helpers.runs
+        body = self._output(name, context, where)
+        if not runs.intact(body):       # the template reworked a helper's output (|upper, slices...)
+            body = self._output_as_text(name, context, where)
         body = self._pack_pictures(body, name, where)
         head = SVG_HEAD.format(W=group.width + 2 * bleed, H=group.height + 2 * bleed, x=-bleed, y=-bleed)
-        svg = head + body + "</svg>"
-        problem = well_formed_problem(svg, self.env, name, len(head))
-        if problem:
+        markup = head + body + "</svg>"
+        root = parsed_face(markup, runs)      # once: every check below reads this tree
+        if root is None:            # told as the SVG the runs write reads (markup as the fallback)
+            problem = (well_formed_problem(runs.written(markup), self.env, name, len(head))
+                       or well_formed_problem(markup, self.env, name, len(head)))
             raise BuildError(f"{where}: {problem}")
-        off = onface.outside(body, self.helpers.placed, group.width, group.height,
+        nonce = runs.nonce if runs.runs else ""       # (none: the helpers wrote SVG text)
+        off = onface.outside(root, body, self.helpers.placed, group.width, group.height, nonce,
                              lambda text: _template_line(self.env, name, text))
         if off and not self.helpers.lenient:
             raise BuildError(f"{where}: template {name}{off}")
         if off:                 # --lenient: printed as drawn (cut at the trim), and told
             self.helpers.warn(f"template {name}{off}")
-        unknown = svgcheck.problems(body, self.palette)
+        unknown = svgcheck.tree_problems(root, self.palette, tuple(runs.runs), nonce)
         if unknown:
             written, problem = unknown[0]
             raise BuildError(f"{where}: template {name}{_template_line(self.env, name, written)}: {problem}"
                              + (f" (and {len(unknown) - 1} more)" if len(unknown) > 1 else ""))
-        return svg
+        if runs.runs and not spliced(root, markup, runs):
+            return runs.written(markup)     # a run where no drawing operation can stand: as SVG text
+        return runs.face(markup)
+
+    def _output(self, name: str, context: dict, where: str) -> str:
+        """The template's output for one face, its helpers' runs in self.helpers.runs."""
+        self.helpers.placed = onface.Placed()
+        if self.helpers.runs is not None:
+            self.helpers.runs.clear()
+        try:
+            with interrupt.immediate(), time_limit(TEMPLATE_SECONDS, f"template {name} ran for more than {TEMPLATE_SECONDS} s"):
+                return bounded_output(self.env.get_template(name), context)
+        except (jinja2.TemplateError, TextFitError, TypeError, ValueError, ArithmeticError, MemoryError, NameError, SyntaxError,
+                AttributeError, KeyError, RecursionError, TemplateTimeout) as exc:
+            raised = TemplateTooSlow if isinstance(exc, TemplateTimeout) else BuildError
+            raise raised(f"{where}: {_where(exc, name)}{_message(exc)}") from None
+
+    def _output_as_text(self, name: str, context: dict, where: str) -> str:
+        """The output again, the helpers writing their runs as SVG text (what the template then
+        did to that text is what it prints, as before runs were kept apart); what the helpers
+        said was said the first time."""
+        helpers, table = self.helpers, self.helpers.runs
+        said = helpers.remember()
+        helpers.runs = None
+        try:
+            return self._output(name, context, where)
+        finally:
+            helpers.runs = table
+            table.clear()
+            helpers.forget_since(said)
 
     def _pack_pictures(self, body: str, name: str, where: str) -> str:
         """A raw <image href="art/x.png"> names a picture inside the pack: loaded and checked like
@@ -308,6 +340,31 @@ def bounded_output(template, context, limit: int = MAX_FACE_CHARS, what: str = "
             raise OutputTooLarge(f"output is over {limit:,} characters for {what}; draw less, or use fewer repeats")
         parts.append(chunk)
     return "".join(parts)
+
+
+def parsed_face(markup: str, runs) -> ET.Element | None:
+    """The face's document parsed once (every check reads this tree), or None when it is not
+    well-formed XML. A comment holding a run is checked as the runs are written (a '--' in
+    the text would end it)."""
+    try:
+        root = ET.fromstring(markup)
+    except ET.ParseError:
+        return None
+    if runs.runs and "<!--" in markup:
+        try:
+            xml.parsers.expat.ParserCreate().Parse(runs.written(markup), True)
+        except xml.parsers.expat.ExpatError:
+            return None
+    return root
+
+
+def spliced(root, markup: str, runs) -> bool:
+    """Whether every run placeholder in the markup is an element the drawing can put a run in
+    (not text inside CDATA or a comment, where the run's SVG would be read as text)."""
+    return sum(1 for e in root.iter(_RUN) if e.get("n") == runs.nonce) == markup.count(runs.placeholder_start)
+
+
+_RUN = "{http://www.w3.org/2000/svg}" + RUN_TAG
 
 
 def well_formed_problem(svg: str, env, name: str, head_chars: int) -> str:

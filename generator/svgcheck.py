@@ -1,6 +1,8 @@
-"""A rendered face's SVG -> what in it would print differently from what was written: colours no
-renderer knows (they print black) and font families neither the pack's fonts/ nor pnpgen's
-have (fontconfig would put another font in their place). Checked on every face by build and validate alike.
+"""A rendered face's parsed document -> what in it would print differently from what was written:
+colours no renderer knows (they print black) and font families neither the pack's fonts/ nor
+pnpgen's have (fontconfig would put another font in their place). Checked on every face by build
+and validate alike, on the element tree the face was parsed into once (render.py): attributes
+and style declarations of every element, and the style of each run the text helpers placed.
 """
 from __future__ import annotations
 
@@ -8,11 +10,11 @@ import difflib
 import re
 from functools import lru_cache
 
+from .facedoc import RUN_TAG
 from .fonts import library
 from .svgdraw import NAMED_COLORS
 
 PAINT_PROPERTIES = ("fill", "stroke", "stop-color", "flood-color", "lighting-color", "color")
-_ATTRIBUTE = re.compile(r'\s(' + "|".join(PAINT_PROPERTIES) + r'|font-family|style)\s*=\s*(["\'])(.*?)\2', re.S)
 _HEX = re.compile(r"^#(?:[0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})$")
 _FUNCTION = re.compile(r"^(?:rgba?|hsla?)\([^()]*\)$")
 _URL = re.compile(r"^url\(\s*#[^)]+\)(\s+.+)?$")
@@ -40,23 +42,53 @@ def _known_families(fonts) -> frozenset:
     return frozenset(f.lower() for f in fonts.families) | GENERIC_FAMILIES
 
 
-def problems(svg: str, palette: dict | None = None) -> list[tuple[str, str]]:
-    """Each unknown colour or font family in the document: (the text it is written as, so the
-    template line can be found; what is wrong, with the closest colour of CSS or the palette)."""
+def tree_problems(root, palette: dict | None = None, runs: tuple = (), nonce: str = "") -> list[tuple[str, str]]:
+    """Each unknown colour or font family in the document, in document order: (the text it is
+    written as, so the template line can be found; what is wrong, with the closest colour of
+    CSS or the palette). `runs` and `nonce`: the text helpers' runs behind their placeholders."""
     found: dict[str, str] = {}
-    for name, _, value in _ATTRIBUTE.findall(svg):
-        declarations = _declarations(value) if name == "style" else [(name, value)]
-        for prop, text in declarations:
-            text = _unescape(text)
-            if prop in PAINT_PROPERTIES and not color_known(text):
-                found.setdefault(value, f"{prop}={text!r} is not a colour (it would print black); "
-                                 + (_closest_colour(text, palette or {})
-                                    or "write '#rrggbb', a CSS colour name or a palette entry"))
-            elif prop == "font-family" and not family_known(text):
-                first = text.split(",")[0].strip().strip("'\"").strip()
-                found.setdefault(value, f"font-family {text!r} is neither in the pack's fonts/ nor one of pnpgen's "
-                                 f"(another font would be printed in its place); {library().unknown_family_hint(first)}")
+    styles = set()          # run styles checked already: the same again finds nothing new
+    for elem in root.iter():
+        attrib = elem.attrib
+        if not attrib:
+            continue
+        if elem.tag == _RUN and nonce and attrib.get("n") == nonce:
+            style = runs[int(attrib["i"])].style
+            if style in styles:
+                continue
+            styles.add(style)
+            attrib = {"font-family": style.family, "fill": style.color}
+        for name, value in attrib.items():
+            if name in _CHECKED and value not in found:
+                declarations = _declarations(value) if name == "style" else ((name, value),)
+                for prop, text in declarations:
+                    problem = _problem(prop, text, palette)
+                    if problem:
+                        found[value] = problem
+                        break
     return list(found.items())
+
+
+def _problem(prop: str, text: str, palette: dict | None) -> str:
+    if prop in PAINT_PROPERTIES:
+        if _colour_known(text):
+            return ""
+        return (f"{prop}={text!r} is not a colour (it would print black); "
+                + (_closest_colour(text, palette or {}) or "write '#rrggbb', a CSS colour name or a palette entry"))
+    if prop == "font-family" and not family_known(text):
+        first = text.split(",")[0].strip().strip("'\"").strip()
+        return (f"font-family {text!r} is neither in the pack's fonts/ nor one of pnpgen's "
+                f"(another font would be printed in its place); {library().unknown_family_hint(first)}")
+    return ""
+
+
+@lru_cache(maxsize=4096)
+def _colour_known(text: str) -> bool:
+    return color_known(text)
+
+
+_CHECKED = frozenset(PAINT_PROPERTIES) | {"font-family", "style"}
+_RUN = "{http://www.w3.org/2000/svg}" + RUN_TAG
 
 
 def _closest_colour(text: str, palette: dict) -> str:
@@ -76,7 +108,3 @@ def _declarations(style: str) -> list[tuple[str, str]]:
             prop, value = part.split(":", 1)
             out.append((prop.strip().lower(), value.strip()))
     return out
-
-
-def _unescape(text: str) -> str:
-    return text.replace("&quot;", '"').replace("&#39;", "'").replace("&#34;", '"').replace("&amp;", "&")

@@ -32,14 +32,14 @@ import jinja2.meta
 from jinja2.sandbox import SandboxedEnvironment, modifies_known_mutable
 from markupsafe import Markup
 
-from . import art, confine, growth, onface
+from . import art, confine, facedoc, growth, onface
 from .errors import display_path, os_error_text
 from .glyphs import composed, snippet
 from .fonts import library
 from .resources import TEMPLATE_DIR
 from .schema import type_name
 from .shapes import SQRT3, hex_points
-from .textfit import ICON_TOKEN, Style, TextFitError, block_extent, fit, icon_svg, layout_lines, render_block
+from .textfit import ICON_TOKEN, Style, TextFitError, block_pieces, fit, icon_svg, layout_lines
 from .units import MAX_MM, mm_to_pt, pt_to_mm
 
 MAX_RANGE = 10_000
@@ -336,7 +336,18 @@ class Helpers:
         self.face = ""                  # the face being rendered, as warnings name it
         self.bounds = None              # (width, height) in mm of that face: text must stay on it
         self.placed = onface.Placed()   # the text blocks drawn on that face
+        self.runs: facedoc.RunTable | None = None   # where a renderer keeps the runs as they are (else: SVG text)
+        self._run_styles: dict[tuple, facedoc.RunStyle] = {}
         self.pictures: list[tuple[str, str]] = []   # (name, digest) of every picture drawn, in order (the face cache checks them)
+
+    def remember(self) -> tuple:
+        """Where what the helpers said stands now (forget_since undoes what follows)."""
+        return (len(self.said), len(self.shrunk), len(self.pictures), {m: len(f) for m, f in self._warned.items()})
+
+    def forget_since(self, mark: tuple) -> None:
+        said, shrunk, pictures, warned = mark
+        del self.said[said:], self.shrunk[shrunk:], self.pictures[pictures:]
+        self._warned = {m: faces[:warned[m]] for m, faces in self._warned.items() if m in warned}
 
     def warn(self, message: str) -> None:
         self._warned.setdefault(message, []).append(self.face)
@@ -387,11 +398,41 @@ class Helpers:
             self.warn(f"text {snippet(text)} is shrunk to "
                                  f"{size_mm / pt_to_mm(1):.2f} pt to fit, below the {READABLE_PT} pt most players "
                                  f"can read; shorten the text or enlarge its box")
-        markup = render_block(lines, x, y, w, h, size_mm, style, self.game.icons, align, valign, line_height)
+        pieces, extent = block_pieces(lines, x, y, w, h, size_mm, style, self.game.icons, align, valign, line_height)
+        markup, first = self._placed_runs(pieces, style, size_mm)
         if self.bounds is not None:     # checked on the face, where its transforms are known
-            onface.place(self.placed, markup, snippet(text),
-                         block_extent(lines, x, y, w, h, size_mm, style, align, valign, line_height))
+            onface.place(self.placed, first, markup, snippet(text), extent)
         return Markup(markup)
+
+    def _placed_runs(self, pieces, style, size_mm) -> tuple[str, int | None]:
+        """The block's markup: a placeholder per run (its run kept in the face's table) where a
+        renderer keeps them, else its SVG; icons as SVG; and the index of its first run (None: no
+        text, or no table)."""
+        key = (style.family, style.bold, style.italic, str(style.color), size_mm)
+        run_style = self._run_styles.get(key)
+        if run_style is None:
+            run_style = self._run_styles[key] = facedoc.run_style(style.family, size_mm, style.bold, style.italic,
+                                                                   style.color)
+        out, first, table, pending = [], None, self.runs, []
+        for kind, left, baseline, value in pieces:
+            if kind == "text":
+                pending.append(facedoc.Run(left, baseline, run_style, value))
+                continue
+            if pending:
+                first = len(table.runs) if first is None and table is not None else first
+                out.append(self._runs_markup(pending))
+                pending = []
+            out.append(value)
+        if pending:
+            first = len(table.runs) if first is None and table is not None else first
+            out.append(self._runs_markup(pending))
+        return "".join(out), first
+
+    def _runs_markup(self, runs: list) -> str:
+        """Consecutive runs: their placeholder, or (a map's or other caller's) their SVG."""
+        if self.runs is None:
+            return "".join(run.svg() for run in runs)
+        return self.runs.placeholder(runs)
 
     @physical("x", "y", "w", "size", "min_size")
     def text_line(self, text, x, y, w, size=9, min_size=5, font="body", color=None, align="center"):
@@ -406,7 +447,9 @@ class Helpers:
         icon = self.game.icons.get(name)
         if icon is None:
             raise TextFitError(f"icon '{name}' is not declared in game.yaml icons")
-        return Markup(icon_svg(icon, x, y, size, color))
+        markup = icon_svg(icon, x, y, size, color)
+        self.placed.note(markup)
+        return Markup(markup)
 
     def picture(self, src) -> art.Art:
         """A picture of the pack, loaded and checked (ArtError says why not), noted as drawn."""

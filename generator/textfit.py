@@ -1,8 +1,8 @@
-"""Text -> positioned SVG runs: wraps words into a box, shrinks the size until the text fits, and
+"""Text -> positioned runs: wraps words into a box, shrinks the size until the text fits, and
 places inline icons written as :name:. Measured with the font files' advance widths, the same
-widths cairo uses when it draws into the PDF.
-
-The runs are written as strings with every text and attribute value escaped, not with svgwrite:
+widths cairo uses when it draws into the PDF. The helpers hand the runs on as they are
+(block_pieces, facedoc.py); where SVG text is wanted (render_block, a face's digest), the
+runs are written as strings with every text and attribute value escaped, not with svgwrite:
 this runs for every line of every face, and an svgwrite <text> element costs 73 us to build and
 serialise against 3 us for the string (bench-deck card: about ten runs, 0.5 ms a card is the
 whole budget at 2,000 cards/s).
@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from html import escape
 
 from . import glyphs
+from .facedoc import run_style
 from .fonts import FontMetrics
 from .units import pt_to_mm
 
@@ -142,47 +143,46 @@ def _block_height(n_lines, size, line_height, style):
     return (n_lines - 1) * size * line_height + (style.metrics.ascent + style.metrics.descent) * size
 
 
-def block_extent(lines, x, y, width, height, size, style, align="left", valign="top",
-                 line_height=1.2) -> tuple[float, float, float, float]:
-    """(left, top, right, bottom) in mm of the fitted lines as render_block places them: the
-    ink's box, not the box asked for (a line set centred in a wide box is narrower than it)."""
-    m = style.metrics
-    block_h = _block_height(len(lines), size, line_height, style)
-    top = y + {"top": 0.0, "middle": (height - block_h) / 2, "bottom": height - block_h}[valign]
-    space = m.width(" ", size)
-    widths = [sum(unit_w for _, unit_w in line) * size + space * max(0, len(line) - 1) for line in lines if line]
-    if not widths:
-        return x, top, x, top
-    starts = [x + {"left": 0.0, "center": (width - w) / 2, "right": width - w}[align] for w in widths]
-    return min(starts), top, max(s + w for s, w in zip(starts, widths)), top + block_h
-
-
 def render_block(lines, x, y, width, height, size, style, icons, align="left", valign="top",
                  line_height=1.2) -> str:
     """Positioned SVG for fitted lines (lists of (word, width at size 1)): one <text> per run
     between icons, a <g> per icon."""
+    head = run_style(style.family, size, style.bold, style.italic, style.color).head
+    return "".join(f'<text x="{left:.3f}" y="{baseline:.3f}" {head}>{escape(value)}</text>' if kind == "text"
+                   else value for kind, left, baseline, value in
+                   block_pieces(lines, x, y, width, height, size, style, icons, align, valign, line_height)[0])
+
+
+def block_pieces(lines, x, y, width, height, size, style, icons, align="left", valign="top",
+                 line_height=1.2) -> tuple[list[tuple], tuple[float, float, float, float]]:
+    """Fitted lines as placed pieces, in drawing order: ('text', x, baseline, words) per run
+    between icons, ('icon', x, baseline, its SVG) per icon; and the block's (left, top, right,
+    bottom) in mm: the ink's box, not the box asked for (a line set centred in a wide box is
+    narrower than it). The text helpers hand the runs to the drawing stage as they are
+    (facedoc.py); render_block writes them as SVG."""
     m = style.metrics
     block_h = _block_height(len(lines), size, line_height, style)
     top = y + {"top": 0.0, "middle": (height - block_h) / 2, "bottom": height - block_h}[valign]
     baseline = top + m.ascent * size
     space = m.width(" ", size)
-    weight = ' font-weight="bold"' if style.bold else ""
-    slant = ' font-style="italic"' if style.italic else ""
-    head = f'font-family="{escape(style.family)}" font-size="{size:.3f}"{weight}{slant} fill="{escape(str(style.color))}"'
-    out = []
+    out, left_edge, right_edge = [], None, None
     for line in lines:
         line_w = sum(unit_w for _, unit_w in line) * size + space * max(0, len(line) - 1)
         start = x + {"left": 0.0, "center": (width - line_w) / 2, "right": width - line_w}[align]
+        if line:
+            left_edge = start if left_edge is None else min(left_edge, start)
+            right_edge = start + line_w if right_edge is None else max(right_edge, start + line_w)
         mirror = right_to_left(line)
         for kind, value, left, w in _segments(line, start, size, space, m):
             if mirror:          # runs and icons from the right: the line reads right to left
                 left = 2 * start + line_w - left - w
             if kind == "text":
-                out.append(f'<text x="{left:.3f}" y="{baseline:.3f}" {head}>{escape(value)}</text>')
+                out.append(("text", left, baseline, value))
             else:
-                out.append(_icon_markup(icons[value], left, baseline, size, style))
+                out.append(("icon", left, baseline, _icon_markup(icons[value], left, baseline, size, style)))
         baseline += size * line_height
-    return "".join(out)
+    extent = (x, top, x, top) if left_edge is None else (left_edge, top, right_edge, top + block_h)
+    return out, extent
 
 
 def right_to_left(line) -> bool:

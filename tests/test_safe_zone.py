@@ -64,7 +64,7 @@ class Recorder:
 
     def __init__(self, monkeypatch):
         self.boxes = []
-        real_block, real_icon = templating.render_block, templating.icon_svg
+        real_block, real_icon = templating.block_pieces, templating.icon_svg
 
         def block(lines, x, y, width, height, size, style, icons, align="left", valign="top", line_height=1.2):
             m = style.metrics
@@ -89,7 +89,7 @@ class Recorder:
             self.boxes.append(("icon", icon.name, dx, dy, dx + vw * scale, dy + vh * scale))
             return real_icon(icon, x, y, size, color)
 
-        monkeypatch.setattr(templating, "render_block", block)
+        monkeypatch.setattr(templating, "block_pieces", block)
         monkeypatch.setattr(templating, "icon_svg", icon)
 
 

@@ -19,6 +19,11 @@ text/tspan, image of a pack's picture (``href="pnpgen-art:<digest>"``, see gener
 title/desc/metadata; presentation attributes and inline ``style``; transforms;
 group/element opacity; named, hex, rgb()/rgba() colours and currentColor.
 
+A face document (generator/facedoc.py ``Face``: the SVG text, and its markup with the text
+helpers' runs behind ``<pnpgen-run>`` placeholders) is compiled from its markup, each
+placeholder becoming a text operation made from the runs as laid out (text.h_run): the same
+drawing as its SVG text, without reading the runs back from it.
+
 The package, one module per concern (each opens with what it turns into what):
 
     units       attribute text -> finite numbers and lengths in mm
@@ -29,7 +34,7 @@ The package, one module per concern (each opens with what it turns into what):
     fontface    family and style -> the cairo face of the active font library's file
     cascade     element + parent properties -> its properties, paints and font
     shapes      basic shape elements -> shape operations
-    text        text/tspan elements -> text operations
+    text        text/tspan elements, and a face's laid-out runs -> text operations
     images      image and nested svg elements -> picture operations (JPEG passed to PDFs as is)
     compiler    document -> tuple of operations (the ``_HANDLERS`` table)
     ops         operations -> cairo calls

@@ -12,6 +12,7 @@ import re
 import xml.etree.ElementTree as ET
 from functools import lru_cache
 
+from ..facedoc import RUN_TAG, Face
 from .base import _MAX_ELEMENTS, _SVG_NS, _XLINK_HREF, UnsupportedSVG
 from .cascade import _CACHE_LIMIT, _paints, _prep
 from .fontface import check_library, on_library_change
@@ -20,7 +21,7 @@ from .ops import (
 from .properties import _ROOT_PROPS
 from .shapes import _SHAPE_HANDLERS, SHAPE_HANDLERS
 from .images import h_image, h_nested_svg
-from .text import _h_text
+from .text import _h_text, h_run
 from .transforms import _IDENTITY, _compose
 from .units import _attr_len
 
@@ -38,11 +39,12 @@ class _Compiler:
     ``[source, face, size, line_width]``; None means unknown.
     """
 
-    __slots__ = ('ops', 'root', 'ids', 'use_stack', 'count', 'gs', 'stack')
+    __slots__ = ('ops', 'root', 'ids', 'use_stack', 'count', 'gs', 'stack', 'runs', 'nonce')
 
-    def __init__(self, root):
+    def __init__(self, root, runs=None, nonce=None):
         self.ops = []
         self.root = root
+        self.runs, self.nonce = runs, nonce     # a face's laid-out runs (text.h_run)
         self.ids = None
         self.use_stack = []
         self.count = 0
@@ -260,6 +262,7 @@ for _prefix in ('', _SVG_NS):
         _prefix + 'metadata': _h_skip,
         _prefix + 'use': _h_use,
         _prefix + 'text': _h_text,
+        _prefix + RUN_TAG: h_run,
     })
     _HANDLERS.update({_prefix + tag: handler for tag, handler in SHAPE_HANDLERS.items()})
 del _prefix
@@ -274,15 +277,20 @@ def _check_safe(svg_text):
 
 
 def _compile(svg_text):
-    """Parse and compile a document; raises UnsupportedSVG."""
-    root = ET.fromstring(svg_text)
+    """Parse and compile a document; raises UnsupportedSVG. A Face is compiled from its markup,
+    its runs spliced in where their placeholders stand."""
+    if type(svg_text) is Face:
+        root = ET.fromstring(svg_text.markup)
+        compiler = _Compiler(root, svg_text.runs, svg_text.nonce)
+    else:
+        root = ET.fromstring(svg_text)
+        compiler = _Compiler(root)
     if root.tag != _SVG_NS + 'svg' and root.tag != 'svg':
         raise UnsupportedSVG('root element is not <svg>')
     # CSS style sheets apply document-wide, even from inside <defs>.
     for tag in (_SVG_NS + 'style', 'style'):
         for _ in root.iter(tag):
             raise UnsupportedSVG('<style> elements are not supported')
-    compiler = _Compiler(root)
     compiler.group(root, _ROOT_PROPS)
     return tuple(compiler.ops)
 
@@ -291,7 +299,7 @@ def _compile_cached(svg_text):
     """Compiled program, or None when the fast path cannot draw it (its faces those of the
     active font library)."""
     check_library()
-    return _compile_memo(svg_text)
+    return (_face_memo if type(svg_text) is Face else _compile_memo)(svg_text)
 
 
 @lru_cache(maxsize=256)
@@ -304,4 +312,6 @@ def _compile_memo(svg_text):
 
 
 
+_face_memo = lru_cache(maxsize=256)(_compile_memo.__wrapped__)     # faces apart: equal text, other program
 on_library_change(_compile_memo.cache_clear)
+on_library_change(_face_memo.cache_clear)

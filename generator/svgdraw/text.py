@@ -1,5 +1,6 @@
-"""Text: <text> and <tspan> elements -> text operations (runs of UTF-8 with their font,
-paint and position, grouped in anchored chunks).
+"""Text: <text> and <tspan> elements, and the text helpers' laid-out runs behind a face's
+placeholders (h_run), -> text operations (runs of UTF-8 with their font, paint and position,
+grouped in anchored chunks).
 
 White space is collapsed as SVG 1.1 does (xml:space="preserve" keeps it); each absolute x/y
 starts a new chunk, which text-anchor aligns as a whole.  Per-glyph position lists,
@@ -14,7 +15,7 @@ import cairocffi
 
 from .. import glyphs, shaping
 from .base import _SVG_NS, UnsupportedSVG
-from .cascade import _CACHE_LIMIT, _prep, _run_style
+from .cascade import _CACHE_LIMIT, _derive, _prep, _run_style
 from .fontface import on_library_change
 from .ops import _new_matrix, _op_text
 from .units import _LIST_SPLIT_RE, _finite, _length
@@ -123,8 +124,7 @@ def _checked(text, p):
     HarfBuzz when it holds right-to-left letters or combining marks; GlyphError when the font
     cannot print it as written."""
     text = glyphs.printable(text)
-    style = (p['font-family'], p['font-weight'] == cairocffi.FONT_WEIGHT_BOLD,
-             p['font-style'] != cairocffi.FONT_SLANT_NORMAL)
+    style = _font_style(p)
     covered, font = glyphs.font_coverage(*style)
     glyphs.check(text, covered, '<text>', font, shaped=True)
     if shaping.needs_shaping(text):
@@ -221,6 +221,74 @@ def _h_text(c, elem, props):
         current.append(run)
     if has_fill or has_stroke:
         _emit_text(c, opacity, matrix, chunks, has_fill, has_stroke)
+
+
+def h_run(c, elem, props):
+    """A text helper's runs behind their placeholder (generator/facedoc.py): drawn as the
+    <text> elements they stand for would be, from the laid-out runs themselves, in one
+    operation. Their glyphs were checked when they were laid out; a placeholder that is not
+    the face's own is an unknown element."""
+    runs = c.runs
+    if runs is None or elem.get('n') != c.nonce:
+        raise UnsupportedSVG(f'element {elem.tag!r} is not supported')
+    first = int(elem.get('i'))
+    batch = runs[first:first + int(elem.get('k'))]
+    c.count += len(batch)
+    key = (props['_id'], batch[0].style)         # a placeholder's runs share their block's style
+    styled = _RUN_CACHE.get(key)
+    if styled is None:
+        styled = _run_styled(props, key[1])
+        if len(_RUN_CACHE) >= _CACHE_LIMIT:
+            _RUN_CACHE.clear()
+        _RUN_CACHE[key] = styled
+    p, face, size, fill, stroke = styled
+    has_fill, has_stroke = fill is not None, stroke is not None
+    if not (has_fill or has_stroke):
+        return
+    anchor = p['text-anchor']
+    chunks = []
+    for run in batch:
+        data = _run_data(run.text, p)
+        if data:        # x, y as written: three decimals
+            chunks.append((anchor, [(data, face, size, fill, stroke, _finite(round(run.x, 3)),
+                                     _finite(round(run.y, 3)), 0.0, 0.0, False)]))
+    if has_stroke:      # an operation per run: each sets its line width, as each <text> does
+        for chunk in chunks:
+            _emit_text(c, 1.0, None, [chunk], has_fill, True)
+    elif chunks:        # one operation, each run a chunk placed on its own: as <text> after <text>
+        _emit_text(c, 1.0, None, chunks, has_fill, False)
+
+
+def _run_data(text, p):
+    """A run's text as _h_text reads a <text> (white space: a run may end in a space before an
+    icon), then as cairo draws it: UTF-8, or HarfBuzz's glyphs."""
+    if p['xml:space']:
+        text = _NL_RE.sub(' ', text)
+    elif '  ' in text or '\n' in text or '\t' in text or '\r' in text:
+        text = _WS_RE.sub(' ', text).strip(' ')
+    else:
+        text = text.strip(' ')
+    if text.isascii():
+        return text.encode('ascii')
+    text = glyphs.printable(text)
+    return shaping.shape(text, glyphs.font_file(*_font_style(p))) if shaping.needs_shaping(text) \
+        else text.encode('utf-8')
+
+
+_RUN_CACHE = {}   # (parent props id, facedoc.RunStyle) -> (props, face, size, fill, stroke)
+on_library_change(_RUN_CACHE.clear)
+
+
+def _run_styled(props, style):
+    """A run's properties under its parent's, as the cascade derives a <text> written with
+    the run's attributes, and the font and paints they give."""
+    p = _derive(props, style.changes) if style.changes else props
+    return (p,) + _run_style(p)
+
+
+def _font_style(p):
+    return (p['font-family'], p['font-weight'] == cairocffi.FONT_WEIGHT_BOLD,
+            p['font-style'] != cairocffi.FONT_SLANT_NORMAL)
 
 
 def _emit_text(c, opacity, matrix, chunks, has_fill, has_stroke):
