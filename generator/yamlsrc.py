@@ -49,6 +49,40 @@ class SrcDict(dict):
     def value_mark(self, key) -> Mark:
         return self.value_marks.get(key, self.key_mark(key))
 
+    def like(self) -> "SrcDict":
+        """An empty mapping with this one's marks, to fill with values replaced."""
+        out = type(self)()
+        out.__dict__.update(self.__dict__)
+        return out
+
+
+_SPOT = 25                 # bits of a line or column: MAX_FILE_BYTES < 2**25
+_SPOT_MASK = (1 << _SPOT) - 1
+
+
+class StreamedDict(SrcDict):
+    """A SrcDict read from parser events: per key, its line and column and its value's packed in
+    one int, made into Marks when asked. Two Marks a key and two dicts a mapping were 1.2 KB a
+    card of a deck, all held while the pack loads."""
+    file: str
+    spots: dict
+
+    def key_mark(self, key) -> Mark:
+        spot = self.spots.get(key)
+        return self.mark if spot is None else Mark(self.file, spot >> 3 * _SPOT, (spot >> 2 * _SPOT) & _SPOT_MASK)
+
+    def value_mark(self, key) -> Mark:
+        spot = self.spots.get(key)
+        return self.mark if spot is None else Mark(self.file, (spot >> _SPOT) & _SPOT_MASK, spot & _SPOT_MASK)
+
+    @property
+    def key_marks(self) -> dict:
+        return {key: self.key_mark(key) for key in self.spots}
+
+    @property
+    def value_marks(self) -> dict:
+        return {key: self.value_mark(key) for key in self.spots}
+
 
 class SrcList(list):
     mark: Mark
@@ -225,9 +259,9 @@ class _Streamed(_Builder):
         return out
 
     def _stream_mapping(self, start):
-        out = SrcDict()
-        out.mark, out.key_marks, out.value_marks = self._mark(start), {}, {}
-        get = self.loader.get_event
+        out = StreamedDict()
+        out.mark, out.file, out.spots = self._mark(start), self.file, {}
+        spots, get = out.spots, self.loader.get_event
         event = get()
         while type(event) is not yaml.MappingEndEvent:
             if type(event) is not yaml.ScalarEvent or event.tag not in (None, "!") or event.anchor is not None:
@@ -238,15 +272,15 @@ class _Streamed(_Builder):
             key = self._scalar(yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, event.style))
             if not isinstance(key, (str, int, float, bool)) or key is None:
                 raise _NeedsNodes
-            mark, value_event = self._mark(event), get()
+            value_event = get()
             if key in out:
                 if type(value_event) is not yaml.ScalarEvent:  # its own problems are not told: composed
                     raise _NeedsNodes
-                self.told.append((mark, f"duplicate key '{key}' (first at line {out.key_marks[key].line})",
+                self.told.append((self._mark(event), f"duplicate key '{key}' (first at line {out.key_mark(key).line})",
                                   "remove one of the two, YAML keeps only the last"))
             else:
-                out.key_marks[key] = mark
-                out.value_marks[key] = self._mark(value_event)
+                at, to = event.start_mark, value_event.start_mark
+                spots[key] = ((((at.line + 1) << _SPOT | at.column + 1) << _SPOT | to.line + 1) << _SPOT) | to.column + 1
                 out[key] = self._value(value_event)
             event = get()
         return out
@@ -254,6 +288,8 @@ class _Streamed(_Builder):
 
 def _streamed(text: str, file: str, reporter: Reporter, max_nodes: int):
     """(True, data) when the file could be read from its events alone, else (False, None)."""
+    if len(text) > _SPOT_MASK:         # a line or column past what a spot holds
+        return False, None
     loader = SAFE_LOADER(text)
     streamed = _Streamed(file, loader, max_nodes)
     try:
