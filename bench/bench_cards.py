@@ -18,6 +18,8 @@ Contenders, run as separate commands in interleaved rounds (round 1 runs each on
 - `old floor`: the first floor (no backs, kind line, cost disc, marks or bleed, `*` for the
   icon, no shrink-to-fit; half the pages), kept as a second line.
 
+Also reported: start-up, the CPU of `pnpgen build` of a one-card pack up to its first face.
+
 Reported per contender: min and median over the rounds of CPU time (user + system, forked
 workers included: wait4's rusage counts the children a process reaped), wall time, and the
 peak memory of the whole process tree, the command and every process below it, sampled from
@@ -412,6 +414,21 @@ FLOOR = ("import sys; sys.path.insert(0, {bench!r}); from pathlib import Path; i
          "b.FLOORS[{name!r}](Path({pack!r}), Path({out!r}))")
 
 
+STARTUP = ("import sys, time; from generator import build, cli\n"
+           "def drawing(*args):\n    print(time.process_time()); raise SystemExit(0)\n"
+           "build._render_groups = drawing\n"
+           "cli.main(['build', {pack!r}, '--out', {out!r}, '--quiet'])")
+
+
+def startup(work: Path, runs: int = 5) -> list[float]:
+    """CPU seconds of `pnpgen build` of a one-card pack from the process's start to the first
+    face it would render and draw (interpreter, imports, options, loading, planning)."""
+    pack = write_pack(work / "one", make_cards(1))
+    code = STARTUP.format(pack=str(pack), out=str(work / "one-out"))
+    return sorted(float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                                       cwd=ROOT).stdout) for _ in range(runs))
+
+
 def commands(pack: Path, work: Path, cards: int) -> dict[str, list[str]]:
     py, bench = sys.executable, str(ROOT / "bench")
     pages = 2 * (cards + 8) // 9
@@ -429,7 +446,10 @@ def run_size(cards: int, rounds: int) -> None:
     try:
         pack = write_pack(work, make_cards(cards))
         todo = commands(pack, work, cards)
-        # warm the fontconfig cache and the imports once, so every contender starts alike
+        # pnpgen compiled to bytecode as an installed copy is (PYTHONDONTWRITEBYTECODE would make
+        # every run compile it again, while reportlab's is compiled at install); the fontconfig
+        # cache and the imports warmed once, so every contender starts alike
+        subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "generator")], check=True, cwd=ROOT)
         subprocess.run([sys.executable, "-c", "import generator.pdfwrite, reportlab.pdfgen.canvas"], check=True, cwd=ROOT)
         runs: dict[str, list[dict]] = {name: [] for name in todo}
         loads = [os.getloadavg()[0]]
@@ -440,6 +460,9 @@ def run_size(cards: int, rounds: int) -> None:
         sizes = {"build": (work / "out" / "bench-deck" / "bench-deck-sheets.pdf").stat().st_size,
                  **{name: (work / f"{name}.pdf").stat().st_size for name in FLOORS}}
         report(cards, rounds, runs, sizes, loads)
+        first = startup(work)
+        print(f"start-up, one-card pack, to the first face drawn: CPU min {first[0]:.3f} s, "
+              f"median {statistics.median(first):.3f} s ({len(first)} runs)")
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
