@@ -36,7 +36,7 @@ class BuildResult:
     warnings: list[str] = field(default_factory=list)
     digests: dict[tuple, str] = field(default_factory=dict)     # face key -> render.face_digest
     changes: Changes | None = None           # with --changes-since: what changed
-    options: dict = field(default_factory=dict)     # group id -> impose.Options, resolved once
+    options: dict | None = None               # group id -> impose.Options, each resolved once (request.py)
     fonts: list[dict] = field(default_factory=list)
 
 
@@ -96,7 +96,8 @@ def documents(game: Game, groups: list[Group] | None = None) -> list[tuple[str, 
 def layout_problems(game: Game, request: BuildRequest, options: dict | None = None) -> list[str]:
     """What laying the faces out on paper would refuse (a face too large for the paper), found
     without drawing anything, so `validate` refuses what `build` would."""
-    problems, pages, options = [], 0, options or group_options(game, request)
+    problems, pages = [], 0
+    options = group_options(game, request) if options is None else options
     for _, role, groups in documents(game):
         try:
             sheets = plan_sheets(game, groups, request, role, options)
@@ -266,7 +267,7 @@ def plan_sheets(game, groups, request, role, options: dict | None = None) -> lis
     in overlapping pieces; everything else packed onto shared, duplex-safe sheets. `options`:
     group id -> Options as the build resolved them (request.group_options), else resolved here."""
     try:
-        return _plan(game, groups, request, options or group_options(game, request), role)
+        return _plan(game, groups, request, group_options(game, request) if options is None else options, role)
     except FaceTooLarge as exc:
         group = next(g for g in groups if g.id == exc.key)
         raise BuildError(f"{group.mark}: group '{group.id}': {exc}; use larger paper, a smaller face, "
@@ -406,7 +407,7 @@ def build_json(game: Game, request: BuildRequest, result: BuildResult, built: li
     """Every item and group of the pack; the groups printed (all but those --group or a print
     shop left out) with the options they were printed with."""
     built_ids = {g.id for g in (game.groups if built is None else built)}
-    options = result.options or group_options(game, request)
+    options = group_options(game, request) if result.options is None else result.options
     items = build_items(game, result)
     groups = [{"id": g.id, "name": g.name, "kind": g.kind, "total": g.total,
                "rulebook_count": g.rulebook_count, "prototype_content": g.prototype_content,

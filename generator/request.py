@@ -46,9 +46,22 @@ class Progress:
     def finish(self) -> None: ...
 
 
-def group_options(game: Game, request: BuildRequest) -> dict[str, Options]:
-    """Group id -> the Options it is printed with, for every group of the game."""
-    return {group.id: options_for(game, group, request) for group in game.groups}
+class GroupOptions(dict):
+    """Group id -> the Options it is printed with, each resolved once, when a stage first asks
+    for it: a print shop's options exist only for the groups it sells, the only ones printed."""
+
+    def __init__(self, game: Game, request: BuildRequest):
+        super().__init__()
+        self.game, self.request = game, request
+        self.groups = {group.id: group for group in game.groups}
+
+    def __missing__(self, group_id: str) -> Options:
+        options = self[group_id] = options_for(self.game, self.groups[group_id], self.request)
+        return options
+
+
+def group_options(game: Game, request: BuildRequest) -> GroupOptions:
+    return GroupOptions(game, request)
 
 
 def options_for(game: Game, group: Group, request: BuildRequest) -> Options:
