@@ -1,20 +1,45 @@
 """Benchmark (run on demand, not in CI): build a synthetic deck of distinct cards and compare
 with drawing the same cards straight onto a PDF with reportlab's canvas (the floor).
 
-    python bench/bench_cards.py [--cards 1000] [--jobs N]
+    python bench/bench_cards.py [--cards 1000 10000 50000] [--rounds 3]
 
-Each card has a title, six lines of body text with an inline icon, a shared back; A4, crop marks.
-Reports cards/s, output size and peak memory of each approach, measured in one run.
+Each card has a title shrunk to fit, a kind line, a cost in a disc, six lines of body text with
+an inline icon, and the pack's one shared back; A4, 3 mm bleed, crop marks, long-edge duplex.
+
+Contenders, run as separate commands in interleaved rounds (round 1 runs each once, then round
+2 ...), so a burst of other work on the shared machine falls on all of them alike:
+- `load`: the pack read into the model (manifest.load_pack) and nothing else;
+- `validate`: `pnpgen validate` (loads, renders and checks every face; draws nothing);
+- `build`: `pnpgen build` (the whole command);
+- `floor`: the same cards drawn with reportlab with the same work as pnpgen's deck: backs, kind
+  line, cost disc, crop marks, bleed and clip, the inline icon as a path, shrink-to-fit, and
+  duplex order (the shared back drawn once as a form and painted per back page, mirrored for
+  long-edge duplex);
+- `old floor`: the first floor (no backs, kind line, cost disc, marks or bleed, `*` for the
+  icon, no shrink-to-fit; half the pages), kept as a second line.
+
+Also reported: start-up, the CPU of `pnpgen build` of a one-card pack up to its first face.
+
+Reported per contender: min and median over the rounds of CPU time (user + system, forked
+workers included: wait4's rusage counts the children a process reaped), wall time, and the
+peak memory of the whole process tree, the command and every process below it, sampled from
+/proc every 10 ms: their resident sizes summed (RSS: pages a forked worker still shares with its
+parent count in both, an upper bound) and their proportional sizes summed (PSS: a shared page
+split between its sharers); "largest" is the largest one process's peak RSS (wait4). Above 10,000 cards the deck needs more pages
+than one build allows (build.MAX_PAGES): the bench lifts that limit for its own build.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -75,53 +100,278 @@ def write_pack(folder: Path, cards: list[dict]) -> Path:
     return pack
 
 
-CPU: dict[str, float] = {}   # CPU seconds (user + system, workers included) of the last timed_child per label
+
+# ---- measuring a command: CPU of it and its workers, peak memory of its whole process tree
+
+PAGE_KB = os.sysconf("SC_PAGE_SIZE") // 1024
 
 
-def timed_child(args: list[str], label: str = "") -> tuple[float, int]:
-    """Run a child process; return (wall seconds, its peak resident memory in MB). Its CPU time
-    goes to CPU[label]: on a shared machine wall time counts other people's work too."""
+class TreeMemory(threading.Thread):
+    """Samples the memory of a process and all its descendants until stopped: the sum of their
+    resident sizes (RSS; a page a forked worker still shares with its parent counts twice) and
+    of their proportional sizes (PSS; a shared page split between those sharing it: what the
+    machine really spends). A process is recognised by its parent's pid when first seen."""
+
+    def __init__(self, root: int, every: float = 0.01):
+        super().__init__(daemon=True)
+        self.root, self.every, self.peak_kb, self.peak_pss_kb = root, every, 0, 0
+        self.parent: dict[int, int | None] = {}
+        self.done = threading.Event()
+
+    def run(self) -> None:
+        while not self.done.is_set():
+            tree = self.tree()
+            self.peak_kb = max(self.peak_kb, sum(_rss_kb(pid) for pid in tree))
+            self.peak_pss_kb = max(self.peak_pss_kb, sum(_pss_kb(pid) for pid in tree))
+            self.done.wait(self.every)
+
+    def tree(self) -> set[int]:
+        tree = {self.root}
+        pids = sorted(int(name) for name in os.listdir("/proc") if name.isdigit())
+        for pid in pids:
+            if pid not in self.parent:
+                self.parent[pid] = _ppid(pid)
+        for pid in pids:                         # a child's pid is almost always above its parent's
+            if pid in tree or self.parent.get(pid) in tree:
+                tree.add(pid)
+        return tree
+
+
+def _ppid(pid: int) -> int | None:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            return int(handle.read().rsplit(b")", 1)[1].split()[1])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def _rss_kb(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/statm", "rb") as handle:
+            return int(handle.read().split()[1]) * PAGE_KB
+    except (OSError, IndexError, ValueError):
+        return 0
+
+
+def _pss_kb(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/smaps_rollup", "rb") as handle:
+            for line in handle:
+                if line.startswith(b"Pss:"):
+                    return int(line.split()[1])
+    except (OSError, IndexError, ValueError):
+        pass
+    return 0
+
+
+def measured(args: list[str]) -> dict:
+    """Run a command; its wall seconds, CPU seconds (its reaped workers included) and the peak
+    memory in MB of its process tree."""
     start = time.perf_counter()
-    proc = subprocess.Popen(args)
-    _, status, usage = __import__("os").wait4(proc.pid, 0)
+    proc = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.DEVNULL)
+    sampler = TreeMemory(proc.pid)
+    sampler.start()
+    _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - start
+    sampler.done.set()
+    sampler.join()
+    proc.returncode = status
     if status != 0:
-        raise SystemExit(f"{args} failed")
-    CPU[label] = usage.ru_utime + usage.ru_stime
-    return wall, usage.ru_maxrss // 1024
+        raise SystemExit(f"{' '.join(args)} failed (status {status})")
+    return {"wall": wall, "cpu": usage.ru_utime + usage.ru_stime, "tree_mb": sampler.peak_kb / 1024, "pss_mb": sampler.peak_pss_kb / 1024,
+            "largest_mb": usage.ru_maxrss / 1024}
 
 
-IN_PROCESS = """
-import sys, time, resource
-sys.path.insert(0, {bench!r})
-from pathlib import Path
-import generator
-from generator import parallel
-from generator.build import BuildRequest, build
-import generator.pdfwrite, generator.fonts, fontTools.ttLib, pikepdf   # build imports these lazily: "after imports"
-parallel.MIN_PAGES_PER_CHUNK = {min_pages}
-start = time.perf_counter()
-build(Path({pack!r}), BuildRequest(out_dir=Path({out!r})))
-print(time.perf_counter() - start)
-"""
+# ---- the floors: the same deck drawn straight onto a PDF with reportlab, no templates, no SVG
+
+MM = 72 / 25.4
+PAGE_W, PAGE_H, CARD_W, CARD_H, BLEED = 210.0, 297.0, 63.0, 88.0, 3.0
+LEFT, TOP, COLS, ROWS = 10.5, 15.0, 3, 3          # where pnpgen's imposition puts a 3 x 3 block
+PAPER, BAND, INK = (0.969, 0.945, 0.890), (0.208, 0.345, 0.431), (0.133, 0.133, 0.133)
+GEM = [[(6, 3), (18, 3), (22, 9), (12, 21), (2, 9)], [(6, 3), (9, 9), (15, 9), (18, 3)],
+       [(2, 9), (22, 9)], [(9, 9), (12, 21), (15, 9)]]      # icons/gem.svg's path, in its 24-unit box
 
 
-def in_process(pack: Path, out: Path, parallel: bool) -> float:
-    """Seconds of build() alone (load, render, draw, write), after the imports."""
-    code = IN_PROCESS.format(bench=str(ROOT / "bench"), pack=str(pack), out=str(out),
-                             min_pages=8 if parallel else 10**9)
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
-    return float(result.stdout.strip().splitlines()[-1])
+def read_deck(pack: Path) -> list[dict]:
+    return json.loads((pack / "deck.yaml").read_text())["groups"][0]["items"]
 
 
-def reportlab_floor(cards: list[dict], out: Path) -> None:
-    """The same cards drawn directly with reportlab (no SVG): the speed floor."""
+class Floor:
+    """reportlab drawing the bench deck with the work pnpgen's templates and imposition do."""
+
+    def __init__(self, out: Path):
+        from reportlab.pdfbase import pdfmetrics
+        from reportlab.pdfbase.ttfonts import TTFont
+        from reportlab.pdfgen import canvas
+        pdfmetrics.registerFont(TTFont("Sans", str(ROOT / "fonts" / "LiberationSans-Regular.ttf")))
+        pdfmetrics.registerFont(TTFont("SerifB", str(ROOT / "fonts" / "LiberationSerif-Bold.ttf")))
+        self.width = pdfmetrics.stringWidth
+        face = pdfmetrics.getFont("Sans").face
+        self.ascent, self.cap = face.ascent / 1000, face.capHeight / 1000
+        self.c = canvas.Canvas(str(out), pagesize=(PAGE_W * MM, PAGE_H * MM), initialFontName="Sans")
+        self.back_drawn = False
+
+    def deck(self, cards: list[dict]) -> None:
+        for number, start in enumerate(range(0, len(cards), COLS * ROWS), 1):
+            sheet = cards[start:start + COLS * ROWS]
+            self.page([(slot, card) for slot, card in enumerate(sheet)], False,
+                      f"Bench Deck | front of sheet {number} - print double-sided, flip on the long edge | deck")
+            self.page([(slot, None) for slot in range(len(sheet))], True, f"Bench Deck | back of sheet {number} | deck")
+        self.c.save()
+
+    def page(self, faces: list, back: bool, label: str) -> None:
+        c = c0 = self.c
+        rows, cols = (len(faces) + COLS - 1) // COLS, min(len(faces), COLS)
+        for slot, card in faces:
+            col, row = slot % COLS, slot // COLS
+            if back:                                   # long-edge duplex: columns mirrored
+                col = COLS - 1 - col
+            x, y = LEFT + col * CARD_W, TOP + row * CARD_H
+            bleed = (BLEED if col == 0 or (back and col == COLS - 1 - (cols - 1)) else 0,
+                     BLEED if row == 0 else 0,
+                     BLEED if col == COLS - 1 or (not back and col == cols - 1) else 0,
+                     BLEED if row == rows - 1 else 0)
+            c.saveState()
+            c.translate(x * MM, (PAGE_H - y) * MM)      # the card's top-left; y up from here
+            clip = c.beginPath()
+            clip.rect(-bleed[0] * MM, -(CARD_H + bleed[3]) * MM, (CARD_W + bleed[0] + bleed[2]) * MM,
+                      (CARD_H + bleed[1] + bleed[3]) * MM)
+            c.clipPath(clip, stroke=0, fill=0)
+            if back:
+                self.paint_back()
+            else:
+                self.front(card)
+            c.restoreState()
+        self.marks(rows, cols, back)
+        c0.setFillColorRGB(0.25, 0.25, 0.25)
+        c0.setFont("Sans", 2.2 * MM)
+        c0.drawString(5 * MM, (PAGE_H - 291.4) * MM, label)
+        c0.showPage()
+
+    def marks(self, rows: int, cols: int, back: bool) -> None:
+        c = self.c
+        left = LEFT + (COLS - cols) * CARD_W if back else LEFT
+        right, bottom = left + cols * CARD_W, TOP + rows * CARD_H
+        c.setLineWidth(0.25)
+        c.setStrokeColorRGB(0, 0, 0)
+        path = c.beginPath()
+        for i in range(cols + 1):
+            x = left + i * CARD_W
+            for y0 in (TOP - BLEED - 3.5, bottom + BLEED + 1.5):
+                path.moveTo(x * MM, (PAGE_H - y0) * MM)
+                path.lineTo(x * MM, (PAGE_H - y0 - 2) * MM)
+        for i in range(rows + 1):
+            y = TOP + i * CARD_H
+            for x0 in (left - BLEED - 2.5, right + BLEED + 0.5):
+                path.moveTo(x0 * MM, (PAGE_H - y) * MM)
+                path.lineTo((x0 + 2) * MM, (PAGE_H - y) * MM)
+        c.drawPath(path, stroke=1, fill=0)
+
+    def front(self, card: dict) -> None:
+        c = self.c
+        c.setFillColorRGB(*PAPER)
+        c.rect(-BLEED * MM, -(CARD_H + BLEED) * MM, (CARD_W + 2 * BLEED) * MM, (CARD_H + 2 * BLEED) * MM, stroke=0, fill=1)
+        c.setFillColorRGB(*BAND)
+        c.rect(-BLEED * MM, -14 * MM, (CARD_W + 2 * BLEED) * MM, (14 + BLEED) * MM, stroke=0, fill=1)
+        c.circle((CARD_W - 9) * MM, -20 * MM, 5 * MM, stroke=0, fill=1)
+        c.setFillColorRGB(*PAPER)
+        self.line(card["title"], 5, 9.5, CARD_W - 10, 12, 7, "SerifB", "center")
+        self.line(str(card["cost"]), CARD_W - 14, 22.2, 10, 10, 5, "SerifB", "center")
+        c.setFillColorRGB(*INK)
+        self.line(card["kind"], 5, 19, CARD_W - 10, 7, 6, "Sans", "left")
+        self.box(card["body"], 5, 28, CARD_W - 10, 52, 8, 6)
+
+    def line(self, text: str, x: float, y: float, w: float, size: float, least: float, font: str, align: str) -> None:
+        """One line shrunk in 0.25 pt steps until it fits w mm; baseline at y mm."""
+        width = self.width(text, font, size)
+        while width > w * MM and size > least:
+            size -= 0.25
+            width = self.width(text, font, size)
+        left = x * MM + ((w * MM - width) / 2 if align == "center" else 0)
+        self.c.setFont(font, size)
+        self.c.drawString(left, -y * MM, text)
+
+    def box(self, text: str, x: float, y: float, w: float, h: float, size: float, least: float) -> None:
+        """Wrapped into w mm, shrunk until it fits h mm; :gem: drawn as the icon, an em high."""
+        words = [[(word, self.width(word.replace(":gem:", ""), "Sans", 1.0) + (1.15 if ":gem:" in word else 0))
+                  for word in paragraph.split()] for paragraph in text.split("\n")]
+        while True:
+            lines = self.wrap(words, w * MM, size)
+            if (len(lines) - 1) * size * 1.2 + size <= h * MM or size <= least:
+                break
+            size -= 0.25
+        c, space = self.c, self.width(" ", "Sans", size)
+        baseline = -y * MM - self.ascent * size
+        c.setFont("Sans", size)
+        for line in lines:
+            pen, run = x * MM, []
+            for word, unit in line:
+                if ":gem:" in word:
+                    before = word[: word.index(":gem:")]
+                    run.append(before)
+                    text_w = self.width(" ".join(run), "Sans", size)
+                    c.drawString(pen, baseline, " ".join(run))
+                    self.gem(pen + text_w + 0.075 * size, baseline + self.cap * size / 2 + size / 2, size)
+                    pen += text_w + 1.15 * size
+                    run = [word[word.index(":gem:") + 5:]]
+                else:
+                    run.append(word)
+            c.drawString(pen, baseline, " ".join(run))
+            baseline -= size * 1.2
+
+    def wrap(self, words: list, width: float, size: float) -> list:
+        space, lines = self.width(" ", "Sans", size), []
+        for paragraph in words:
+            line, used = [], 0.0
+            for word, unit in paragraph:
+                extra = unit * size + (space if line else 0)
+                if line and used + extra > width:
+                    lines.append(line)
+                    line, used, extra = [], 0.0, unit * size
+                line.append((word, unit))
+                used += extra
+            lines.append(line)
+        return lines
+
+    def gem(self, left: float, top: float, size: float) -> None:
+        """The icon's path in a size-pt square whose top-left is (left, top), even-odd filled."""
+        scale = size / 24
+        path = self.c.beginPath()
+        for points in GEM:
+            path.moveTo(left + points[0][0] * scale, top - points[0][1] * scale)
+            for px, py in points[1:]:
+                path.lineTo(left + px * scale, top - py * scale)
+            path.close()
+        self.c.drawPath(path, stroke=0, fill=1, fillMode=0)     # 0: even-odd
+
+    def paint_back(self) -> None:
+        """The shared back: drawn once into a form the first time, then painted."""
+        c = self.c
+        if not self.back_drawn:
+            c.beginForm("back", -BLEED * MM, -(CARD_H + BLEED) * MM, (CARD_W + BLEED) * MM, BLEED * MM)
+            c.setFillColorRGB(*BAND)
+            c.rect(-BLEED * MM, -(CARD_H + BLEED) * MM, (CARD_W + 2 * BLEED) * MM, (CARD_H + 2 * BLEED) * MM, stroke=0, fill=1)
+            c.setFillColorRGB(*PAPER)
+            self.gem((CARD_W / 2 - 12) * MM, -(CARD_H / 2 - 12) * MM, 24 * MM)
+            c.endForm()
+            self.back_drawn = True
+        c.doForm("back")
+
+
+def equal_work_floor(pack: Path, out: Path) -> None:
+    Floor(out).deck(read_deck(pack))
+
+
+def old_floor(pack: Path, out: Path) -> None:
+    """The first floor: fronts only, title, body with `*` for the icon, one path; no backs,
+    kind line, cost disc, marks, bleed or shrink-to-fit."""
     from reportlab.lib.units import mm
+    from reportlab.lib.utils import simpleSplit
     from reportlab.pdfbase import pdfmetrics
     from reportlab.pdfbase.ttfonts import TTFont
     from reportlab.pdfgen import canvas
-    from reportlab.lib.utils import simpleSplit
 
+    cards = read_deck(pack)
     pdfmetrics.registerFont(TTFont("Sans", str(ROOT / "fonts" / "LiberationSans-Regular.ttf")))
     pdfmetrics.registerFont(TTFont("SerifB", str(ROOT / "fonts" / "LiberationSerif-Bold.ttf")))
     c = canvas.Canvas(str(out), pagesize=(210 * mm, 297 * mm))
@@ -153,53 +403,103 @@ def reportlab_floor(cards: list[dict], out: Path) -> None:
     c.save()
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--cards", type=int, default=1000)
-    args = parser.parse_args()
-    cards = make_cards(args.cards)
+FLOORS = {"floor": equal_work_floor, "old floor": old_floor}
+
+# ---- the contenders, as commands
+
+LOAD = "from pathlib import Path; from generator.manifest import load_pack; load_pack(Path({pack!r}))"
+PNPGEN = ("import sys; from generator import build, cli; build.MAX_PAGES = max(build.MAX_PAGES, {pages}); "
+          "sys.exit(cli.main({args!r}))")
+FLOOR = ("import sys; sys.path.insert(0, {bench!r}); from pathlib import Path; import bench_cards as b; "
+         "b.FLOORS[{name!r}](Path({pack!r}), Path({out!r}))")
+
+
+STARTUP = ("import sys, time; from generator import build, cli\n"
+           "def drawing(*args):\n    print(time.process_time()); raise SystemExit(0)\n"
+           "build._render_groups = drawing\n"
+           "cli.main(['build', {pack!r}, '--out', {out!r}, '--quiet'])")
+
+
+def startup(work: Path, runs: int = 5) -> list[float]:
+    """CPU seconds of `pnpgen build` of a one-card pack from the process's start to the first
+    face it would render and draw (interpreter, imports, options, loading, planning)."""
+    pack = write_pack(work / "one", make_cards(1))
+    code = STARTUP.format(pack=str(pack), out=str(work / "one-out"))
+    return sorted(float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                                       cwd=ROOT).stdout) for _ in range(runs))
+
+
+def commands(pack: Path, work: Path, cards: int) -> dict[str, list[str]]:
+    py, bench = sys.executable, str(ROOT / "bench")
+    pages = 2 * (cards + 8) // 9
+    return {
+        "load": [py, "-c", LOAD.format(pack=str(pack))],
+        "validate": [py, "-c", PNPGEN.format(pages=pages, args=["validate", str(pack)])],
+        "build": [py, "-c", PNPGEN.format(pages=pages, args=["build", str(pack), "--out", str(work / "out"), "--quiet"])],
+        **{name: [py, "-c", FLOOR.format(bench=bench, name=name, pack=str(pack), out=str(work / f"{name}.pdf"))]
+           for name in FLOORS},
+    }
+
+
+def run_size(cards: int, rounds: int) -> None:
     work = Path(tempfile.mkdtemp(prefix="pnpgen-bench-"))
     try:
-        pack = write_pack(work, cards)
-        out = work / "out"
-        # warm the fontconfig cache and the imports once, so both runs are measured alike
-        subprocess.run([sys.executable, "-c", "import generator.pdfwrite"], check=True, cwd=ROOT)
-        load_before = __import__("os").getloadavg()[0]
-        load_s, _ = timed_child([sys.executable, "-m", "generator", "validate", str(pack)], "validate")
-        wall, peak = timed_child([sys.executable, "-m", "generator", "build", str(pack), "--out", str(out), "--quiet"],
-                                 "build")
-        pdf = out / "bench-deck" / "bench-deck-sheets.pdf"
-        size = pdf.stat().st_size
-        floor_pdf = work / "floor.pdf"
-        code = (f"import sys; sys.path.insert(0, {str(ROOT / 'bench')!r}); import bench_cards as b; "
-                f"b.reportlab_floor(b.make_cards({args.cards}), __import__('pathlib').Path({str(floor_pdf)!r}))")
-        floor_wall, floor_peak = timed_child([sys.executable, "-c", code], "floor")
-        floor_code = (f"import sys, time; sys.path.insert(0, {str(ROOT / 'bench')!r}); import bench_cards as b; "
-                      f"cards = b.make_cards({args.cards}); t = time.perf_counter(); "
-                      f"b.reportlab_floor(cards, __import__('pathlib').Path({str(floor_pdf)!r})); print(time.perf_counter() - t)")
-        floor_in = float(subprocess.run([sys.executable, "-c", floor_code], capture_output=True, text=True,
-                                        check=True).stdout.strip())
-        one = min(in_process(pack, work / "o1", False) for _ in range(2))
-        two = min(in_process(pack, work / "o2", True) for _ in range(2))
-        n = args.cards
-        print(f"cards: {n} distinct, shared back, A4, crop marks")
-        print(f"pnpgen build (whole command): {wall:.2f} s = {n / wall:,.0f} cards/s; "
-              f"{size / 1e6:.2f} MB ({size / n / 1e3:.2f} KB/card); peak {peak} MB")
-        print(f"  of which load + validate alone: {load_s:.2f} s")
-        print(f"reportlab canvas floor:       {floor_wall:.2f} s = {n / floor_wall:,.0f} cards/s; "
-              f"{floor_pdf.stat().st_size / 1e6:.2f} MB; peak {floor_peak} MB")
-        print(f"ratio pnpgen / floor (speed): {floor_wall / wall:.2f}")
-        print(f"build() alone, after imports: 1 process {one:.2f} s = {n / one:,.0f} cards/s; "
-              f"2 processes {two:.2f} s = {n / two:,.0f} cards/s (x{one / two:.2f})")
-        print(f"reportlab drawing alone:      {floor_in:.2f} s = {n / floor_in:,.0f} cards/s; "
-              f"pnpgen 2 processes / floor: {floor_in / two:.2f}")
-        print(f"CPU (user + system, workers included): validate {CPU['validate']:.2f} s; build "
-              f"{CPU['build']:.2f} s = {CPU['build'] / n * 1e3:.2f} ms/card; reportlab floor {CPU['floor']:.2f} s; "
-              f"floor / pnpgen CPU: {CPU['floor'] / CPU['build']:.2f}")
-        print(f"load average (1 min) before / after: {load_before:.1f} / {__import__('os').getloadavg()[0]:.1f} "
-              "(2 cores: above 2, wall times include other work)")
+        pack = write_pack(work, make_cards(cards))
+        todo = commands(pack, work, cards)
+        # pnpgen compiled to bytecode as an installed copy is (PYTHONDONTWRITEBYTECODE would make
+        # every run compile it again, while reportlab's is compiled at install); the fontconfig
+        # cache and the imports warmed once, so every contender starts alike
+        subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "generator")], check=True, cwd=ROOT)
+        subprocess.run([sys.executable, "-c", "import generator.pdfwrite, reportlab.pdfgen.canvas"], check=True, cwd=ROOT)
+        runs: dict[str, list[dict]] = {name: [] for name in todo}
+        loads = [os.getloadavg()[0]]
+        for _ in range(rounds):
+            for name, args in todo.items():
+                runs[name].append(measured(args))
+            loads.append(os.getloadavg()[0])
+        sizes = {"build": (work / "out" / "bench-deck" / "bench-deck-sheets.pdf").stat().st_size,
+                 **{name: (work / f"{name}.pdf").stat().st_size for name in FLOORS}}
+        report(cards, rounds, runs, sizes, loads)
+        first = startup(work)
+        print(f"start-up, one-card pack, to the first face drawn: CPU min {first[0]:.3f} s, "
+              f"median {statistics.median(first):.3f} s ({len(first)} runs)")
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def report(cards: int, rounds: int, runs: dict, sizes: dict, loads: list[float]) -> None:
+    def stat(name, key, how):
+        return how([r[key] for r in runs[name]])
+    print(f"\n{cards:,} distinct cards, shared back, A4, 3 mm bleed, crop marks, long-edge duplex; "
+          f"{rounds} interleaved rounds, min / median")
+    print(f"{'':10} {'CPU s':>13} {'wall s':>13} {'cards/s (wall)':>15} {'tree RSS MB':>13} {'tree PSS MB':>13} "
+          f"{'largest MB':>10} {'PDF MB':>7}")
+    for name in runs:
+        size = f"{sizes[name] / 1e6:7.2f}" if name in sizes else ""
+        print(f"{name:10} {stat(name, 'cpu', min):6.2f} {stat(name, 'cpu', statistics.median):6.2f} "
+              f"{stat(name, 'wall', min):6.2f} {stat(name, 'wall', statistics.median):6.2f} "
+              f"{cards / stat(name, 'wall', min):7,.0f} {cards / stat(name, 'wall', statistics.median):7,.0f} "
+              f"{stat(name, 'tree_mb', min):6.0f} {stat(name, 'tree_mb', statistics.median):6.0f} "
+              f"{stat(name, 'pss_mb', min):6.0f} {stat(name, 'pss_mb', statistics.median):6.0f} "
+              f"{stat(name, 'largest_mb', max):10.0f} {size}")
+    build = [r["cpu"] for r in runs["build"]]
+    for name in FLOORS:
+        floor = [r["cpu"] for r in runs[name]]
+        print(f"CPU ratio {name} / pnpgen build: min {min(floor) / min(build):.2f}, "
+              f"median {statistics.median(floor) / statistics.median(build):.2f} (above 1: pnpgen is faster)")
+    print(f"pnpgen build CPU: {statistics.median(build) / cards * 1e3:.3f} ms/card, "
+          f"{cards / statistics.median(build):,.0f} cards per CPU second")
+    print("load average (1 min) before and after each round: " + ", ".join(f"{x:.1f}" for x in loads)
+          + " (2 cores: above 2, wall times include other work)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--cards", type=int, nargs="+", default=[1000], help="deck sizes, e.g. 1000 10000 50000")
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
+    for cards in args.cards:
+        run_size(cards, args.rounds)
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@ import re
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
-from .cache import FaceCache, renderer_for
+from .cache import renderer_for
 from .changes import DIGESTS, Baseline, Changes, compare, shown_faces
 from .errors import BuildError
 from .fonts import library
@@ -23,27 +23,10 @@ from .model import Game, Group
 from .packfonts import licence_file
 from .publish import check_not_locked, write_atomically
 from .render import Renderers, drawn_face_place, expand_faces, face_digest
-from .presets import preset, shop_options, shop_sheets
+from .presets import preset, shop_sheets
 from .printer import shift_backs
+from .request import BuildRequest, Progress, group_options, options_for  # noqa: F401 (library API)
 from .version import stamps, titled
-
-
-@dataclass
-class BuildRequest:
-    paper: str | None = None
-    duplex: str | None = None
-    bleed: float | None = None
-    marks: str | None = None
-    out_dir: Path = Path("output")
-    lenient: bool = False
-    cuts: str | None = None
-    preset: str | None = None      # --paper face: a print shop's page sizes (presets.py)
-    groups: tuple[str, ...] = ()   # --paper face: only these groups (all when empty)
-    face_cache: FaceCache | None = None      # kept across builds by pnpgen preview --watch
-    changes_since: Baseline | None = None    # --changes-since: also write <game>-changes.pdf
-    tuck_boxes: str | None = None            # --tuck-boxes: card thickness (tuckbox.card_thickness)
-    back_offset: dict | None = None          # duplex mode -> (x, y) mm every back page moves (printer.py)
-    version: str | None = None               # --version: instead of game.yaml's
 
 
 @dataclass
@@ -54,15 +37,8 @@ class BuildResult:
     warnings: list[str] = field(default_factory=list)
     digests: dict[tuple, str] = field(default_factory=dict)     # face key -> render.face_digest
     changes: Changes | None = None           # with --changes-since: what changed
+    options: dict | None = None               # group id -> impose.Options, each resolved once (request.py)
     fonts: list[dict] = field(default_factory=list)
-
-
-class Progress:
-    """What build() reports while it works; the CLI shows it, library users may ignore it."""
-
-    def start(self, total: int, label: str) -> None: ...
-    def advance(self, n: int = 1) -> None: ...
-    def finish(self) -> None: ...
 
 
 def build(pack_root: Path, request: BuildRequest, progress: Progress | None = None,
@@ -71,7 +47,7 @@ def build(pack_root: Path, request: BuildRequest, progress: Progress | None = No
     game = game or load_pack(pack_root)                           # manifest -> model
     if request.version is not None:
         game = replace(game, version=request.version)
-    result = BuildResult(game, Path(request.out_dir) / game.id)
+    result = BuildResult(game, Path(request.out_dir) / game.id, options=group_options(game, request))
     check_not_locked(result.out_dir)
     built = built_groups(game, request, result)
     staged: dict[str, bytes] = {}
@@ -118,13 +94,14 @@ def documents(game: Game, groups: list[Group] | None = None) -> list[tuple[str, 
     return docs
 
 
-def layout_problems(game: Game, request: BuildRequest) -> list[str]:
+def layout_problems(game: Game, request: BuildRequest, options: dict | None = None) -> list[str]:
     """What laying the faces out on paper would refuse (a face too large for the paper), found
     without drawing anything, so `validate` refuses what `build` would."""
     problems, pages = [], 0
+    options = group_options(game, request) if options is None else options
     for _, role, groups in documents(game):
         try:
-            sheets = plan_sheets(game, groups, request, role)
+            sheets = plan_sheets(game, groups, request, role, options)
             _check_pages(sheets, groups, pages)
             pages += len(sheets)
         except BuildError as exc:
@@ -218,30 +195,15 @@ def _page_size(pdf: bytes) -> tuple[float, float]:
     return round((x1 - x0) * 25.4 / 72, 1), round((y1 - y0) * 25.4 / 72, 1)
 
 
-def options_for(game: Game, group: Group, request: BuildRequest) -> Options:
-    """Command line beats the group's own setting, which beats the game's defaults."""
-    d = game.defaults
-    paper = request.paper or d["paper"]
-    bleed = request.bleed if request.bleed is not None else group.bleed if group.bleed is not None else d["bleed"]
-    cuts = request.cuts or group.cuts or d["cuts"]
-    if paper == PRINT_SHOP and request.preset:
-        return shop_options(group, request.preset)
-    if paper == PRINT_SHOP:      # the page is the face plus its bleed
-        return Options(paper=paper, page_width=group.width + 2 * bleed, page_height=group.height + 2 * bleed,
-                       margin=0.0, bleed=bleed, duplex="long", marks="none", cuts=cuts)
-    return Options(paper=paper, page_width=PAPERS[paper]["width"], page_height=PAPERS[paper]["height"],
-                   margin=d["margin"], bleed=bleed, duplex=request.duplex or d["duplex"],
-                   marks=request.marks or d["marks"], cuts=cuts)
-
-
 def _render_groups(game, groups, request, progress, role, result):
     from .parallel import set_print_boxes, write_pdf     # cairo and pikepdf: only when drawing,
     from .pdfwrite import PdfWriter                      # so validate starts without them
-    renderers = Renderers({g.id: renderer_for(game, options_for(game, g, request).bleed, request.lenient,
-                                              request.face_cache) for g in groups})
-    sheets = plan_sheets(game, groups, request, role)
+    options = result.options
+    renderers = Renderers({g.id: renderer_for(game, options[g.id].bleed, request.lenient, request.face_cache)
+                           for g in groups})
+    sheets = plan_sheets(game, groups, request, role, options)
     _check_pages(sheets, groups, sum(f.get("pages") or 0 for f in result.files))
-    sheets = shift_backs(sheets, _back_offset(game, groups[0], request))
+    sheets = shift_backs(sheets, _back_offset(options[groups[0].id], request))
     offset = next((s.shift for s in sheets if s.shift != (0.0, 0.0)), None)
     writer = PdfWriter(
         face_svg=lambda f: renderers[f.group.id].svg(f), face_name=drawn_face_place,
@@ -262,7 +224,7 @@ def _render_groups(game, groups, request, progress, role, result):
     first = sheets[0]
     return pdf, {"pages": len(sheets), "page_width_mm": round(first.width, 3),
                  "page_height_mm": round(first.height, 3), **({"back_offset_mm": list(offset)} if offset else {}),
-                 **page_guide(sheets, groups, options_for(game, groups[0], request).duplex)}
+                 **page_guide(sheets, groups, options[groups[0].id].duplex)}
 
 
 def _new_since(baseline: Baseline | None, renderers: Renderers):
@@ -303,27 +265,27 @@ def _check_output_bytes(game: Game, staged: dict[str, bytes]) -> None:
                          f"{MAX_OUTPUT_BYTES:,} bytes (1 GB); print fewer copies, or smaller images")
 
 
-def _back_offset(game, group, request) -> tuple[float, float] | None:
+def _back_offset(opts: Options, request: BuildRequest) -> tuple[float, float] | None:
     """The printer's offset for this document's duplex flip; none for print-shop pages."""
-    opts = options_for(game, group, request)
     if not request.back_offset or opts.paper == PRINT_SHOP:
         return None
     return request.back_offset.get(opts.duplex)
 
 
-def plan_sheets(game, groups, request, role) -> list:
+def plan_sheets(game, groups, request, role, options: dict | None = None) -> list:
     """The pages of one document: print-shop pages one face each; a board larger than the paper
-    in overlapping pieces; everything else packed onto shared, duplex-safe sheets."""
+    in overlapping pieces; everything else packed onto shared, duplex-safe sheets. `options`:
+    group id -> Options as the build resolved them (request.group_options), else resolved here."""
     try:
-        return _plan(game, groups, request, role)
+        return _plan(game, groups, request, group_options(game, request) if options is None else options, role)
     except FaceTooLarge as exc:
         group = next(g for g in groups if g.id == exc.key)
         raise BuildError(f"{group.mark}: group '{group.id}': {exc}; use larger paper, a smaller face, "
                          "or kind: mat to tile it across pages") from None
 
 
-def _plan(game, groups, request, role) -> list:
-    opts = options_for(game, groups[0], request)
+def _plan(game, groups, request, options, role) -> list:
+    opts = options[groups[0].id]
     if opts.paper == PRINT_SHOP:
         sheets = []
         for group in groups:
@@ -331,11 +293,11 @@ def _plan(game, groups, request, role) -> list:
             if request.preset:
                 sheets += shop_sheets(fronts, backs, group, request.preset)
                 continue
-            sheets += impose_single(fronts, backs, group.width, group.height, options_for(game, group, request).bleed)
+            sheets += impose_single(fronts, backs, group.width, group.height, options[group.id].bleed)
         return sheets
-    if role == "board" and not _fits_a_page(game, groups[0], request):
+    if role == "board" and not _fits_a_page(groups[0], opts):
         group = groups[0]
-        pieces = _in_pieces(game, group, request)
+        pieces = _in_pieces(group, opts)
         if pieces:
             return impose_runs(pieces, opts, game.title)
         def tiled(face):
@@ -346,7 +308,8 @@ def _plan(game, groups, request, role) -> list:
         if pages > MAX_PAGES:
             raise BuildError(_too_many_pages(group, pages, pages))
         return [sheet for face in faces for sheet in tiled(face)]
-    return impose_runs([_run(game, group, request) for group in groups], opts, GUIDE_TITLES.get(role, "{}").format(_titled(game)))
+    return impose_runs([_run(group, options[group.id]) for group in groups], opts,
+                       GUIDE_TITLES.get(role, "{}").format(_titled(game)))
 
 
 GUIDE_TITLES = {"changes": "{} - reprint of changed components"}    # the page guide's first words, by role
@@ -357,20 +320,18 @@ def _titled(game: Game) -> str:
     return titled(game.title, game.version)
 
 
-def _run(game: Game, group: Group, request: BuildRequest) -> Run:
-    opts = options_for(game, group, request)
+def _run(group: Group, opts: Options) -> Run:
     fronts, backs = expand_faces(group)
     return Run(group.id, group.name or group.id, fronts, backs, group.width, group.height, group.shape,
                group.orientation, opts.bleed, opts.cuts)
 
 
-def _in_pieces(game: Game, group: Group, request: BuildRequest) -> list[Run] | None:
+def _in_pieces(group: Group, opts: Options) -> list[Run] | None:
     """A board shaped of rectangles (an L-shaped ocean) too large for the paper, as its
     rectangles cut apart and laid out like cards, when each of them fits the paper; else None,
     and the board is tiled."""
     if group.shape != "polygon":
         return None
-    opts = options_for(game, group, request)
     runs = []
     for face in expand_faces(group)[0]:
         parts = parts_of(face, group.points, group.width, group.height)
@@ -382,10 +343,10 @@ def _in_pieces(game: Game, group: Group, request: BuildRequest) -> list[Run] | N
     return runs if all(fits_on_a_sheet(run, opts) for run in runs) else None
 
 
-def _fits_a_page(game: Game, group: Group, request: BuildRequest) -> bool:
+def _fits_a_page(group: Group, opts: Options) -> bool:
     """A board that fits the paper with its bleed (either way round) is laid out like a card,
     several to a sheet where they fit, rather than cut into pieces."""
-    return fits_on_a_sheet(_run(game, group, request), options_for(game, group, request))
+    return fits_on_a_sheet(_run(group, opts), opts)
 
 
 DUPLEX_WORDS = {"long": "print double-sided, flip on the long edge",
@@ -447,14 +408,26 @@ def build_json(game: Game, request: BuildRequest, result: BuildResult, built: li
     """Every item and group of the pack; the groups printed (all but those --group or a print
     shop left out) with the options they were printed with."""
     built_ids = {g.id for g in (game.groups if built is None else built)}
+    options = group_options(game, request) if result.options is None else result.options
     items = build_items(game, result)
     groups = [{"id": g.id, "name": g.name, "kind": g.kind, "total": g.total,
                "rulebook_count": g.rulebook_count, "prototype_content": g.prototype_content,
-               **({"options": asdict(options_for(game, g, request))} if g.id in built_ids else {"printed": False})}
+               **({"options": asdict(options[g.id])} if g.id in built_ids else {"printed": False})}
               for g in game.groups]
     doc = {"game": game.id, "title": game.title, "version": game.version, "total_components": game.total,
            "groups": groups, "items": items, "files": result.files, "fonts": result.fonts, "face_digests": DIGESTS}
-    return json.dumps(doc, indent=1, sort_keys=True) + "\n"
+    return json_text(doc)
+
+
+def json_text(doc) -> str:
+    """json.dumps(doc, indent=1, sort_keys=True) + newline, its pieces written into one buffer
+    as they come: with an indent, json.dumps keeps every piece in a list until the end (about
+    4x the text: 17 MB for the build.json of 10,000 cards, 85 MB at 50,000)."""
+    out = io.StringIO()
+    for piece in json.JSONEncoder(indent=1, sort_keys=True).iterencode(doc):
+        out.write(piece)
+    out.write("\n")
+    return out.getvalue()
 
 
 def build_items(game: Game, result: BuildResult) -> list[dict]:

@@ -148,7 +148,7 @@ def _text(ctx, x, y, lines):
 # --- the command ---------------------------------------------------------------------------------
 
 def add_parser(sub) -> None:
-    from . import cli
+    from .cli_common import add_out_option
     from .build_options import _offset
     from .manifest import PAPERS
     c = sub.add_parser("calibrate", help="print a page that measures your printer's duplex shift; save it by printer name",
@@ -159,7 +159,7 @@ def add_parser(sub) -> None:
     c.add_argument("--save", metavar="NAME", help="keep --back-offset for this printer (and make it the default)")
     c.add_argument("--back-offset", type=_offset, metavar="X,Y", help="with --save: the offset read off the page")
     c.add_argument("--duplex", choices=FLIPS, default="long", help="with --save: the flip it was measured for")
-    cli.add_out_option(c)
+    add_out_option(c)
     c.set_defaults(run=run)
 
 

@@ -12,7 +12,8 @@ import tarfile
 import tempfile
 from pathlib import Path
 
-from .build import BuildRequest, BuildResult, build_items, options_for
+from .build import BuildResult, build_items
+from .request import BuildRequest, group_options
 from .changes import DIGESTS, Baseline, ChangesError
 from .errors import BuildError, ManifestError
 from .manifest import load_pack
@@ -31,10 +32,10 @@ def git_baseline(pack: Path, revision: str, request: BuildRequest) -> Baseline:
         except ManifestError as exc:
             raise ChangesError(f"{revision}: the pack as it was then does not load ({exc.problems[0].message}); "
                                "compare with a build folder of that version instead") from None
-        result = BuildResult(game, Path(tmp))
+        result = BuildResult(game, Path(tmp), options=group_options(game, request))
         try:
             for group in game.groups:
-                result.digests.update(_digests(game, group, request))
+                result.digests.update(_digests(game, group, result.options[group.id].bleed, request.lenient))
         except BuildError as exc:
             raise ChangesError(f"{revision}: a face of the pack as it was then does not render ({exc}); "
                                "compare with a build folder of that version instead") from None
@@ -43,9 +44,9 @@ def git_baseline(pack: Path, revision: str, request: BuildRequest) -> Baseline:
     return Baseline(f"{revision} (git)", doc)
 
 
-def _digests(game, group, request: BuildRequest) -> dict[tuple, str]:
+def _digests(game, group, bleed: float, lenient: bool) -> dict[tuple, str]:
     """Every face of the group rendered as a build renders it (its digests are what count)."""
-    renderer = FaceRenderer(game, options_for(game, group, request).bleed, request.lenient)
+    renderer = FaceRenderer(game, bleed, lenient)
     for item in group.items:
         for side in ("front", "back")[:group.sides] if item.copies else ():
             renderer.svg(FaceRef(group, item, side))

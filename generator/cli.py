@@ -1,4 +1,5 @@
-"""Command line: pnpgen list | validate | build. Printing happens here and nowhere else.
+"""Command line: pnpgen list | validate | build | ... Printing happens here and in cli_common (what
+every command shares), nowhere else.
 
 Start-up stays short: the drawing libraries (cairo, pikepdf, reportlab) are imported by the
 commands that draw, not here.
@@ -9,86 +10,15 @@ import argparse
 import os
 import random
 import sys
-import time
 from pathlib import Path
 
 from . import SETUP_ERROR, __version__, build_options, interrupt
 from .errors import ManifestError, PnpError, UsageError, display_path
-from .manifest import PAPERS, PRINT_SHOP, enclosing_pack, find_pack, list_packs, load_pack, pack_id
+from .cli_common import (GAME_HELP, GAMES_HELP, MAX_DPI, MIN_DPI, TerminalProgress, _bleed, _dpi,
+                         _positive, _whole_number, _whole_number_within, add_out_option, components_dir,
+                         default_out, for_each_pack, pack_here, print_problems, resolve_packs)
+from .manifest import PAPERS, PRINT_SHOP, find_pack, list_packs, load_pack, pack_id
 from .presets import load_presets, unconfirmed_products
-from .resources import BUILTIN_PACKS
-
-
-def components_dir() -> Path:
-    """Packs are looked up in ./components, else among the built-in packs pnpgen ships."""
-    local = Path("components")
-    return local if local.is_dir() else BUILTIN_PACKS
-
-
-def pack_here() -> Path | None:
-    """The pack the working folder is in (its game.yaml here or in a folder above), or None."""
-    return enclosing_pack(Path.cwd())
-
-
-def resolve_packs(names: list[str], all_by_default: bool = True) -> list[Path]:
-    """The packs named; with no names, the pack the working folder is in, else every pack of
-    components_dir() (or, for a command that takes one pack, a usage error)."""
-    root = components_dir()
-    if not names and (here := pack_here()) is not None:
-        return [here]
-    if not names and not all_by_default:
-        raise UsageError("name a game pack (a name under components/ or a pack folder), or run the "
-                         "command inside a pack's folder")
-    if not names:
-        packs = list_packs(root)
-        if not packs:
-            raise UsageError(f"no game packs found in {display_path(root)}/ (a pack is a folder with a game.yaml)")
-        return packs
-    packs = []
-    for name in names:
-        pack = find_pack(name, root)
-        if pack is None:
-            known = ", ".join(p.name for p in list_packs(root)) or "none"
-            raise UsageError(f"'{name}' is not a game pack: no {name}/game.yaml under {display_path(root)}/ "
-                             f"or at that path (known packs: {known})")
-        packs.append(pack)
-    return packs
-
-
-class TerminalProgress:
-    """A build.Progress: a one-line bar on stderr, shown only on a terminal and only once work
-    takes a moment (PNPGEN_PROGRESS_AFTER seconds, 0.5 unless set: the tests set 0, so what they
-    see does not depend on the machine's speed)."""
-
-    def __init__(self, enabled: bool, unit: str = "faces"):
-        self.enabled = enabled and sys.stderr.isatty()
-        self.unit = unit
-        self.total = self.done = 0
-        self.label, self.started, self.shown = "", 0.0, False
-
-    def start(self, total, label):
-        self.total, self.done, self.label, self.started, self.shown = max(total, 1), 0, label, time.monotonic(), False
-
-    def advance(self, n=1):
-        self.done += n
-        if self.enabled and (self.shown or time.monotonic() - self.started >= _progress_after()):
-            self.shown = True
-            width = 30
-            filled = int(width * min(self.done, self.total) / self.total)
-            sys.stderr.write(f"\r{self.label:<20} [{'#' * filled}{'.' * (width - filled)}] "
-                             f"{self.done}/{self.total} {self.unit}")
-            sys.stderr.flush()
-
-    def finish(self):
-        if self.shown:
-            sys.stderr.write("\n")
-
-
-def _progress_after() -> float:
-    try:
-        return float(os.environ.get("PNPGEN_PROGRESS_AFTER", "0.5"))
-    except ValueError:
-        return 0.5
 
 
 def cmd_list(args) -> int:
@@ -105,25 +35,6 @@ def cmd_list(args) -> int:
         groups = ", ".join(f"{g.id} {g.total}" for g in game.groups)
         print(f"{name:<22} {game.title:<24} {game.total:>5} components  ({groups})")
     return 0
-
-
-MAX_PROBLEMS_SHOWN = 200     # a pack wrong everywhere: the first ones, then how many more
-
-
-def print_problems(problems) -> None:
-    """Every warning and the first MAX_PROBLEMS_SHOWN errors, then a count of the rest by file:
-    a file wrong 60,000 times is reported in one screen, in time linear in the errors."""
-    shown, rest = 0, {}
-    lines = []
-    for problem in problems:
-        if problem.warning or shown < MAX_PROBLEMS_SHOWN:
-            shown += not problem.warning
-            lines.append(str(problem))
-        else:
-            rest[problem.mark.file] = rest.get(problem.mark.file, 0) + 1
-    for file, count in rest.items():
-        lines.append(f"{file}: {count:,} more problem{'s' if count > 1 else ''} not shown; fix the ones above first")
-    print("\n".join(lines), file=sys.stderr)
 
 
 def cmd_validate(args) -> int:
@@ -151,7 +62,7 @@ def cmd_validate(args) -> int:
 
 
 def _request(args):
-    from .build import BuildRequest
+    from .request import BuildRequest
     from .build_options import resolve
     request = BuildRequest(paper=args.paper, duplex=args.duplex, bleed=args.bleed, marks=args.marks,
                            out_dir=Path(args.out), lenient=args.lenient, cuts=args.cuts,
@@ -233,28 +144,6 @@ def _report_rebuild(done) -> int:
     print(f"{display_path(done.page)}: preview after {done.preview_seconds:.2f} s, PDFs after "
           f"{done.pdf_seconds:.2f} s", flush=True)
     return 0
-
-
-def for_each_pack(games: list[str], work, report, undone: str) -> int:
-    """work(pack) for each pack; after each that succeeds, its warnings, then report(pack,
-    result); a pack that fails is told (every problem, then that its earlier output stays) and
-    the next one runs. Returns how many failed."""
-    failed = 0
-    for pack in resolve_packs(games):
-        try:
-            result = work(pack)
-        except ManifestError as exc:
-            print_problems(exc.problems)
-        except PnpError as exc:
-            print("\n".join(f"error: {line}" for line in str(exc).splitlines()), file=sys.stderr)
-        else:
-            for warning in result.warnings:
-                print(f"warning: {warning}", file=sys.stderr)
-            report(pack, result)
-            continue
-        print(f"{pack.name}: {undone}, earlier output left as it was", file=sys.stderr)
-        failed += 1
-    return failed
 
 
 def _printing_summary(files: list[dict]) -> list[str]:
@@ -462,25 +351,6 @@ def _game_title(pack, game_id: str, version: str | None = None) -> str:
     return titled(game_id.replace("-", " ").title(), version or "")
 
 
-GAME_HELP = ("pack name under components/ or a pack folder (default: the pack the working folder is in)")
-GAMES_HELP = ("pack names under components/ or pack folders (default: the pack the working folder is in, "
-              "else every pack)")
-
-
-def add_out_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--out", type=_out_folder, metavar="DIR",
-                   help="output folder (default: output/ here, or in the pack's folder when GAME is left out "
-                        "inside a pack)")
-
-
-def default_out(args) -> str:
-    """output/ in the working folder, but output/ beside game.yaml when the command acts on the
-    pack it was started in (from any folder below it) without naming it."""
-    named = getattr(args, "games", None) or getattr(args, "game", None)
-    here = None if named else pack_here()
-    return str(here / "output") if here is not None else "output"
-
-
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="pnpgen", description="Print-and-play component generator.")
     p.add_argument("--version", action="version", version=f"pnpgen {__version__}")
@@ -563,25 +433,6 @@ def _build_options(p: argparse.ArgumentParser) -> None:
     build_options.add_shared(p)
 
 
-def _whole_number(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
-
-
-def _whole_number_within(low: int, high: int, outside):
-    """An argparse type: a whole number from low to high; outside(value) says what is wrong
-    with one past them."""
-    def parse(text: str) -> int:
-        value = _whole_number(text)
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(outside(value))
-        return value
-    return parse
-
-
-_positive = _whole_number_within(1, 10_000, lambda value: "must be between 1 and 10000")
 _port = _whole_number_within(0, 65535, lambda value: f"{value} is not a port: give 1024-65535, or 0 for any free port")
 
 
@@ -610,32 +461,6 @@ def _map_budget(text: str) -> int:
 
 
 _map_option_count = _whole_number_within(0, 10_000, lambda value: f"{value} is outside 0-10,000")
-
-
-MIN_DPI, MAX_DPI = 30, 600      # 600 dpi: a 400 mm board is 90 megapixels already
-
-
-_dpi = _whole_number_within(MIN_DPI, MAX_DPI, lambda value: f"{value} is outside {MIN_DPI}-{MAX_DPI}; 300 prints sharp")
-
-
-def _out_folder(text: str) -> str:
-    """--out names a folder (made if missing); a file there is refused before any work."""
-    path = Path(text)
-    while not path.exists() and path != path.parent:    # the nearest part that exists
-        path = path.parent
-    if path.exists() and not path.is_dir():
-        raise argparse.ArgumentTypeError(f"'{path}' is a file, not a folder; give a folder for the output")
-    return text
-
-
-def _bleed(text: str) -> float:
-    try:
-        value = float(text.removesuffix("mm"))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a number of millimetres") from None
-    if not 0 <= value <= 10:
-        raise argparse.ArgumentTypeError("bleed must be between 0 and 10 mm")
-    return value
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -8,8 +8,11 @@ fine and one that leaves it is refused, whatever it is called.
 from __future__ import annotations
 
 import os
+import re
 import stat
 from pathlib import Path
+
+from .errors import os_error_text
 
 
 def inside(path: Path, root: Path) -> bool:
@@ -44,3 +47,25 @@ def links_leaving(folder: Path, root: Path) -> list[Path]:
             if path.is_symlink() and not inside(path, root):
                 found.append(path)
     return sorted(found)
+
+
+UNREADABLE = "cannot read"
+
+
+def resolve_inside(root: Path, rel: str) -> tuple[Path | None, str]:
+    """Resolve a pack-relative path; refuse URLs, absolute paths and escapes (symlinks too)."""
+    if re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*://", rel):
+        return None, f"'{rel}' is a URL; nothing is fetched from the network"
+    if Path(rel).is_absolute():
+        return None, f"'{rel}' is an absolute path"
+    try:
+        path = (root / rel).resolve()
+        if not inside(path, root) or path == root.resolve():
+            return None, f"'{rel}' points outside the game pack"
+        if not path.is_file():
+            return None, f"file '{rel}' not found"
+    except PermissionError as exc:   # a folder on the way this user may not open
+        return None, f"{UNREADABLE} '{rel[:60]}': {os_error_text(exc, 'folder')}"
+    except OSError as exc:        # a name too long for the file system, a loop of links
+        return None, f"'{rel[:60]}': {exc.strerror}"
+    return path, ""

@@ -19,6 +19,7 @@ from pathlib import Path
 import yaml
 
 from . import art, confine, templating
+from .confine import UNREADABLE, resolve_inside
 from .errors import Mark, ManifestError, Problem, Reporter, display_path, os_error_text
 from .fonts import activate, library
 from .kinds import KINDS
@@ -533,8 +534,7 @@ def _resolved(raw, sources, seat, rep: Reporter):
     """An item mapping with its '=...' references replaced (top-level values and vary values)."""
     if not isinstance(raw, SrcDict):
         return raw
-    out = SrcDict()
-    out.mark, out.key_marks, out.value_marks = raw.mark, raw.key_marks, raw.value_marks
+    out = raw.like()
     for key, value in raw.items():
         if isinstance(value, str) and value.startswith("="):
             try:
@@ -629,28 +629,6 @@ def _load_icons(root: Path, rec, rep: Reporter) -> dict[str, Icon]:
         except OSError as exc:
             rep.error(mark, f"icon '{name}': {UNREADABLE} '{rel}': {os_error_text(exc, 'file')}")
     return icons
-
-
-UNREADABLE = "cannot read"
-
-
-def resolve_inside(root: Path, rel: str) -> tuple[Path | None, str]:
-    """Resolve a pack-relative path; refuse URLs, absolute paths and escapes (symlinks too)."""
-    if re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*://", rel):
-        return None, f"'{rel}' is a URL; nothing is fetched from the network"
-    if Path(rel).is_absolute():
-        return None, f"'{rel}' is an absolute path"
-    try:
-        path = (root / rel).resolve()
-        if not confine.inside(path, root) or path == root.resolve():
-            return None, f"'{rel}' points outside the game pack"
-        if not path.is_file():
-            return None, f"file '{rel}' not found"
-    except PermissionError as exc:   # a folder on the way this user may not open
-        return None, f"{UNREADABLE} '{rel[:60]}': {os_error_text(exc, 'folder')}"
-    except OSError as exc:        # a name too long for the file system, a loop of links
-        return None, f"'{rel[:60]}': {exc.strerror}"
-    return path, ""
 
 
 IMAGE_MAGIC = {b"\x89PNG": "PNG", b"\xff\xd8\xff": "JPEG", b"GIF8": "GIF", b"RIFF": "WebP",

@@ -25,7 +25,8 @@ from typing import Callable
 from urllib.parse import quote
 
 from . import interrupt
-from .build import BuildRequest, BuildResult, build, options_for
+from .build import BuildResult, build
+from .request import BuildRequest, group_options
 from .cache import FaceCache
 from .errors import BuildError, ManifestError
 from .fonts import library
@@ -86,9 +87,9 @@ class Contents:
 def contents(game: Game, request: BuildRequest, cache: FaceCache, dpi: float) -> Contents:
     """Render every distinct face of every group through the cache (a template error raises
     BuildError, as a build would)."""
-    out = Contents()
+    out, options = Contents(), group_options(game, request)
     for group in game.groups:
-        bleed = options_for(game, group, request).bleed
+        bleed = options[group.id].bleed
         renderer = cache.renderer(game, bleed, request.lenient)
         view = GroupView(group, bleed, [])
         for item in group.items:

@@ -16,6 +16,7 @@ import re
 from pathlib import Path
 
 from . import sheets_read, yamlsrc
+from .confine import UNREADABLE, resolve_inside
 from .errors import Mark, Reporter, display_path, os_error_text
 from .schema import AnyData, Field, ListOf, Spec, Str, Type
 from .sheets_read import FormulaWithoutResult, SheetError, blank as _blank
@@ -188,7 +189,6 @@ def _shown(value) -> str:
 
 def items_from(source, fields: dict[str, str], root: Path, rep: Reporter) -> SrcList | None:
     """The items of `items: {from, sheet}` as located mappings, or None after reporting why not."""
-    from .manifest import UNREADABLE, resolve_inside
     rel, sheet = source.get("from"), source.get("sheet")
     where = source.value_mark("from") if isinstance(source, SrcDict) else source.mark
     if not isinstance(rel, str) or (sheet is not None and not isinstance(sheet, str)):

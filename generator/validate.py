@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .build import BuildRequest, Progress, layout_problems, options_for, tuck_boxes
+from .build import layout_problems, tuck_boxes
+from .request import BuildRequest, Progress, group_options
 from .errors import BuildError, ManifestError, display_path
 from .manifest import load_pack
 from .model import Game
@@ -32,11 +33,12 @@ def validate(pack_root: Path, request: BuildRequest | None = None, progress: Pro
     progress = progress or Progress()
     game = load_pack(pack_root)
     result = Validation(game)
-    faces = _printed_faces(game, request)
+    options = group_options(game, request)
+    faces = _printed_faces(game, request, options)
     progress.start(len(faces), f"{game.id} (validate)")
     _render_every_face(faces, result, progress)
     progress.finish()
-    result.errors += layout_problems(game, request)
+    result.errors += layout_problems(game, request, options)
     _check_tuck_boxes(game, request, result)
     if (game.root / "map.yaml").is_file():
         _check_map(game, result)
@@ -45,11 +47,11 @@ def validate(pack_root: Path, request: BuildRequest | None = None, progress: Pro
     return result
 
 
-def _printed_faces(game: Game, request: BuildRequest) -> list[tuple[FaceRenderer, FaceRef]]:
+def _printed_faces(game: Game, request: BuildRequest, options: dict) -> list[tuple[FaceRenderer, FaceRef]]:
     """Every distinct face build would draw, with the renderer of its group."""
     faces = []
     for group in game.groups:
-        renderer = FaceRenderer(game, options_for(game, group, request).bleed, request.lenient)
+        renderer = FaceRenderer(game, options[group.id].bleed, request.lenient)
         sides = ("front", "back") if group.back_template else ("front",)
         faces += [(renderer, FaceRef(group, item, side)) for item in group.items if item.copies for side in sides]
     return faces

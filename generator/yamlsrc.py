@@ -49,6 +49,40 @@ class SrcDict(dict):
     def value_mark(self, key) -> Mark:
         return self.value_marks.get(key, self.key_mark(key))
 
+    def like(self) -> "SrcDict":
+        """An empty mapping with this one's marks, to fill with values replaced."""
+        out = type(self)()
+        out.__dict__.update(self.__dict__)
+        return out
+
+
+_SPOT = 25                 # bits of a line or column: MAX_FILE_BYTES < 2**25
+_SPOT_MASK = (1 << _SPOT) - 1
+
+
+class StreamedDict(SrcDict):
+    """A SrcDict read from parser events: per key, its line and column and its value's packed in
+    one int, made into Marks when asked. Two Marks a key and two dicts a mapping were 1.2 KB a
+    card of a deck, all held while the pack loads."""
+    file: str
+    spots: dict
+
+    def key_mark(self, key) -> Mark:
+        spot = self.spots.get(key)
+        return self.mark if spot is None else Mark(self.file, spot >> 3 * _SPOT, (spot >> 2 * _SPOT) & _SPOT_MASK)
+
+    def value_mark(self, key) -> Mark:
+        spot = self.spots.get(key)
+        return self.mark if spot is None else Mark(self.file, (spot >> _SPOT) & _SPOT_MASK, spot & _SPOT_MASK)
+
+    @property
+    def key_marks(self) -> dict:
+        return {key: self.key_mark(key) for key in self.spots}
+
+    @property
+    def value_marks(self) -> dict:
+        return {key: self.value_mark(key) for key in self.spots}
+
 
 class SrcList(list):
     mark: Mark
@@ -106,7 +140,9 @@ class _Builder:
             raise yaml.constructor.ConstructorError(
                 None, None, f"tag {tag} is not allowed", node.start_mark)
         try:
-            return self.loader.construct_object(node, deep=True)
+            value = self.loader.construct_object(node, deep=True)
+            self.loader.constructed_objects.pop(node, None)     # else it keeps every int's node
+            return value
         except ValueError:               # e.g. an integer of more than 4,300 digits
             raise yaml.constructor.ConstructorError(
                 None, None, f"'{node.value[:20]}...' ({len(node.value):,} characters) cannot be read as a value", node.start_mark) from None
@@ -160,6 +196,111 @@ class _Builder:
                 else:
                     from_merge.discard(key)
         return out
+
+
+class _NeedsNodes(Exception):
+    """The file uses what only the node tree handles (an anchor, alias, merge key, tag, several
+    documents, a key that is not a plain word): it is composed instead."""
+
+
+class _Streamed(_Builder):
+    """Parser events -> data, for the files nearly every pack has (no anchors, aliases, merge
+    keys or tags): the same data and the same problems as _Builder, without composing the file's
+    whole node tree first (about 7 KB a card of a deck, all held at once: 350 MB at 50,000 cards).
+    Anything else raises _NeedsNodes before a problem is told, and the file is composed."""
+
+    def __init__(self, file: str, loader, max_nodes: int):
+        super().__init__(file, loader, Reporter(), max_nodes)
+        self.told: list[tuple[Mark, str, str]] = []        # told only when the stream was enough
+
+    def run(self):
+        get = self.loader.get_event
+        get()                                               # the stream's start
+        if not isinstance(get(), yaml.DocumentStartEvent):  # no document at all
+            raise _NeedsNodes
+        value = self._value(get())
+        get()                                               # the document's end
+        if not isinstance(self.loader.peek_event(), yaml.StreamEndEvent):
+            raise _NeedsNodes                               # a second document
+        return value
+
+    def _add(self, size: int, node) -> None:
+        self.count += size
+        if self.count > self.max_nodes:
+            raise _NeedsNodes
+
+    def _mark(self, event) -> Mark:
+        return Mark(self.file, event.start_mark.line + 1, event.start_mark.column + 1)
+
+    def _value(self, event):
+        kind = type(event)
+        if kind is yaml.AliasEvent or event.anchor is not None or event.tag not in (None, "!"):
+            raise _NeedsNodes
+        if kind is yaml.ScalarEvent:
+            return self._scalar(yaml.ScalarNode(self.loader.resolve(yaml.ScalarNode, event.value, event.implicit),
+                                                event.value, event.start_mark, event.end_mark, event.style))
+        self._add(1, None)
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise _NeedsNodes
+        value = self._stream_mapping(event) if kind is yaml.MappingStartEvent else self._stream_sequence(event)
+        self.depth -= 1
+        return value
+
+    def _stream_sequence(self, start):
+        out = SrcList()
+        out.mark, out.item_marks = self._mark(start), []
+        get = self.loader.get_event
+        event = get()
+        while type(event) is not yaml.SequenceEndEvent:
+            out.item_marks.append(self._mark(event))
+            out.append(self._value(event))
+            event = get()
+        return out
+
+    def _stream_mapping(self, start):
+        out = StreamedDict()
+        out.mark, out.file, out.spots = self._mark(start), self.file, {}
+        spots, get = out.spots, self.loader.get_event
+        event = get()
+        while type(event) is not yaml.MappingEndEvent:
+            if type(event) is not yaml.ScalarEvent or event.tag not in (None, "!") or event.anchor is not None:
+                raise _NeedsNodes
+            tag = self.loader.resolve(yaml.ScalarNode, event.value, event.implicit)
+            if tag in FLATTEN_TAGS:
+                raise _NeedsNodes
+            key = self._scalar(yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, event.style))
+            if not isinstance(key, (str, int, float, bool)) or key is None:
+                raise _NeedsNodes
+            value_event = get()
+            if key in out:
+                if type(value_event) is not yaml.ScalarEvent:  # its own problems are not told: composed
+                    raise _NeedsNodes
+                self.told.append((self._mark(event), f"duplicate key '{key}' (first at line {out.key_mark(key).line})",
+                                  "remove one of the two, YAML keeps only the last"))
+            else:
+                at, to = event.start_mark, value_event.start_mark
+                spots[key] = ((((at.line + 1) << _SPOT | at.column + 1) << _SPOT | to.line + 1) << _SPOT) | to.column + 1
+                out[key] = self._value(value_event)
+            event = get()
+        return out
+
+
+def _streamed(text: str, file: str, reporter: Reporter, max_nodes: int):
+    """(True, data) when the file could be read from its events alone, else (False, None)."""
+    if len(text) > _SPOT_MASK:         # a line or column past what a spot holds
+        return False, None
+    loader = SAFE_LOADER(text)
+    streamed = _Streamed(file, loader, max_nodes)
+    try:
+        value = streamed.run()
+    except (_NeedsNodes, yaml.constructor.ConstructorError):   # composing finds the same, in its order
+        return False, None
+    finally:
+        loader.dispose()
+    for mark, message, hint in streamed.told:
+        reporter.error(mark, message, hint)
+    return True, value
 
 
 class _TooLarge(Exception):
@@ -275,6 +416,12 @@ def load_text(text: str, file: str, reporter: Reporter, max_nodes: int = MAX_NOD
     if deep is not None:
         reporter.error(Mark(file, deep.line + 1, deep.column + 1), _DEEP_MESSAGE, _DEEP_HINT)
         return None
+    try:
+        done, value = _streamed(text, file, reporter, max_nodes)
+        if done:
+            return value
+    except yaml.YAMLError:
+        pass                # composed below, which tells it as it always has
     loader = SAFE_LOADER(text)
     try:
         node = loader.get_single_node()

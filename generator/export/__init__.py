@@ -28,7 +28,7 @@ def format_function(fmt: str):
 
 
 def export(pack_root: Path, fmt: str, request: ExportRequest, progress=None) -> ExportResult:
-    from ..build import Progress
+    from ..request import Progress
     progress = progress or Progress()
     _repair(Path(request.out_dir) / pack_id(Path(pack_root).resolve()) / fmt)
     game = load_pack(pack_root)                                    # manifest -> model

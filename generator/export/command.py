@@ -5,23 +5,24 @@ import argparse
 from pathlib import Path
 
 from .. import build_options
-from ..errors import display_path
-from .common import ExportRequest
+from ..cli_common import (GAME_HELP, TerminalProgress, _bleed, _dpi, _positive, add_out_option, for_each_pack,
+                          resolve_packs)
+from ..errors import UsageError, display_path
 from ..presets import load_presets
+from .common import ExportRequest
 
 
 def add_parser(sub) -> None:
-    from .. import cli
     from . import FORMATS
     e = sub.add_parser("export", help="images for print shops (png) or a Tabletop Simulator saved object (tts)",
                        description="png: every face and back as its own PNG with bleed. tts: a folder Tabletop "
                                    "Simulator loads as a Saved Object (decks, tiles, boards).")
     e.add_argument("format", choices=sorted(FORMATS), help="png or tts")
-    e.add_argument("games", nargs="*", metavar="GAME", help=cli.GAME_HELP)
-    e.add_argument("--dpi", type=cli._dpi, help="resolution (png default 300; tts default 200, limited by --max-px)")
+    e.add_argument("games", nargs="*", metavar="GAME", help=GAME_HELP)
+    e.add_argument("--dpi", type=_dpi, help="resolution (png default 300; tts default 200, limited by --max-px)")
     e.add_argument("--preset", choices=sorted(load_presets()),
                    help="png: the print shop's image sizes (thegamecrafter, makeplayingcards, drivethrucards)")
-    e.add_argument("--bleed", type=cli._bleed, metavar="MM", help="png: bleed in mm (default: the pack's)")
+    e.add_argument("--bleed", type=_bleed, metavar="MM", help="png: bleed in mm (default: the pack's)")
     e.add_argument("--group", action="append", default=[], metavar="ID", help="export only this group (repeatable)")
     e.add_argument("--max-px", type=_max_px, default=4096, metavar="PX",
                    help="tts: no image side over this many pixels (default 4096)")
@@ -30,7 +31,7 @@ def add_parser(sub) -> None:
     e.add_argument("--image-folder", type=_image_folder, metavar="FOLDER",
                    help="tts: the folder the images/ files will sit in on the computer that runs Tabletop Simulator, "
                         r"e.g. 'C:\Users\me\Documents\pnpgen\my-game' (written as a local path, as TTS reads them)")
-    cli.add_out_option(e)
+    add_out_option(e)
     e.add_argument("--lenient", action="store_true", help="text that does not fit is a warning, not an error")
     build_options.add_version(e, "every image (and tts: the saved object's name)")
     e.add_argument("-q", "--quiet", action="store_true", help="no progress bar or summary")
@@ -38,14 +39,13 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    from .. import cli
     from . import export
     if args.format != "png" and (args.preset or args.bleed is not None):
-        raise cli.UsageError("--preset and --bleed are for png export; Tabletop Simulator shows faces cut at the trim line")
+        raise UsageError("--preset and --bleed are for png export; Tabletop Simulator shows faces cut at the trim line")
     if args.format != "tts" and (args.base_url or args.image_folder or args.max_px != 4096):
-        raise cli.UsageError("--base-url, --image-folder and --max-px are for tts export")
+        raise UsageError("--base-url, --image-folder and --max-px are for tts export")
     if args.base_url and args.image_folder:
-        raise cli.UsageError("give --base-url (images hosted online) or --image-folder (images on the TTS computer), not both")
+        raise UsageError("give --base-url (images hosted online) or --image-folder (images on the TTS computer), not both")
     request = ExportRequest(out_dir=Path(args.out), dpi=args.dpi, preset=args.preset, bleed=args.bleed,
                             groups=tuple(args.group), max_px=args.max_px, base_url=args.base_url,
                             image_folder=args.image_folder, lenient=args.lenient, version=args.pack_version)
@@ -55,8 +55,8 @@ def run(args) -> int:
             print(f"{pack.name}: {len(result.files)} files -> {display_path(result.folder)}/")
             for note in result.notes:
                 print(f"  {note}")
-    failed = cli.for_each_pack(args.games or [str(p) for p in cli.resolve_packs([], all_by_default=False)], lambda pack: export(pack, args.format, request,
-                                                               cli.TerminalProgress(not args.quiet)),
+    failed = for_each_pack(args.games or [str(p) for p in resolve_packs([], all_by_default=False)], lambda pack: export(pack, args.format, request,
+                                                               TerminalProgress(not args.quiet)),
                                report, "not exported")
     return 1 if failed else 0
 
@@ -65,8 +65,7 @@ MIN_MAX_PX = 256      # a sprite cell smaller than this shows nothing legible
 
 
 def _max_px(text: str) -> int:
-    from .. import cli
-    value = cli._positive(text)            # a whole number up to 10000
+    value = _positive(text)            # a whole number up to 10000
     if value < MIN_MAX_PX:
         raise argparse.ArgumentTypeError(f"--max-px must be at least {MIN_MAX_PX}")
     return value
