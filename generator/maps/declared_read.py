@@ -10,11 +10,11 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import grid
+from . import declared_grow_read as grow, grid
 from .rules import is_int
 
 MAX_CELLS = 2_000           # cells of a board (a 44 x 44 map): distance tables grow with its square
-BOARD_SHAPES = ("rectangle", "hexagon", "rows", "cells")
+BOARD_SHAPES = ("rectangle", "hexagon", "rows", "cells", "grown")
 MARKER_RULES = ("marked", "marker_distance", "marker_off_start_areas")
 OBJECTIVES = ("region_spread", "start_spread", "type_spread")
 
@@ -114,6 +114,8 @@ def _too_many_cells(rd, where: str, n: int) -> None:
 
 def board_cells(rd, board, grid_type) -> list:
     shape = board.get("shape", "rectangle")
+    if shape == "grown":                # no outline: the cells are the tiles as laid (declared_grow_*)
+        return []
     if shape == "rectangle":
         cols, rows = rd.whole(board.get("cols"), "board.cols", 1, 200), rd.whole(board.get("rows"), "board.rows", 1, 200)
         _too_many_cells(rd, "board", cols * rows)
@@ -197,9 +199,12 @@ def fixed_cells(rd, entries, index, types, grid_type) -> dict:
     return out
 
 
-def bags(rd, entries, types, players) -> list:
+def bags(rd, entries, types, players, tile_sets=None) -> list:
     out = []
-    for where, entry in rd.entries(entries, "deal", ("type", "sides", "count", "option", "max", "values")):
+    for where, entry in rd.entries(entries, "deal", ("type", "sides", "count", "option", "max", "values", "tiles")):
+        if "tiles" in entry:            # every numbered tile of a type used at the player count
+            out.append(grow.tile_bag(rd, where, entry, types, tile_sets or {}, players))
+            continue
         if ("type" in entry) == ("sides" in entry):
             rd.fail(where, "needs type: (a one-sided tile) or sides: [a, b] (a two-sided tile)")
         sides = (entry["type"],) if "type" in entry else tuple(entry["sides"] or ())
@@ -444,7 +449,9 @@ def _start_nearest(rd, where, entry, args, groups) -> None:
                 "cell may be, or how much those distances may differ)")
 
 
-MORE_RULES = {"clusters": _clusters, "start_edge": _start_edge, "start_nearest": _start_nearest}
+MORE_RULES = {"clusters": _clusters, "start_edge": _start_edge, "start_nearest": _start_nearest,
+              **grow.RULE_READERS}
+RULE_KEYS.update(grow.RULE_KEYS)
 
 
 def start_rules(rd, value, groups, players) -> dict | None:
