@@ -99,7 +99,8 @@ def load(section, source: "str | Path" = "map.yaml") -> Declared:
     starts = read.start_rules(rd, section.get("starts"), groups, players)
     if starts is None and any(r.kind in START_RULES for r in rules):
         rd.fail("starts", "the start rules need start positions", "add starts: {over: TYPE, near: 1}")
-    objective = read.objectives(rd, section.get("objective", []), types, groups, starts, tokens)
+    pieces = grow.pieces(rd, section.get("pieces", []), groups, players)
+    objective = read.objectives(rd, section.get("objective", []), types, groups, starts, tokens, pieces)
     for t in sorted({fill, *fixed.values()} & set(types)):
         if any(isinstance(v, list) for v in types[t].values()):
             rd.fail(f"types.{t}.values", "lists choices, but its cells are not dealt from a bag",
@@ -112,8 +113,7 @@ def load(section, source: "str | Path" = "map.yaml") -> Declared:
                     types, groups, deal, tokens, rules, starts, objective,
                     rd.whole(section.get("tries", 40), "tries", 1, 10_000), str(source), markers,
                     read.outside_spaces(rd, section.get("outside", []), types), regions,
-                    read.walls(rd, board.get("walls"), coords, grid_type), first, tile_sets,
-                    grow.pieces(rd, section.get("pieces", []), groups, players))
+                    read.walls(rd, board.get("walls"), coords, grid_type), first, tile_sets, pieces)
     grow.check_terms(rd, spec, dealt_counts)
     _deal_fits_board(rd, spec)
     _deal_meets_counts(rd, spec)

@@ -215,3 +215,25 @@ def _tile_keys(spec) -> set:
 
 def _within(n: int, bounds: dict) -> bool:
     return all({"exactly": n == v, "min": n >= v, "max": n <= v}[k] for k, v in bounds.items())
+
+
+def pick_objective(rd, where, entry, types, groups, tokens, pieces, counted_as) -> dict:
+    """pick_spread: VALUE, over: TYPE-OR-GROUP, near: d, spacing: s -- the players' simulated
+    choices of a cell of `over` (each the one with the most VALUE within `near`) get even sums."""
+    rd.keys(entry, where, ("pick_spread", "over", "near", "spacing", "as", "weight"))
+    value = entry["pick_spread"]
+    named = {k for v in types.values() for k in v} | {t["name"] for t in tokens} | \
+        {k for p in pieces for k in p["fields"]} | {p["pile"]["name"] for p in pieces if p["pile"]}
+    if value not in named:
+        rd.fail(f"{where}.pick_spread", f"no type, token or piece carries the value '{value}'",
+                "name a value the layout's cells or pieces carry")
+    if entry.get("over") not in groups:
+        rd.fail(f"{where}.over", f"'{entry.get('over')}' is not a declared type or group",
+                "name the types the players choose from")
+    weight = entry.get("weight", 1)
+    if not isinstance(weight, (int, float)) or isinstance(weight, bool):
+        rd.fail(f"{where}.weight", "must be a number")
+    return {"kind": "pick_spread", "value": value, "over": sorted(groups[entry["over"]]),
+            "over_types": groups[entry["over"]], "near": rd.whole(entry.get("near", 1), f"{where}.near", 0, 20),
+            "spacing": rd.whole(entry.get("spacing", 0), f"{where}.spacing", 0, 20), "as": counted_as,
+            "weight": float(weight), "per": [], "through": None}

@@ -16,7 +16,7 @@ from .rules import is_int
 MAX_CELLS = 2_000           # cells of a board (a 44 x 44 map): distance tables grow with its square
 BOARD_SHAPES = ("rectangle", "hexagon", "rows", "cells", "grown")
 MARKER_RULES = ("marked", "marker_distance", "marker_off_start_areas")
-OBJECTIVES = ("region_spread", "start_spread", "type_spread")
+OBJECTIVES = ("region_spread", "start_spread", "type_spread", "pick_spread")
 
 
 class DeclarationError(Exception):
@@ -478,7 +478,7 @@ def start_rules(rd, value, groups, players) -> dict | None:
             "neighbours": None if value.get("neighbours") is None else rd.whole(value["neighbours"], "starts.neighbours", 0, 8)}
 
 
-def objectives(rd, entries, types, groups, starts, tokens) -> list:
+def objectives(rd, entries, types, groups, starts, tokens, pieces=()) -> list:
     out = []
     for n, entry in enumerate(entries or []):
         where = f"objective[{n + 1}]"
@@ -487,6 +487,10 @@ def objectives(rd, entries, types, groups, starts, tokens) -> list:
         if len(kinds) != 1:
             rd.fail(where, f"must be one of {', '.join(OBJECTIVES)}")
         kind = kinds[0]
+        if kind == "pick_spread":
+            out.append(grow.pick_objective(rd, where, entry, types, groups, tokens, pieces,
+                                           _counted_as(rd, f"{where}.as", entry.get("as"))))
+            continue
         rd.keys(entry, where, (kind, "per", "through", "weight", "over", "as"))
         value = entry[kind]
         if not any(value in v for v in types.values()) and value not in {t["name"] for t in tokens}:
