@@ -637,3 +637,49 @@ def test_both_checkers_agree_on_thousands_of_layouts():
         assert agree(layout) == (True, [])
     seen = Counter(agree(_broken(rng, layouts[n])) [0] for n in range(3000))
     assert seen[True] > 200 and seen[False] > 1500
+
+
+# ------------------------------------------------------------------ drawn as before
+
+@pytest.mark.parametrize("players", PLAYER_COUNTS)
+def test_the_declared_map_is_drawn_with_every_hex_and_piece(players, tmp_path):
+    """`pnpgen map shires` draws what the layout holds: a name per hex, Coastal and Exploration
+    under the hexes that are, one marker per piece (starting buildings by the resource they make),
+    and the rasterized page shows Hamlet brown where the Hamlets are."""
+    import xml.etree.ElementTree as ET
+
+    import pymupdf
+    from conftest import run_cli
+    from generator.maps.output import render_layout
+    layout = engine.generate("shires", 7, players)
+    svg, _, _ = render_layout(layout, "Title")
+    ns = "{http://www.w3.org/2000/svg}"
+    texts = [(float(t.get("y")), "".join(t.itertext())) for t in ET.fromstring(svg).iter(ns + "text")]
+    legend_top = next(y for y, s in texts if s == "Tiles")
+    board = [s for y, s in texts if y < legend_top]
+    legend = {s for y, s in texts if y > legend_top}
+    types = [c["type"] for c in layout.cells]
+    assert board.count("Hamlet") == types.count("hamlet") == HEXES[players]["hamlet"]
+    assert board.count("Open Space") == types.count("blank") and board.count("Trade Spot") == types.count("trade")
+    labels = " ".join(board)
+    assert labels.count("Coastal") == sum(c["coastal"] for c in layout.cells) > 0
+    assert labels.count("Exploration") == sum(bool(c.get("exploration")) for c in layout.cells) == {3: 2, 4: 3, 5: 3}[players]
+    assert {"Timber Camp (makes Wood)", "Quarry (makes Stone)", "Iron Mine (makes Iron)", "Small Field (field side up)",
+            "Exploration token (face down)"} <= legend
+    # one marker per piece, each in its kind's colour (plus one in the legend per kind or building)
+    root = ET.fromstring(svg)
+    fills = [e.get("fill") for e in root.iter() if e.tag in (ns + "polygon", ns + "circle")]
+    circles = [e.get("fill") for e in root.iter(ns + "circle")]
+    assert fills.count("#b39a45") == HEXES[players]["hamlet"] + 1                   # Small Fields
+    assert fills.count("#8c8c8c") == HEXES[players]["hamlet"] + 3                   # starting buildings
+    assert circles.count("#d8d2b8") == {3: 2, 4: 3, 5: 3}[players] + 1               # Exploration tokens
+    code, out, err = run_cli("map", "shires", "--players", str(players), "--seed", "7", "--format", "png",
+                             "--dpi", "40", "--out", tmp_path)
+    assert code == 0, err
+    [png] = (tmp_path / "shires").glob("*.png")
+    pix = pymupdf.Pixmap(str(png))
+    hamlet = bytes.fromhex("a9783f")
+    samples = pix.samples
+    n = pix.n
+    brown = sum(1 for i in range(0, len(samples), n * 3) if samples[i:i + 3] == hamlet)
+    assert brown > 0.02 * pix.width * pix.height / 3                  # the Hamlets are drawn in their colour
