@@ -243,3 +243,11 @@ def test_a_copy_of_shires_with_another_number_maps_by_its_declaration(tmp_path):
     assert sorted(c["tile"] for c in layout["cells"] if c["type"] == "trade") == ["trade-1", "trade-2", "trade-3", "trade-4"]
     code, out, err = run_cli("map", pack, "--check", path)
     assert code == 0 and "legal more-trade layout" in out, out + err
+
+
+def test_a_piece_may_carry_a_label_and_nothing_unknown():
+    layout = engine.generate("shires", 3, 4, PLAIN)
+    layout.placements[0]["label"] = "TC"
+    assert engine.unknown_keys(layout) == []
+    layout.placements[0]["lable"] = "TC"
+    assert any("placements[0].lable: unknown key; did you mean 'label'?" in k for k in engine.unknown_keys(layout))
