@@ -83,6 +83,7 @@ class Generator:
         self._placement_stage = ("dealing (no cell left for a tile under the placement rules "
                                  f"{', '.join(dict.fromkeys(local))})" if local else "dealing (more tiles than free cells)")
         self.board = _Board(spec)
+        self._grower = grow.Grower(spec) if spec.first is not None else None
         # placement classes per player count (distances may differ by it); equal ones shared
         made: dict = {}
         self._placements = {}
@@ -386,8 +387,8 @@ class Generator:
         """One board dealt and finished, or the rule (or stage) that made it fail."""
         # this player count's placement classes (the same for every count unless distances differ)
         self.classes, self.class_of, self.open_cell, self.effects, self._start, self._cost = self._placements[players]
-        if self.spec.first is not None:         # a grown board: the tiles are laid one by one
-            return grow.attempt(self, rng, players, options)
+        if self._grower is not None:            # a grown board: the tiles are laid one by one
+            return self._grower.attempt(self, rng, players, options)
         bag, carried = self._bag(rng, players, options)
         kind = self._deal(rng, bag)
         if kind is None:

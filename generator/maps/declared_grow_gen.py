@@ -72,17 +72,31 @@ def lay(rng: random.Random, first: tuple, wants: list) -> list | None:
     return order
 
 
-def attempt(gen, rng: random.Random, players: int, options) -> "Layout | str":
-    """One grown map laid and finished, or the rule (or stage) that made it fail."""
-    spec = gen.spec
-    bag, carried = gen._bag(rng, players, options)          # shuffled: the order the tiles are drawn
-    wants = gen.__dict__.setdefault("_wants", {})
-    if players not in wants:
-        wants[players] = needs(spec, players, len(bag))
-    coords = lay(rng, spec.first, wants[players])
-    if coords is None:
+class Grower:
+    """A grown board's boards for declared_gen.Generator: laid, checked against the rules about
+    the whole board, finished. Made once per generator (what each tile must touch is kept per
+    player count)."""
+
+    def __init__(self, spec):
+        self.spec = spec
+        self.wants: dict = {}
         touching = [r.id for r in spec.rules if r.kind == "touching"]
-        return LAYING.format(", ".join(dict.fromkeys(touching)) or "(each tile beside the map)")
+        self.stuck = LAYING.format(", ".join(dict.fromkeys(touching)) or "(each tile beside the map)")
+
+    def attempt(self, gen, rng: random.Random, players: int, options) -> "Layout | str":
+        """One grown map laid and finished, or the rule (or stage) that made it fail."""
+        bag, carried = gen._bag(rng, players, options)      # shuffled: the order the tiles are drawn
+        if players not in self.wants:
+            self.wants[players] = needs(self.spec, players, len(bag))
+        coords = lay(rng, self.spec.first, self.wants[players])
+        if coords is None:
+            return self.stuck
+        return _finished(gen, rng, players, bag, carried, coords)
+
+
+def _finished(gen, rng: random.Random, players: int, bag: list, carried: dict, coords: list) -> "Layout | str":
+    """The laid map checked against the rules about the whole board, and finished."""
+    spec = gen.spec
     own = gen._carried(bag, carried)
     constant = gen._constant
 
