@@ -5,6 +5,8 @@ the players choose their starts after setup (Shires). declared_fair.py scores th
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 from .grid import distance_fn
 
 
@@ -35,7 +37,8 @@ def pick_sums(layout, goal) -> list[float]:
     value = value_at(layout, goal)
     near, spacing = goal["near"], goal["spacing"]
     over = [layout.coord(c) for c in layout.cells if c.get("type") in goal["over_types"]]
-    worth = {c: sum(v for m, v in value.items() if dist(c, m) <= near) for c in over}
+    disc = _disc(layout.grid_type, near)
+    worth = {c: sum(value.get((c[0] + dx, c[1] + dy), 0) for dx, dy in disc) for c in over}
     ranked = sorted(over, key=lambda c: (-worth[c], c))
     picks: list = []
     for _ in range(min(layout.players, len(ranked))):
@@ -43,3 +46,11 @@ def pick_sums(layout, goal) -> list[float]:
         spaced = [c for c in free if all(dist(c, p) >= spacing for p in picks)]
         picks.append((spaced or free)[0])
     return [worth[c] for c in picks]
+
+
+@lru_cache(maxsize=None)
+def _disc(grid_type: str, radius: int) -> tuple:
+    """The steps (dx, dy) to every cell within `radius` steps: the cells a sum looks at."""
+    dist = distance_fn(grid_type)
+    return tuple((dx, dy) for dx in range(-radius, radius + 1) for dy in range(-radius, radius + 1)
+                 if dist((0, 0), (dx, dy)) <= radius)
