@@ -190,6 +190,7 @@ def test_pieces_tiles_and_edge_marks_on_a_drawn_board(tmp_path):
     (lambda s: s["pieces"][1].update(over="river"), r"layout\.pieces\[2\]\.over: 'river' is not a declared type"),
     (lambda s: s["pieces"][1].update(fields={"cell": [0, 0]}), r"layout\.pieces\[2\]\.fields: sets cell"),
     (lambda s: s["constraints"].append({"id": "x", "not_adjacent": ["lake", "lake"]}), r"not_adjacent: is a rule about a drawn board"),
+    (lambda s: s["objective"].append(dict(s["objective"][0])), r"layout\.objective\[2\]\.name: a second pick_spread named 'wood'"),
     (lambda s: s["objective"][0].update(pick_spread="gold"), r"layout\.objective\[1\]\.pick_spread: no type, token or piece carries the value 'gold'"),
 ])
 def test_a_mistake_in_the_terms_is_named_with_its_place(tmp_path, edit, said):

@@ -21,8 +21,8 @@ def metrics(spec, board, layout: Layout) -> dict:
         name = goal["value"]
         if goal["kind"] == "pick_spread":        # the players' simulated choices of a cell
             sums = declared_pick.pick_sums(layout, goal)
-            out[f"{name}_picks"] = [round(s, 4) for s in sums]
-            out[f"{name}_picks_spread"] = round(max(sums) - min(sums), 4) if sums else 0.0
+            out[f"{goal['name']}_picks"] = [round(s, 4) for s in sums]
+            out[f"{goal['name']}_picks_spread"] = round(max(sums) - min(sums), 4) if sums else 0.0
             continue
         value = _values(goal, record)
         if goal["kind"] == "region_spread":
@@ -47,7 +47,7 @@ def spreads(goal) -> list[str]:
     if goal["kind"] == "region_spread":
         return [f"{name}_{s}_spread" for s in goal["per"]]
     if goal["kind"] == "pick_spread":
-        return [f"{name}_picks_spread"]
+        return [f"{goal['name']}_picks_spread"]
     return [f"{name}_per_type_spread" if goal["kind"] == "type_spread" else f"{name}_near_starts_spread"]
 
 

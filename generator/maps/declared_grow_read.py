@@ -220,7 +220,7 @@ def _within(n: int, bounds: dict) -> bool:
 def pick_objective(rd, where, entry, types, groups, tokens, pieces, counted_as) -> dict:
     """pick_spread: VALUE, over: TYPE-OR-GROUP, near: d, spacing: s -- the players' simulated
     choices of a cell of `over` (each the one with the most VALUE within `near`) get even sums."""
-    rd.keys(entry, where, ("pick_spread", "over", "near", "spacing", "as", "weight"))
+    rd.keys(entry, where, ("pick_spread", "over", "near", "spacing", "as", "weight", "name"))
     value = entry["pick_spread"]
     named = {k for v in types.values() for k in v} | {t["name"] for t in tokens} | \
         {k for p in pieces for k in p["fields"]} | {p["pile"]["name"] for p in pieces if p["pile"]}
@@ -233,7 +233,10 @@ def pick_objective(rd, where, entry, types, groups, tokens, pieces, counted_as) 
     weight = entry.get("weight", 1)
     if not isinstance(weight, (int, float)) or isinstance(weight, bool):
         rd.fail(f"{where}.weight", "must be a number")
-    return {"kind": "pick_spread", "value": value, "over": sorted(groups[entry["over"]]),
+    name = entry.get("name", value)
+    if not isinstance(name, str) or not name:
+        rd.fail(f"{where}.name", f"must be a word naming the metrics (<name>_picks), not {name!r}")
+    return {"kind": "pick_spread", "value": value, "name": name, "over": sorted(groups[entry["over"]]),
             "over_types": groups[entry["over"]], "near": rd.whole(entry.get("near", 1), f"{where}.near", 0, 20),
             "spacing": rd.whole(entry.get("spacing", 0), f"{where}.spacing", 0, 20), "as": counted_as,
             "weight": float(weight), "per": [], "through": None}

@@ -488,8 +488,11 @@ def objectives(rd, entries, types, groups, starts, tokens, pieces=()) -> list:
             rd.fail(where, f"must be one of {', '.join(OBJECTIVES)}")
         kind = kinds[0]
         if kind == "pick_spread":
-            out.append(grow.pick_objective(rd, where, entry, types, groups, tokens, pieces,
-                                           _counted_as(rd, f"{where}.as", entry.get("as"))))
+            goal = grow.pick_objective(rd, where, entry, types, groups, tokens, pieces,
+                                       _counted_as(rd, f"{where}.as", entry.get("as")))
+            if any(o.get("name") == goal["name"] for o in out):
+                rd.fail(f"{where}.name", f"a second pick_spread named '{goal['name']}'", "give it a name: of its own")
+            out.append(goal)
             continue
         rd.keys(entry, where, (kind, "per", "through", "weight", "over", "as"))
         value = entry[kind]
