@@ -12,7 +12,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from generator.maps import engine
@@ -484,6 +484,32 @@ def test_wrong_player_count_for_the_hexes():
 
 _JUNK = st.one_of(st.none(), st.booleans(), st.integers(-3, 40), st.text(max_size=4),
                   st.lists(st.integers(-2, 2), max_size=3), st.dictionaries(st.text(max_size=2), st.integers(), max_size=2))
+
+
+@pytest.mark.slow
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@given(data=st.data())
+def test_declared_checker_never_raises_on_mangled_layouts(data):
+    """The declared checker, as `pnpgen map --check` runs it, on layouts mangled the same way."""
+    layout = clone(declared_plain(data.draw(st.integers(0, 20)), data.draw(st.sampled_from(PLAYER_COUNTS))))
+    for _ in range(data.draw(st.integers(1, 4))):
+        target = data.draw(st.sampled_from(["cell", "placement", "top"]))
+        if target == "cell":
+            cell = data.draw(st.sampled_from(layout.cells))
+            key = data.draw(st.sampled_from(sorted(cell) + ["extra"]))
+            if data.draw(st.booleans()):
+                cell.pop(key, None)
+            else:
+                cell[key] = data.draw(_JUNK)
+        elif target == "placement" and layout.placements:
+            p = data.draw(st.sampled_from(layout.placements))
+            p[data.draw(st.sampled_from(sorted(p)))] = data.draw(_JUNK)
+        else:
+            setattr(layout, data.draw(st.sampled_from(["players", "game"])), data.draw(_JUNK))
+    from generator.maps.layout import _structure_problem
+    assume(not _structure_problem(layout.to_dict()))          # what `pnpgen map --check` lets through
+    for v in engine.check(layout, "shires"):
+        assert v.rule and v.message
 
 
 @pytest.mark.slow

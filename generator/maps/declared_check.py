@@ -354,7 +354,8 @@ class Checker:
         piece = (self.starts or {}).get("around_piece")
         declared = ({"start", piece} if self.starts else set()) | {o["piece"]["kind"] for o in self.outside if o.get("piece")}
         declared |= self.grow.kinds()
-        others = [p for p in placements if not (isinstance(p, dict) and p.get("kind") in declared)]
+        others = [p for p in placements if not (isinstance(p, dict) and isinstance(p.get("kind"), str)
+                                                and p["kind"] in declared)]
         if others:
             report("placement", f"{len(others)} placement(s) the rules do not declare")
         if not self.starts:
@@ -437,7 +438,8 @@ class Checker:
         problems = []
         left = dict(self._spaces)
         pieces = [p for p in getattr(layout, "placements", None) or []
-                  if isinstance(p, dict) and p.get("kind") in {o.get("piece", {}).get("kind") for o in self.outside}]
+                  if isinstance(p, dict) and isinstance(p.get("kind"), str)
+                  and p["kind"] in {o.get("piece", {}).get("kind") for o in self.outside}]
         for space in self.outside:
             values = space.get("values") or {}
             where = [c for c, rec in sorted(left.items()) if rec.get("type") == space["type"]

@@ -59,7 +59,7 @@ class GrowChecks:
         """kinds, records: the layout's cells of declared types by coordinate; report(rule, message,
         quote=None, policy=False) as declared_check's; name(cell) -> its text."""
         players = getattr(layout, "players", None)
-        players = players if is_int(players) else None
+        players = players if is_int(players) and players > 0 else None      # else said by `players`
         if self.grown:
             self._laying(kinds, records, players, report, name)
         self._tiles(kinds, records, players, report, name)
@@ -187,7 +187,7 @@ class GrowChecks:
                 if pile:
                     names = (pile["counts"].get(players) or {}) if players is not None else \
                         {n for mix in pile["counts"].values() for n in mix}
-                    if p.get(pile["name"]) not in names:
+                    if not isinstance(p.get(pile["name"]), str) or p[pile["name"]] not in names:
                         problems.append(f"the {kind} at {name(c)} has {pile['name']} {p.get(pile['name'])!r}, "
                                         f"not one of {', '.join(sorted(names))}")
             for c in sorted(kinds):

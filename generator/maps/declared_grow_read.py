@@ -67,7 +67,7 @@ def tile_bag(rd, where: str, entry: dict, types: dict, tile_sets: dict, players)
     """A bag `{tiles: T}`: every numbered tile of T used at the player count -> the bag tuple of
     declared_read.bags (sides, count per players, option, max, values)."""
     name = entry["tiles"]
-    if name not in tile_sets:
+    if not isinstance(name, str) or name not in tile_sets:
         rd.fail(f"{where}.tiles", f"'{name}' is not a type with numbered tiles",
                 "declare types.<type>.tiles: {count: n}")
     if set(entry) - {"tiles"}:
@@ -126,7 +126,7 @@ def pieces(rd, entries, groups, players) -> list:
             rd.fail(f"{where}.kind", f"must name the kind of piece, not {kind!r}")
         if any(p["kind"] == kind for p in out):
             rd.fail(f"{where}.kind", f"a second pieces entry of kind '{kind}'", "one entry per kind")
-        if entry.get("over") not in groups:
+        if not isinstance(entry.get("over"), str) or entry["over"] not in groups:
             rd.fail(f"{where}.over", f"'{entry.get('over')}' is not a declared type or group",
                     "declare it under types: or groups:")
         fields = dict(rd.mapping(entry.get("fields", {}), f"{where}.fields"))
@@ -175,6 +175,10 @@ def check_terms(rd, spec, dealt_counts) -> None:
     declared kind and met by its pile, a pile as large as the cells it covers (`dealt_counts`:
     declared.dealt_counts, how many of each type the deal always puts down)."""
     kinds = {p["kind"]: p for p in spec.pieces}
+    if spec.first is not None:
+        for p in range(spec.players[0], spec.players[1] + 1):
+            if not sum(count[p] for _, count, _, _, _ in spec.deal):
+                rd.fail("deal", f"deals no tile with {p} players, so nothing is laid", "deal the tiles the players lay")
     for n, rule in enumerate(spec.rules):
         where = f"constraints[{n + 1}]"
         if rule.kind in GROWN_ONLY and spec.first is None:
@@ -222,12 +226,14 @@ def pick_objective(rd, where, entry, types, groups, tokens, pieces, counted_as) 
     choices of a cell of `over` (each the one with the most VALUE within `near`) get even sums."""
     rd.keys(entry, where, ("pick_spread", "over", "near", "spacing", "as", "weight", "name"))
     value = entry["pick_spread"]
+    if not isinstance(value, str):
+        rd.fail(f"{where}.pick_spread", f"must name a value the cells or pieces carry, not {value!r}")
     named = {k for v in types.values() for k in v} | {t["name"] for t in tokens} | \
         {k for p in pieces for k in p["fields"]} | {p["pile"]["name"] for p in pieces if p["pile"]}
     if value not in named:
         rd.fail(f"{where}.pick_spread", f"no type, token or piece carries the value '{value}'",
                 "name a value the layout's cells or pieces carry")
-    if entry.get("over") not in groups:
+    if not isinstance(entry.get("over"), str) or entry["over"] not in groups:
         rd.fail(f"{where}.over", f"'{entry.get('over')}' is not a declared type or group",
                 "name the types the players choose from")
     weight = entry.get("weight", 1)
