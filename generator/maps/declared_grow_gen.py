@@ -120,8 +120,17 @@ def _finished(gen, rng: random.Random, players: int, bag: list, carried: dict, c
 
 
 def finish(spec, rng: random.Random, cells: list, coords: list, edge: set, players: int) -> list:
-    """Name each cell's numbered tile (with the tile's own values), mark the edge where a rule
-    asks, and return the pieces setup sets on cells. `cells` are the board's, in `coords` order."""
+    """A dealt board's finishing touches: each cell's numbered tile named, the edge marked where a
+    rule asks, and the pieces setup sets on cells (returned). `cells` are the board's, in
+    `coords` order."""
+    name_tiles(spec, rng, cells, players)
+    mark_edges(spec, cells, coords, edge)
+    return set_pieces(spec, rng, cells, coords, players)
+
+
+def name_tiles(spec, rng: random.Random, cells: list, players: int) -> None:
+    """Each cell of a type with numbered tiles names one of those used at the player count (the
+    type's tiles shuffled, in cell order), with the tile's own values."""
     for t in sorted(spec.tiles or {}):
         tiles = spec.tiles[t]
         numbers = list(tiles["used"][players])
@@ -134,14 +143,23 @@ def finish(spec, rng: random.Random, cells: list, coords: list, edge: set, playe
             cell["tile"] = f"{t}-{n}"
             for key, by_number in tiles["values"].items():
                 cell[key] = by_number[n]
+
+
+def mark_edges(spec, cells: list, coords: list, edge: set) -> None:
+    """`mark_edge: KEY`: every cell carries KEY, true on the edge."""
     for rule in spec.rules:
         if rule.kind == "mark_edge":
             for cell, c in zip(cells, coords):
                 cell[rule.args["key"]] = c in edge
+
+
+def set_pieces(spec, rng: random.Random, cells: list, coords: list, players: int) -> list:
+    """`pieces:`: one placement of each declared kind on every cell of its types carrying its
+    `where` values, with its fields; a pile's names mixed and dealt one to each piece."""
     out = []
     for entry in spec.pieces or []:
         at = [c for cell, c in zip(cells, coords) if cell["type"] in entry["over"]
-              and all(cell.get(k) == v for k, v in entry["where"].items())]
+              and all(_same(cell.get(k), v) for k, v in entry["where"].items())]
         names = [None] * len(at)
         pile = entry["pile"]
         if pile is not None:
@@ -155,3 +173,8 @@ def finish(spec, rng: random.Random, cells: list, coords: list, edge: set, playe
             out.append({"kind": entry["kind"], "cell": list(c), **(copy.deepcopy(fields) if nested else fields),
                         **({pile["name"]: name} if pile is not None else {})})
     return out
+
+
+def _same(a, b) -> bool:
+    """Equal as JSON values (true is not 1), as the checker compares them."""
+    return type(a) is type(b) and a == b
