@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import declared_read as read
+from . import declared_areas as areas, declared_read as read
 from .declared_read import DeclarationError, Rule, known
 
 __all__ = ["DeclarationError", "Declared", "Rule", "load"]
@@ -43,6 +43,10 @@ class Declared:
     outside: list | None = None         # {type, values, piece}: spaces off the board, one step from it
     regions: dict | None = None         # name -> (part names, each cell's part or -1): built-in and the pack's
     walls: frozenset = frozenset()      # frozensets of two neighbouring cells with a closed edge between
+    areas: list | None = None           # {cells, over, values}: values every cell of a place carries
+    seats: dict | None = None           # {key, places, taken per players, turn, near}
+    pieces: list | None = None          # {kind, over, where, fields}: a piece on every such cell
+    bound: list | None = None           # bags dealt into a place: [{cells, share, bags: [(bag index, group)]}]
 
 
 def load(section, source: "str | Path" = "map.yaml") -> Declared:
@@ -50,7 +54,8 @@ def load(section, source: "str | Path" = "map.yaml") -> Declared:
     rd = read.Reader(str(source))
     section = rd.mapping(section, "")
     rd.keys(section, "", ("board", "players", "fill", "types", "groups", "deal", "tokens", "regions",
-                          "constraints", "starts", "objective", "tries", "markers", "outside"))
+                          "constraints", "starts", "objective", "tries", "markers", "outside",
+                          "areas", "seats", "pieces"))
     board = rd.mapping(section.get("board"), "board")
     rd.keys(board, "board", ("grid", "orientation", "shape", "cols", "rows", "radius", "cells", "labels", "fixed",
                              "walls"))
@@ -60,7 +65,8 @@ def load(section, source: "str | Path" = "map.yaml") -> Declared:
     coords = read.board_cells(rd, board, grid_type)
     _numbers_bounded(rd, section)
     labels = read.board_labels(rd, board, coords, grid_type)
-    regions = read.regions(rd, section.get("regions"), coords, grid_type)
+    regions = read.regions(rd, section.get("regions"), coords, grid_type, areas.selector)
+    rd.place = lambda where, value: areas.selector(rd, where, value, coords, grid_type, regions)
     players = rd.players = read.player_counts(rd, section.get("players", {"min": 1, "max": 1}))
     types = {}
     for name, spec in rd.mapping(section.get("types", {}), "types").items():
@@ -88,7 +94,8 @@ def load(section, source: "str | Path" = "map.yaml") -> Declared:
     starts = read.start_rules(rd, section.get("starts"), groups, players)
     if starts is None and any(r.kind in START_RULES for r in rules):
         rd.fail("starts", "the start rules need start positions", "add starts: {over: TYPE, near: 1}")
-    objective = read.objectives(rd, section.get("objective", []), types, groups, starts, tokens)
+    place = _places(rd, section, board, coords, grid_type, regions, types, groups, fixed, index)
+    objective = read.objectives(rd, section.get("objective", []), types, groups, starts or place["seats"], tokens)
     for t in sorted({fill, *fixed.values()}):
         if any(isinstance(v, list) for v in types[t].values()):
             rd.fail(f"types.{t}.values", "lists choices, but its cells are not dealt from a bag",
@@ -101,12 +108,23 @@ def load(section, source: "str | Path" = "map.yaml") -> Declared:
                     types, groups, deal, tokens, rules, starts, objective,
                     rd.whole(section.get("tries", 40), "tries", 1, 10_000), str(source), markers,
                     read.outside_spaces(rd, section.get("outside", []), types), regions,
-                    read.walls(rd, board.get("walls"), coords, grid_type))
+                    read.walls(rd, board.get("walls"), coords, grid_type), **place)
     _deal_fits_board(rd, spec)
     _deal_meets_counts(rd, spec)
     _markers_meet_counts(rd, spec)
     _rules_name_what_is_there(rd, spec)
     return spec
+
+
+def _places(rd, section, board, coords, grid_type, regions, types, groups, fixed, index) -> dict:
+    """The parts about places on the board (declared_areas.py): areas, seats, pieces, bags
+    dealt into a place."""
+    select = rd.place
+    free = set(range(len(coords))) - set(fixed)
+    return {"areas": areas.areas(rd, section.get("areas", []), select, types, groups, read.known),
+            "seats": areas.seats(rd, section.get("seats"), index, rd.players, read.cell),
+            "pieces": areas.pieces(rd, section.get("pieces", []), groups, read.known),
+            "bound": areas.bound_bags(rd, section.get("deal", []), select, regions, rd.players, free)}
 
 
 def _numbers_bounded(rd, section) -> None:
@@ -201,7 +219,8 @@ def _deal_meets_counts(rd, spec: Declared) -> None:
     for players in range(spec.players[0], spec.players[1] + 1):
         dealt, varying = dealt_counts(spec, players)
         for rule in spec.rules:
-            if rule.kind != "count" or "exactly" not in rule.args or rule.args["a"] & varying or "where" in rule.args:
+            if rule.kind != "count" or "exactly" not in rule.args or rule.args["a"] & varying or "where" in rule.args \
+                    or "in" in rule.args:
                 continue
             want = rule.args["exactly"]
             want = want.get(players) if isinstance(want, dict) else want

@@ -58,6 +58,8 @@ def _values(goal, record) -> list:
     out = []
     for r in record:
         v = r.get(goal["value"])
+        if isinstance(v, dict):             # a tile's yield {food: 1, ore: 1} counts as its amounts' sum
+            v = sum(n for n in v.values() if isinstance(n, (int, float)) and not isinstance(n, bool))
         if table is not None and v is not None and not isinstance(v, (dict, list)):
             v = table.get(v, 0)
         out.append(v if isinstance(v, (int, float)) and not isinstance(v, bool) else None)
@@ -84,12 +86,13 @@ def _region_sums(goal, scheme, kind, value, board) -> list[float]:
 
 
 def _start_sums(layout, value, board, spec, index) -> list[float]:
+    """Each start's (or taken seat's, in player order) sum of the value within `near` steps."""
     sums = []
-    near = spec.starts["near"] if spec.starts else 1
-    for p in layout.placements:
-        if p.get("kind") != "start":
-            continue
-        s = index.get(tuple(p["cell"]))
+    near = (spec.starts or spec.seats or {}).get("near", 1)
+    starts = [index.get(tuple(p["cell"])) for p in layout.placements if p.get("kind") == "start"]
+    if spec.seats and not spec.starts:
+        starts = [spec.seats["places"][k]["index"] for k in spec.seats["taken"][layout.players]]
+    for s in starts:
         sums.append(sum((v for i, v in enumerate(value)
                          if v is not None and board.distance(spec.coords[s], spec.coords[i]) <= near), 0.0))
     return sums

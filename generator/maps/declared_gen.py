@@ -15,7 +15,7 @@ from __future__ import annotations
 import copy
 import random
 
-from . import declared_fair, declared_holds as holds, grid
+from . import declared_areas as areas, declared_fair, declared_holds as holds, grid
 from .declared import GLOBAL_RULES, LOCAL_RULES, Declared, Rule, count_is_dealt
 from .layout import Layout
 from .rules import MapError, MapOptions
@@ -148,7 +148,10 @@ class Generator:
         """The tiles to deal, and for each type whose tiles carry values of their own, those values
         (one dict per tile, in random order: they go onto that type's cells in cell order)."""
         bag, carried = [], {}
-        for sides, count, option, high, values in self.spec.deal:
+        bound = {n for place in self.spec.bound or () for n, _ in place["bags"]}
+        for at, (sides, count, option, high, values) in enumerate(self.spec.deal):
+            if at in bound:                     # dealt into its place: declared_areas.deal_bound
+                continue
             n = count[players]
             if option:
                 n = getattr(options, option, 0) or 0
@@ -232,14 +235,19 @@ class Generator:
 
         return put, lift, reopen
 
-    def _deal(self, rng: random.Random, bag: list[str]) -> "list | str | None":
-        """Kind of every cell after dealing the bag (tiles under placement rules first), None when
-        the tiles found no room, OVER_WORK when the board cost more than WORK_PER_BOARD."""
+    def _deal(self, rng: random.Random, bag: list[str], bound=()) -> "list | str | None":
+        """Kind of every cell after dealing the bag (the tiles dealt into their places first,
+        then those under placement rules), None when the tiles found no room, OVER_WORK when the
+        board cost more than WORK_PER_BOARD."""
         kind, lists, pos, blocked = self._start
         state = kind, lists, pos, blocked = (kind[:], [l[:] for l in lists], [p[:] for p in pos],
                                              [b[:] for b in blocked])
         put, lift, reopen = self._deal_ops(state)
         class_of, rand, cost = self.class_of, rng.random, self._cost
+        for c, t, _ in bound:              # a cell of its place that the placement rules closed: dealt again
+            if class_of[t] >= 0 and pos[class_of[t]][c] < 0:
+                return None
+            put(t, c)
         work = 0
         placed: list[int] = []
         pending = list(reversed(bag))
@@ -284,8 +292,8 @@ class Generator:
         for rule in self._board_rules[players]:
             if "where" in rule.args or rule.kind == "reachable":    # need the tiles' values: _values_ok
                 continue
-            a = rule.args["a"]
-            cells = [i for i, t in enumerate(kind) if t in a]
+            a, place = rule.args["a"], rule.args.get("in")
+            cells = [i for i, t in enumerate(kind) if t in a and (place is None or i in place)]
             if not holds.global_holds(rule, cells, kind, self.board, players):
                 return rule
         return None
@@ -384,16 +392,19 @@ class Generator:
 
     def _attempt(self, rng: random.Random, players: int, options: MapOptions) -> "Layout | str":
         """One board dealt and finished, or the rule (or stage) that made it fail."""
+        spec = self.spec
         # this player count's placement classes (the same for every count unless distances differ)
         self.classes, self.class_of, self.open_cell, self.effects, self._start, self._cost = self._placements[players]
         bag, carried = self._bag(rng, players, options)
-        kind = self._deal(rng, bag)
+        bound = areas.deal_bound(rng, spec.bound, spec.deal, players) if spec.bound else []
+        kind = None if bound is None else self._deal(rng, bag, bound)
         if kind is None:
             return self._placement_stage
         if kind is OVER_WORK:
             return f"dealing (over {WORK_PER_BOARD:,} cell updates on one board: the placement rules close too many cells)"
         rule = self._whole_board_fails(kind, players)
-        carried = self._carried(kind, carried) if rule is None else carried
+        carried = {**self._carried(kind, carried, {c for c, _, _ in bound}), **{c: v for c, _, v in bound if v}} \
+            if rule is None else carried
         rule = rule or self._values_ok(kind, carried, players)
         if rule is not None:
             return rule.id
@@ -470,11 +481,12 @@ class Generator:
                 return chosen
         return None
 
-    def _carried(self, kind: list, carried: dict) -> dict:
-        """cell -> the values its tile carries (the type's shuffled tiles, in cell order)."""
+    def _carried(self, kind: list, carried: dict, bound=frozenset()) -> dict:
+        """cell -> the values its tile carries (the type's shuffled tiles, in cell order; the
+        tiles dealt into a place carry their own)."""
         out = {}
         for t, tiles in carried.items():
-            for c, values in zip((c for c, k in enumerate(kind) if k == t), tiles):
+            for c, values in zip((c for c, k in enumerate(kind) if k == t and c not in bound), tiles):
                 out[c] = values
         return out
 
@@ -488,7 +500,7 @@ class Generator:
         def value(c, key):
             if key in placed:
                 return placed[key].get(c)
-            return {**self._constant[kind[c]], **carried.get(c, {})}.get(key)
+            return {**self._constant[kind[c]], **carried.get(c, {}), **areas.area_values(self.spec, c, kind[c])}.get(key)
 
         for rule in self._board_rules[players]:
             if rule.kind == "reachable":
@@ -498,7 +510,8 @@ class Generator:
             where = rule.args.get("where")
             if where is None or (tokens is None) == bool(names & set(where)):
                 continue
-            cells = [c for c, t in enumerate(kind) if t in rule.args["a"] and
+            place = rule.args.get("in")
+            cells = [c for c, t in enumerate(kind) if t in rule.args["a"] and (place is None or c in place) and
                      all(value(c, k) == v for k, v in where.items())]
             if not holds.global_holds(rule, cells, kind, self.board, players):
                 return rule
@@ -518,7 +531,7 @@ class Generator:
         keys = ("q", "r") if spec.grid == "hex" else ("x", "y")
         for space, c in zip(spec.outside or [], spaces):
             cells.append({keys[0]: c[0], keys[1]: c[1], "type": space["type"], **constant[space["type"]], **space["values"]})
-        placements = self._start_placements(starts)
+        placements = areas.finish(spec, cells, kind, players) + self._start_placements(starts)
         placements += [{**copy.deepcopy(space["piece"]), "cell": list(c)}
                        for space, c in zip(spec.outside or [], spaces) if space["piece"]]
         grid_spec = {"type": spec.grid, "orientation": spec.orientation} if spec.grid == "hex" else {"type": "square"}

@@ -39,6 +39,7 @@ class Reader:
         self.source = source
         self.schemes = tuple(grid.REGION_SCHEMES)      # and the pack's own regions, once read
         self.players = (1, 1, 1)                       # the allowed player counts, once read
+        self.place = None                              # `in: {...}` -> the cells of a place, once the board is read
 
     def fail(self, where: str, message: str, hint: str = "") -> None:
         raise DeclarationError(f"{self.mark(where)}: layout.{where}: {message}" + (f"; {hint}" if hint else ""))
@@ -152,6 +153,10 @@ def board_cells(rd, board, grid_type) -> list:
     rd.fail("board.shape", f"is {shape!r}", f"use one of {', '.join(BOARD_SHAPES)}")
 
 
+def cell(rd, where, value) -> tuple:
+    return _cell(rd, where, value)
+
+
 def _cell(rd, where, value) -> tuple:
     if not (isinstance(value, list) and len(value) == 2 and all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
         rd.fail(where, f"must be a cell [a, b] of two whole numbers, not {value!r}")
@@ -199,7 +204,8 @@ def fixed_cells(rd, entries, index, types, grid_type) -> dict:
 
 def bags(rd, entries, types, players) -> list:
     out = []
-    for where, entry in rd.entries(entries, "deal", ("type", "sides", "count", "option", "max", "values")):
+    for where, entry in rd.entries(entries, "deal", ("type", "sides", "count", "option", "max", "values",
+                                                            "in", "share", "group")):
         if ("type" in entry) == ("sides" in entry):
             rd.fail(where, "needs type: (a one-sided tile) or sides: [a, b] (a two-sided tile)")
         sides = (entry["type"],) if "type" in entry else tuple(entry["sides"] or ())
@@ -252,9 +258,9 @@ def token_lists(rd, entries, groups, players) -> list:
 
 
 RULE_KEYS = {
-    "count": ("exactly", "min", "max", "where"), "not_adjacent": (), "adjacent": ("min",),
+    "count": ("exactly", "min", "max", "where", "in"), "not_adjacent": (), "adjacent": ("min",),
     "min_distance": ("distance",), "off_edge": (), "on_edge": (), "connected": (),
-    "quota": ("per", "min", "max"), "tokens_not_adjacent": ("values",), "start_distance": ("distance",), "start_areas_apart": (),
+    "quota": ("per", "min", "max", "in", "where", "spread"), "tokens_not_adjacent": ("values",), "start_distance": ("distance",), "start_areas_apart": (),
     "start_quota": ("within", "min", "max"), "near": ("cells", "distance"),
     "reachable": ("from", "by", "step"), "marked": ("exactly", "min", "max"), "marker_distance": ("distance",),
     "marker_off_start_areas": (),
@@ -363,8 +369,14 @@ def constraint(rd, n, entry, groups, tokens, markers, players) -> Rule:
         if not isinstance(entry.get("by"), str):
             rd.fail(f"{where}.by", "must name the value a step may change by at most step: (e.g. elevation)")
         args["step"] = rd.per_players(entry.get("step", 1), f"{where}.step", players, 0, 1000)
-    if kind == "count" and "where" in args:
+    if "where" in args:
         rd.mapping(args["where"], f"{where}.where")
+    if "in" in args:
+        args["in"] = rd.place(f"{where}.in", args["in"])
+    if kind == "quota" and "spread" in args:
+        args["spread"] = rd.per_players(args["spread"], f"{where}.spread", players, 0, 100_000)
+    if kind == "quota" and not set(args) & {"min", "max", "spread"}:
+        rd.fail(where, "a quota needs min:, max: or spread: (how far apart the parts' counts may be)")
     rule_id = str(entry.get("id") or f"{kind.replace('_', '-')}-{n + 1}")
     return Rule(kind, rule_id, str(entry.get("quote", "")), bool(entry.get("policy", False)), args)
 
@@ -390,7 +402,7 @@ def walls(rd, value, coords, grid_type) -> frozenset:
     return frozenset(out)
 
 
-def regions(rd, value, coords, grid_type) -> dict:
+def regions(rd, value, coords, grid_type, selector=None) -> dict:
     """name -> (part names, each cell's part or -1): the built-in cuts of the board (grid.py) and
     the pack's own, `regions: {NAME: {PART: [[q, r], ...], ...}}`, parts that share no cell."""
     out = {s: (grid.REGION_SCHEMES[s][0], grid.region_of(coords, grid_type, s)) for s in grid.REGION_SCHEMES}
@@ -404,6 +416,12 @@ def regions(rd, value, coords, grid_type) -> dict:
             rd.fail(where, "must name its parts, each with its cells: {west: [[0, 0], ...], east: [...]}")
         part_of = [-1] * len(coords)
         for k, (part, cells) in enumerate(parts.items()):
+            if isinstance(cells, dict) and selector is not None:     # a place: {ring: 1, quadrants: nw}
+                for i in sorted(selector(rd, f"{where}.{part}", cells, coords, grid_type, out)):
+                    if part_of[i] >= 0:
+                        rd.fail(f"{where}.{part}", f"cell {list(coords[i])} is in two parts", "a cell is in one part")
+                    part_of[i] = k
+                continue
             if not isinstance(cells, list) or not cells:
                 rd.fail(f"{where}.{part}", "must list the part's cells: [[q, r], ...]")
             for n, value in enumerate(cells):
