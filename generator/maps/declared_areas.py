@@ -161,7 +161,9 @@ def seats(rd, value, index: dict, players: tuple, cell) -> dict | None:
                 rd.fail(f"{pwhere}.cell", f"cell {list(spot)} is not on the board")
             if key in piece:
                 rd.fail(f"{pwhere}.{key}", "is the seat's player, filled in by the generator")
-            pieces.append({**piece, "cell": list(spot)})
+            if "in" in piece and index[spot] not in rd.place(f"{pwhere}.in", piece["in"]):
+                rd.fail(f"{pwhere}.cell", f"cell {list(spot)} is not in the piece's place (in:)")
+            pieces.append({k: v for k, v in piece.items() if k != "in"} | {"cell": list(spot)})
         places.append({"name": str(place.get("name")), "index": index[at], "pieces": pieces})
     names = [p["name"] for p in places]
     if not places or len(set(names)) != len(names):
