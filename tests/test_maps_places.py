@@ -233,3 +233,13 @@ def test_each_mistake_in_a_place_is_located(tmp_path, edit, said):
     message = str(error.value)
     assert re.match(r".*map\.yaml:\d+:\d+: layout\.", message), message
     assert re.search(said, message), message
+
+
+def test_a_count_the_deal_cannot_keep_is_still_checked(tmp_path):
+    """Rules the deal keeps by itself are not checked again while dealing; one it cannot keep
+    (five gems asked in the middle ring, four dealt there) fails every board, named."""
+    section = copy.deepcopy(GAME)
+    section["constraints"][0]["exactly"] = 5
+    gen, _ = load(tmp_path, section)
+    with pytest.raises(declared_gen.NoLayout, match=r"gems-mid 40"):
+        gen.generate(random.Random(1), 2, MapOptions(balance=False, budget=40))

@@ -287,6 +287,40 @@ def share_out(row_sums: list, totals: list, rng: random.Random) -> "list | None"
     return None
 
 
+def proven_by_deal(spec, rule, players: int) -> bool:
+    """Does dealing into places keep this rule by itself (so the generator need not check it;
+    the checker always does)? A count `in:` a place that its bags fill whole, or a quota with only
+    `spread` (at least 1) over the cut the place is shared by, counting exactly one group or one
+    bag: what the deal puts there is known, and the share-out keeps each group and each bag at
+    most 1 apart. `where` may read only values the tiles carry themselves."""
+    if rule.kind not in ("count", "quota") or "in" not in rule.args:
+        return False
+    place = next((p for p in spec.bound or () if set(p["cells"]) == rule.args["in"] - set(spec.fixed)), None)
+    if place is None or any(spec.fixed[c] in rule.args["a"] for c in rule.args["in"] if c in spec.fixed):
+        return False
+    if sum(spec.deal[n][1][players] for n, _ in place["bags"]) != len(place["cells"]):
+        return False                          # cells left free: other bags may land there
+    where, matched = rule.args.get("where", {}), []
+    for n, group in place["bags"]:
+        sides, count, _, _, values = spec.deal[n]
+        if sides[0] not in rule.args["a"]:
+            continue
+        if any(k not in values for k in where):
+            return False                      # a value from the type or an area: not the bag's to say
+        if all(values[k] == v for k, v in where.items()):
+            matched.append((n, group, count[players]))
+    if rule.kind == "count":
+        total = sum(n for *_, n in matched)
+        bounds = {k: rule.args[k][players] for k in ("exactly", "min", "max") if k in rule.args}
+        return all({"exactly": total == v, "min": total >= v, "max": total <= v}[k] for k, v in bounds.items())
+    spread = rule.args.get("spread", {}).get(players)
+    if "min" in rule.args or "max" in rule.args or not spread or place["share"] is not spec.regions.get(rule.args["per"]):
+        return False
+    groups = {g for _, g, _ in matched}
+    whole = len(groups) == 1 and {n for n, _, _ in matched} == {n for n, g in place["bags"] if g in groups}
+    return len(matched) <= 1 or whole
+
+
 def area_values(spec, c: int, t: str) -> dict:
     """The values the areas write onto cell c holding type t."""
     out = {}
@@ -296,11 +330,13 @@ def area_values(spec, c: int, t: str) -> dict:
     return out
 
 
-def finish(spec, cells: list, kind: list, players: int) -> list:
+def finish(spec, cells: list, kind: list, players: int, on_area=None) -> list:
     """Write the areas' values and the seats' players onto the layout's cells (each its own copy
-    of a value that is a mapping or list); the seats' and the cells' pieces."""
+    of a value that is a mapping or list); the seats' and the cells' pieces. on_area: the areas'
+    values per cell and type, made once (area_values of each)."""
     for c, t in enumerate(kind):
-        cells[c].update(area_values(spec, c, t))
+        if on_area:
+            cells[c].update(on_area[c][t])
         for key, value in cells[c].items():
             if isinstance(value, (dict, list)):
                 cells[c][key] = type(value)(value)

@@ -97,7 +97,11 @@ class Generator:
         # the values every cell of a type carries (a list is a choice each tile makes for itself)
         self._constant = {t: {k: v for k, v in values.items() if not isinstance(v, list)}
                           for t, values in spec.types.items()}
+        self._places: dict = {}             # id(rule) -> the sorted cells of its place
         self._board_rules = {p: self._rules_to_check(p) for p in range(spec.players[0], spec.players[1] + 1)}
+        # the values the areas write onto each cell, by the type that lies there (none: no areas)
+        self._area_values = [{t: areas.area_values(spec, c, t) for t in spec.types} for c in range(len(spec.coords))] \
+            if spec.areas else None
         keys = ("q", "r") if spec.grid == "hex" else ("x", "y")
         self._cell_bases = [{keys[0]: c[0], keys[1]: c[1], **({"label": spec.labels[i]} if spec.labels else {})}
                             for i, c in enumerate(spec.coords)]
@@ -292,16 +296,26 @@ class Generator:
         for rule in self._board_rules[players]:
             if "where" in rule.args or rule.kind == "reachable":    # need the tiles' values: _values_ok
                 continue
-            a, place = rule.args["a"], rule.args.get("in")
-            cells = [i for i, t in enumerate(kind) if t in a and (place is None or i in place)]
+            a = rule.args["a"]
+            cells = [i for i in self._pool(rule, kind) if kind[i] in a]
             if not holds.global_holds(rule, cells, kind, self.board, players):
                 return rule
         return None
 
+    def _pool(self, rule: Rule, kind: list):
+        """The cells a rule looks at: those of its place (`in:`), else the whole board."""
+        place = rule.args.get("in")
+        if place is None:
+            return range(len(kind))
+        if id(rule) not in self._places:
+            self._places[id(rule)] = sorted(place)
+        return self._places[id(rule)]
+
     def _rules_to_check(self, players: int) -> list:
         """The rules about the whole board, less the exact counts the deal meets by itself
         (load() proved it: the bags put exactly that many of one-sided tiles down)."""
-        proven = {id(r) for r in self.spec.rules if r.kind == "count" and count_is_dealt(self.spec, r, players)}
+        proven = {id(r) for r in self.spec.rules if (r.kind == "count" and count_is_dealt(self.spec, r, players))
+                  or areas.proven_by_deal(self.spec, r, players)}
         return [r for r in self.spec.rules if r.kind in GLOBAL_RULES and id(r) not in proven]
 
     def _tokens(self, rng: random.Random, kind: list, carried: dict, players: int) -> "dict | str":
@@ -497,10 +511,15 @@ class Generator:
         names = self._token_names
         placed = tokens or {}
 
+        records: dict = {}
+        on_area = self._area_values
+
         def value(c, key):
             if key in placed:
                 return placed[key].get(c)
-            return {**self._constant[kind[c]], **carried.get(c, {}), **areas.area_values(self.spec, c, kind[c])}.get(key)
+            if c not in records:
+                records[c] = {**self._constant[kind[c]], **carried.get(c, {}), **(on_area[c][kind[c]] if on_area else {})}
+            return records[c].get(key)
 
         for rule in self._board_rules[players]:
             if rule.kind == "reachable":
@@ -510,9 +529,8 @@ class Generator:
             where = rule.args.get("where")
             if where is None or (tokens is None) == bool(names & set(where)):
                 continue
-            place = rule.args.get("in")
-            cells = [c for c, t in enumerate(kind) if t in rule.args["a"] and (place is None or c in place) and
-                     all(value(c, k) == v for k, v in where.items())]
+            a, wanted = rule.args["a"], where.items()
+            cells = [c for c in self._pool(rule, kind) if kind[c] in a and all(value(c, k) == v for k, v in wanted)]
             if not holds.global_holds(rule, cells, kind, self.board, players):
                 return rule
         return None
@@ -531,7 +549,7 @@ class Generator:
         keys = ("q", "r") if spec.grid == "hex" else ("x", "y")
         for space, c in zip(spec.outside or [], spaces):
             cells.append({keys[0]: c[0], keys[1]: c[1], "type": space["type"], **constant[space["type"]], **space["values"]})
-        placements = areas.finish(spec, cells, kind, players) + self._start_placements(starts)
+        placements = areas.finish(spec, cells, kind, players, self._area_values) + self._start_placements(starts)
         placements += [{**copy.deepcopy(space["piece"]), "cell": list(c)}
                        for space, c in zip(spec.outside or [], spaces) if space["piece"]]
         grid_spec = {"type": spec.grid, "orientation": spec.orientation} if spec.grid == "hex" else {"type": "square"}
