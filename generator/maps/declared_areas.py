@@ -332,7 +332,7 @@ def area_values(spec, c: int, t: str) -> dict:
 
 def finish(spec, cells: list, kind: list, players: int, on_area=None) -> list:
     """Write the areas' values and the seats' players onto the layout's cells (each its own copy
-    of a value that is a mapping or list); the seats' and the cells' pieces. on_area: the areas'
+    of a value that is a mapping or list); the seats' pieces, then the cells' (cell_pieces). on_area: the areas'
     values per cell and type, made once (area_values of each)."""
     for c, t in enumerate(kind):
         if on_area:
@@ -348,10 +348,15 @@ def finish(spec, cells: list, kind: list, players: int, on_area=None) -> list:
             cells[place["index"]][seat["key"]] = owner.get(place["index"])
         for p, k in enumerate(seat["taken"][players]):
             placements += [{**piece, seat["key"]: p + 1} for piece in seat["places"][k]["pieces"]]
+    return placements + cell_pieces(spec, cells, kind)
+
+
+def cell_pieces(spec, cells: list, kind: list) -> list:
+    """`pieces:`: one piece on every cell of its types whose values are `where`'s."""
+    out = []
     keys = ("q", "r") if spec.grid == "hex" else ("x", "y")
     for piece in spec.pieces or ():
         for c, t in enumerate(kind):
             if t in piece["over"] and all(cells[c].get(k) == v for k, v in piece["where"].items()):
-                placements.append({"kind": piece["kind"], "cell": [cells[c][keys[0]], cells[c][keys[1]]],
-                                   **piece["fields"]})
-    return placements
+                out.append({"kind": piece["kind"], "cell": [cells[c][keys[0]], cells[c][keys[1]]], **piece["fields"]})
+    return out
