@@ -4,6 +4,7 @@ Values are read from the layout's cells: a type's value, one a tile carries, or 
 """
 from __future__ import annotations
 
+from . import declared_pick
 from .layout import Layout
 
 
@@ -17,8 +18,13 @@ def metrics(spec, board, layout: Layout) -> dict:
             kind[i], record[i] = cell.get("type"), cell
     out = {}
     for goal in spec.objective:
-        value = _values(goal, record)
         name = goal["value"]
+        if goal["kind"] == "pick_spread":        # the players' simulated choices of a cell
+            sums = declared_pick.pick_sums(layout, goal)
+            out[f"{goal['name']}_picks"] = [round(s, 4) for s in sums]
+            out[f"{goal['name']}_picks_spread"] = round(max(sums) - min(sums), 4) if sums else 0.0
+            continue
+        value = _values(goal, record)
         if goal["kind"] == "region_spread":
             for scheme in goal["per"]:
                 sums = _region_sums(goal, scheme, kind, value, board)
@@ -40,6 +46,8 @@ def spreads(goal) -> list[str]:
     name = goal["value"]
     if goal["kind"] == "region_spread":
         return [f"{name}_{s}_spread" for s in goal["per"]]
+    if goal["kind"] == "pick_spread":
+        return [f"{goal['name']}_picks_spread"]
     return [f"{name}_per_type_spread" if goal["kind"] == "type_spread" else f"{name}_near_starts_spread"]
 
 

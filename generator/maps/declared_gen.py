@@ -15,7 +15,7 @@ from __future__ import annotations
 import copy
 import random
 
-from . import declared_areas as areas, declared_fair, declared_holds as holds, grid
+from . import declared_areas as areas, declared_fair, declared_grow_gen as grow, declared_holds as holds, grid
 from .declared import GLOBAL_RULES, LOCAL_RULES, Declared, Rule, count_is_dealt
 from .layout import Layout
 from .rules import MapError, MapOptions
@@ -83,6 +83,7 @@ class Generator:
         self._placement_stage = ("dealing (no cell left for a tile under the placement rules "
                                  f"{', '.join(dict.fromkeys(local))})" if local else "dealing (more tiles than free cells)")
         self.board = _Board(spec)
+        self._grower = grow.Grower(spec) if spec.first is not None else None
         # placement classes per player count (distances may differ by it); equal ones shared
         made: dict = {}
         self._placements = {}
@@ -409,6 +410,8 @@ class Generator:
         spec = self.spec
         # this player count's placement classes (the same for every count unless distances differ)
         self.classes, self.class_of, self.open_cell, self.effects, self._start, self._cost = self._placements[players]
+        if self._grower is not None:            # a grown board: the tiles are laid one by one
+            return self._grower.attempt(self, rng, players, options)
         bag, carried = self._bag(rng, players, options)
         bound = areas.deal_bound(rng, spec.bound, spec.deal, players) if spec.bound else []
         kind = None if bound is None else self._deal(rng, bag, bound)
@@ -434,7 +437,12 @@ class Generator:
         spaces = self._outside(rng, kind, players)
         if spaces is None:
             return "outside (no spaces off the board meet the min_distance rules)"
-        return self._layout(kind, tokens, starts, players, carried, marks, spaces)
+        layout = self._layout(kind, tokens, starts, players, carried, marks, spaces)
+        if self.spec.tiles or self.spec.pieces or self._rules("mark_edge"):
+            on_board = layout.cells[:len(self.spec.coords)]
+            edge = {c for c, e in zip(self.spec.coords, self.board.edge) if e}
+            layout.placements += grow.finish(self.spec, rng, on_board, self.spec.coords, edge, players)
+        return layout
 
     def _markers(self, rng: random.Random, kind: list, starts: list, players: int) -> dict | None:
         """Marker name -> the cells it marks: random cells of its types, kept apart as the rules say."""

@@ -10,13 +10,13 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import grid
+from . import declared_grow_read as grow, grid
 from .rules import is_int
 
 MAX_CELLS = 2_000           # cells of a board (a 44 x 44 map): distance tables grow with its square
-BOARD_SHAPES = ("rectangle", "hexagon", "rows", "cells")
+BOARD_SHAPES = ("rectangle", "hexagon", "rows", "cells", "grown")
 MARKER_RULES = ("marked", "marker_distance", "marker_off_start_areas")
-OBJECTIVES = ("region_spread", "start_spread", "type_spread")
+OBJECTIVES = ("region_spread", "start_spread", "type_spread", "pick_spread")
 
 
 class DeclarationError(Exception):
@@ -115,6 +115,8 @@ def _too_many_cells(rd, where: str, n: int) -> None:
 
 def board_cells(rd, board, grid_type) -> list:
     shape = board.get("shape", "rectangle")
+    if shape == "grown":                # no outline: the cells are the tiles as laid (declared_grow_*)
+        return []
     if shape == "rectangle":
         cols, rows = rd.whole(board.get("cols"), "board.cols", 1, 200), rd.whole(board.get("rows"), "board.rows", 1, 200)
         _too_many_cells(rd, "board", cols * rows)
@@ -202,10 +204,13 @@ def fixed_cells(rd, entries, index, types, grid_type) -> dict:
     return out
 
 
-def bags(rd, entries, types, players) -> list:
+def bags(rd, entries, types, players, tile_sets=None) -> list:
     out = []
     for where, entry in rd.entries(entries, "deal", ("type", "sides", "count", "option", "max", "values",
-                                                            "in", "share", "group")):
+                                                            "in", "share", "group", "tiles")):
+        if "tiles" in entry:            # every numbered tile of a type used at the player count
+            out.append(grow.tile_bag(rd, where, entry, types, tile_sets or {}, players))
+            continue
         if ("type" in entry) == ("sides" in entry):
             rd.fail(where, "needs type: (a one-sided tile) or sides: [a, b] (a two-sided tile)")
         sides = (entry["type"],) if "type" in entry else tuple(entry["sides"] or ())
@@ -462,7 +467,9 @@ def _start_nearest(rd, where, entry, args, groups) -> None:
                 "cell may be, or how much those distances may differ)")
 
 
-MORE_RULES = {"clusters": _clusters, "start_edge": _start_edge, "start_nearest": _start_nearest}
+MORE_RULES = {"clusters": _clusters, "start_edge": _start_edge, "start_nearest": _start_nearest,
+              **grow.RULE_READERS}
+RULE_KEYS.update(grow.RULE_KEYS)
 
 
 def start_rules(rd, value, groups, players) -> dict | None:
@@ -489,7 +496,7 @@ def start_rules(rd, value, groups, players) -> dict | None:
             "neighbours": None if value.get("neighbours") is None else rd.whole(value["neighbours"], "starts.neighbours", 0, 8)}
 
 
-def objectives(rd, entries, types, groups, starts, tokens) -> list:
+def objectives(rd, entries, types, groups, starts, tokens, pieces=()) -> list:
     out = []
     for n, entry in enumerate(entries or []):
         where = f"objective[{n + 1}]"
@@ -498,6 +505,13 @@ def objectives(rd, entries, types, groups, starts, tokens) -> list:
         if len(kinds) != 1:
             rd.fail(where, f"must be one of {', '.join(OBJECTIVES)}")
         kind = kinds[0]
+        if kind == "pick_spread":
+            goal = grow.pick_objective(rd, where, entry, types, groups, tokens, pieces,
+                                       _counted_as(rd, f"{where}.as", entry.get("as")))
+            if any(o.get("name") == goal["name"] for o in out):
+                rd.fail(f"{where}.name", f"a second pick_spread named '{goal['name']}'", "give it a name: of its own")
+            out.append(goal)
+            continue
         rd.keys(entry, where, (kind, "per", "through", "weight", "over", "as"))
         value = entry[kind]
         if not any(value in v for v in types.values()) and value not in {t["name"] for t in tokens}:
