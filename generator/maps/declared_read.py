@@ -40,6 +40,7 @@ class Reader:
         self.schemes = tuple(grid.REGION_SCHEMES)      # and the pack's own regions, once read
         self.players = (1, 1, 1)                       # the allowed player counts, once read
         self.place = None                              # `in: {...}` -> the cells of a place, once the board is read
+        self.area_keys: set = set()                    # the values `areas:` write, once read
 
     def fail(self, where: str, message: str, hint: str = "") -> None:
         raise DeclarationError(f"{self.mark(where)}: layout.{where}: {message}" + (f"; {hint}" if hint else ""))
@@ -500,8 +501,9 @@ def objectives(rd, entries, types, groups, starts, tokens) -> list:
         kind = kinds[0]
         rd.keys(entry, where, (kind, "per", "through", "weight", "over", "as"))
         value = entry[kind]
-        if not any(value in v for v in types.values()) and value not in {t["name"] for t in tokens}:
-            rd.fail(f"{where}.{kind}", f"no type declares the value '{value}' and no token has that name",
+        if not any(value in v for v in types.values()) and value not in {t["name"] for t in tokens} \
+                and value not in rd.area_keys:
+            rd.fail(f"{where}.{kind}", f"no type or area declares the value '{value}' and no token has that name",
                     "add it under types: <type>: values:, or name a token")
         per = entry.get("per", ["quadrants"])
         per = [per] if isinstance(per, str) else per
