@@ -243,3 +243,15 @@ def test_a_count_the_deal_cannot_keep_is_still_checked(tmp_path):
     gen, _ = load(tmp_path, section)
     with pytest.raises(declared_gen.NoLayout, match=r"gems-mid 40"):
         gen.generate(random.Random(1), 2, MapOptions(balance=False, budget=40))
+
+
+def test_nearest_spread_measures_the_steps_from_each_seat(tmp_path):
+    section = copy.deepcopy(GAME)
+    section["objective"] = [{"nearest_spread": "loot"}]
+    gen, _ = load(tmp_path, section)
+    layout = gen.generate(random.Random(3), 2, PLAIN)
+    m = gen.metrics(layout)
+    loot = [(c["x"], c["y"]) for c in layout.cells if c["type"] in ("gem", "idol")]
+    want = [min(abs(x - a) + abs(y - b) for x, y in loot) for a, b in ((1, 1), (4, 4))]
+    assert m["loot_nearest"] == want and m["loot_nearest_spread"] == max(want) - min(want)
+    assert gen.score(m) == -m["loot_nearest_spread"]

@@ -105,6 +105,7 @@ def load(section, source: "str | Path" = "map.yaml") -> Declared:
     if starts is None and any(r.kind in START_RULES for r in rules):
         rd.fail("starts", "the start rules need start positions", "add starts: {over: TYPE, near: 1}")
     place = _places(rd, section, board, coords, grid_type, regions, types, groups, fixed, index)
+    rd.area_keys = {k for area in place["areas"] for k in area["values"]}
     objective = read.objectives(rd, section.get("objective", []), types, groups, starts or place["seats"], tokens,
                                 place["pieces"])
     for t in sorted({fill, *fixed.values()} & set(types)):

@@ -16,7 +16,7 @@ from .rules import is_int
 MAX_CELLS = 2_000           # cells of a board (a 44 x 44 map): distance tables grow with its square
 BOARD_SHAPES = ("rectangle", "hexagon", "rows", "cells", "grown")
 MARKER_RULES = ("marked", "marker_distance", "marker_off_start_areas")
-OBJECTIVES = ("region_spread", "start_spread", "type_spread", "pick_spread")
+OBJECTIVES = ("region_spread", "start_spread", "type_spread", "pick_spread", "nearest_spread")
 
 
 class DeclarationError(Exception):
@@ -40,6 +40,7 @@ class Reader:
         self.schemes = tuple(grid.REGION_SCHEMES)      # and the pack's own regions, once read
         self.players = (1, 1, 1)                       # the allowed player counts, once read
         self.place = None                              # `in: {...}` -> the cells of a place, once the board is read
+        self.area_keys: set = set()                    # the values `areas:` write, once read
 
     def fail(self, where: str, message: str, hint: str = "") -> None:
         raise DeclarationError(f"{self.mark(where)}: layout.{where}: {message}" + (f"; {hint}" if hint else ""))
@@ -514,8 +515,13 @@ def objectives(rd, entries, types, groups, starts, tokens, pieces=()) -> list:
             continue
         rd.keys(entry, where, (kind, "per", "through", "weight", "over", "as"))
         value = entry[kind]
-        if not any(value in v for v in types.values()) and value not in {t["name"] for t in tokens}:
-            rd.fail(f"{where}.{kind}", f"no type declares the value '{value}' and no token has that name",
+        if kind == "nearest_spread":                 # names the types whose nearest cell is measured
+            known(rd, f"{where}.{kind}", value, groups)
+            if starts is None:
+                rd.fail(where, "nearest_spread needs starts: or seats:")
+        elif not any(value in v for v in types.values()) and value not in {t["name"] for t in tokens} \
+                and value not in rd.area_keys:
+            rd.fail(f"{where}.{kind}", f"no type or area declares the value '{value}' and no token has that name",
                     "add it under types: <type>: values:, or name a token")
         per = entry.get("per", ["quadrants"])
         per = [per] if isinstance(per, str) else per
@@ -524,7 +530,7 @@ def objectives(rd, entries, types, groups, starts, tokens, pieces=()) -> list:
                 if scheme not in rd.schemes:
                     rd.fail(f"{where}.per", f"is {scheme!r}", f"use {', '.join(rd.schemes)}")
         if kind == "start_spread" and starts is None:
-            rd.fail(where, "start_spread needs starts:")
+            rd.fail(where, "start_spread needs starts: or seats:")
         if (kind == "type_spread") != ("over" in entry):
             rd.fail(where, "type_spread needs over: TYPE-OR-GROUP (the types whose sums are evened out), "
                     "and only it takes over:")
@@ -535,6 +541,7 @@ def objectives(rd, entries, types, groups, starts, tokens, pieces=()) -> list:
             known(rd, f"{where}.through", through, types)
         weight = entry.get("weight", 1)
         out.append({"kind": kind, "value": value, "per": per, "through": through,
+                    "types": sorted(groups[value]) if kind == "nearest_spread" else None,
                     "over": sorted(groups[entry["over"]]) if "over" in entry else None,
                     "as": _counted_as(rd, f"{where}.as", entry.get("as")),
                     "weight": float(weight) if isinstance(weight, (int, float)) else rd.fail(where, "weight must be a number")})
