@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import declared_read as read
+from . import declared_read as read, declared_seats_read
 from .declared_read import DeclarationError, Rule, known
 
 __all__ = ["DeclarationError", "Declared", "Rule", "load"]
@@ -43,6 +43,8 @@ class Declared:
     outside: list | None = None         # {type, values, piece}: spaces off the board, one step from it
     regions: dict | None = None         # name -> (part names, each cell's part or -1): built-in and the pack's
     walls: frozenset = frozenset()      # frozensets of two neighbouring cells with a closed edge between
+    seats: dict | None = None           # a laid map: each seat's tiles (declared_seats_read.py)
+    pieces: list | None = None          # a laid map: the pieces every player sets, in turn
 
 
 def load(section, source: "str | Path" = "map.yaml") -> Declared:
@@ -50,7 +52,7 @@ def load(section, source: "str | Path" = "map.yaml") -> Declared:
     rd = read.Reader(str(source))
     section = rd.mapping(section, "")
     rd.keys(section, "", ("board", "players", "fill", "types", "groups", "deal", "tokens", "regions",
-                          "constraints", "starts", "objective", "tries", "markers", "outside"))
+                          "constraints", "starts", "objective", "tries", "markers", "outside", "seats", "pieces"))
     board = rd.mapping(section.get("board"), "board")
     rd.keys(board, "board", ("grid", "orientation", "shape", "cols", "rows", "radius", "cells", "labels", "fixed",
                              "walls"))
@@ -60,7 +62,7 @@ def load(section, source: "str | Path" = "map.yaml") -> Declared:
     coords = read.board_cells(rd, board, grid_type)
     _numbers_bounded(rd, section)
     labels = read.board_labels(rd, board, coords, grid_type)
-    regions = read.regions(rd, section.get("regions"), coords, grid_type)
+    regions = read.regions(rd, section.get("regions"), coords, grid_type) if coords else {}
     players = rd.players = read.player_counts(rd, section.get("players", {"min": 1, "max": 1}))
     types = {}
     for name, spec in rd.mapping(section.get("types", {}), "types").items():
@@ -102,6 +104,7 @@ def load(section, source: "str | Path" = "map.yaml") -> Declared:
                     rd.whole(section.get("tries", 40), "tries", 1, 10_000), str(source), markers,
                     read.outside_spaces(rd, section.get("outside", []), types), regions,
                     read.walls(rd, board.get("walls"), coords, grid_type))
+    spec.seats, spec.pieces = declared_seats_read.read(rd, section, board, types, groups, players, rules, objective)
     _deal_fits_board(rd, spec)
     _deal_meets_counts(rd, spec)
     _markers_meet_counts(rd, spec)
@@ -139,7 +142,8 @@ def _on_board(spec: Declared) -> set:
     or a space off the board."""
     dealt = {side for sides, count, option, high, _ in spec.deal
              if (high if option else max(count.values(), default=0)) > 0 for side in sides}
-    return dealt | set(spec.fixed.values()) | {spec.fill} | {o["type"] for o in spec.outside or []}
+    laid = {t for t, _ in spec.seats["tiles"]} if spec.seats else set()
+    return dealt | set(spec.fixed.values()) | {spec.fill} | {o["type"] for o in spec.outside or []} | laid
 
 
 def _rules_name_what_is_there(rd, spec: Declared) -> None:
