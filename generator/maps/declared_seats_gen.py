@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 
-from . import declared_holds as holds, grid
+from . import declared_holds as holds, declared_seats_fair, grid
 from .declared import Declared
 from .declared_gen import MAX_ATTEMPTS, NoLayout
 from .layout import Layout
@@ -222,31 +222,12 @@ class Generator:
         return Layout(game=self.game_id, seed=None, players=players, grid=grid_spec, cells=cells,
                       placements=placements, metrics={})
 
-    # --- fairness ---
+    # --- fairness: declared_seats_fair.py ---
     def metrics(self, layout: Layout) -> dict:
-        """For each piece_types objective, per player: how many of its types lie within `within`
-        steps of the player's pieces of the kind; and the shortfall of the worst-off player."""
-        types = {layout.coord(c): c.get("type") for c in layout.cells}
-        out = {}
-        for goal in self.spec.objective:
-            held = []
-            for player in range(1, layout.players + 1):
-                own = [tuple(p["cell"]) for p in layout.placements if p.get("kind") == goal["piece"]
-                       and p.get("owner") == player]
-                near = {types.get(c) for o in own for c in types if self._distance(o, c) <= goal["within"]}
-                held.append(len(near & set(goal["over"])))
-            name = _metric_name(goal)
-            out[name] = held
-            out[f"{name}_shortfall"] = len(goal["over"]) - min(held)
-        return out
+        return declared_seats_fair.metrics(self.spec, layout)
 
     def score(self, metrics: dict) -> float:
-        """Higher is fairer: minus the weighted shortfalls of the declared objective."""
-        return -sum(goal["weight"] * metrics[f"{_metric_name(goal)}_shortfall"] for goal in self.spec.objective)
-
-
-def _metric_name(goal: dict) -> str:
-    return f"{goal['piece']}_{goal['over_name']}" + (f"_within_{goal['within']}" if goal["within"] else "")
+        return declared_seats_fair.score(self.spec, metrics)
 
 
 def _one(rng: random.Random, items: list):

@@ -5,7 +5,7 @@ of tiles and then set pieces on them (Dragon Towers) -> checked values, each mis
 `board: {shape: laid}` says the tiles laid are the map; `seats:` gives each player's set (and the
 values printed on a seat's own tiles); `pieces:` the pieces every player sets, in turn; the rules
 `seat_count`, `piece_count`, `piece_on`, `piece_roll`, `pieces_apart` and `piece_beside` say what
-a legal set-up is, and the objective `piece_types` what balancing evens out. declared_read.py
+a legal set-up is, and the objectives `piece_types`, `piece_pressure` and `piece_distance` what balancing evens out. declared_read.py
 registers the rules and the objective from the tables at the end; declared.py calls `read`.
 """
 from __future__ import annotations
@@ -104,14 +104,40 @@ def piece_types(rd, where, entry, groups) -> dict:
     if not isinstance(kind, str) or not kind:
         rd.fail(f"{where}.piece_types", f"must name a kind of piece declared under pieces:, not {kind!r}")
     over = _known(rd, f"{where}.over", entry.get("over"), groups)
+    return {"kind": "piece_types", "value": kind, "pieces": (kind,), "over": sorted(over), "over_name": entry["over"],
+            "within": rd.whole(entry.get("within", 0), f"{where}.within", 0, 20), "weight": _weight(rd, where, entry)}
+
+
+def piece_pressure(rd, where, entry, groups) -> dict:
+    """{piece_pressure: KIND, around: OTHER, within: d}: for each player, every piece of KIND
+    (anyone's) within d steps of their nearest OTHER counts d + 1 - its steps; balancing evens
+    that out. (`around`, not `on`: YAML reads a bare on as true.)"""
+    rd.keys(entry, where, ("piece_pressure", "around", "within", "weight"))
+    for key in ("piece_pressure", "around"):
+        if not isinstance(entry.get(key), str) or not entry[key]:
+            rd.fail(f"{where}.{key}", f"must name a kind of piece declared under pieces:, not {entry.get(key)!r}")
+    return {"kind": "piece_pressure", "value": entry["piece_pressure"], "pieces": (entry["piece_pressure"], entry["around"]),
+            "within": rd.whole(entry.get("within", 1), f"{where}.within", 0, 20), "weight": _weight(rd, where, entry)}
+
+
+def piece_distance(rd, where, entry, groups) -> dict:
+    """{piece_distance: KIND, cap: d}: the fewest steps between two players' pieces of KIND, counted
+    up to d; balancing keeps players apart."""
+    rd.keys(entry, where, ("piece_distance", "cap", "weight"))
+    if not isinstance(entry["piece_distance"], str) or not entry["piece_distance"]:
+        rd.fail(f"{where}.piece_distance", f"must name a kind of piece declared under pieces:, not {entry['piece_distance']!r}")
+    return {"kind": "piece_distance", "value": entry["piece_distance"], "pieces": (entry["piece_distance"],),
+            "cap": rd.whole(entry.get("cap"), f"{where}.cap", 1, 100), "weight": _weight(rd, where, entry)}
+
+
+def _weight(rd, where, entry) -> float:
     weight = entry.get("weight", 1)
     if not isinstance(weight, (int, float)) or isinstance(weight, bool):
         rd.fail(f"{where}.weight", f"must be a number, not {weight!r}")
-    return {"kind": "piece_types", "value": kind, "piece": kind, "over": sorted(over), "over_name": entry["over"],
-            "within": rd.whole(entry.get("within", 0), f"{where}.within", 0, 20), "weight": float(weight)}
+    return float(weight)
 
 
-SEAT_OBJECTIVES = {"piece_types": piece_types}
+SEAT_OBJECTIVES = {"piece_types": piece_types, "piece_pressure": piece_pressure, "piece_distance": piece_distance}
 
 
 # --- the sections ----------------------------------------------------------------------------
@@ -138,9 +164,11 @@ def read(rd, section: dict, board: dict, types: dict, groups: dict, players: tup
     _rules_meet_pieces(rd, rules, pieces, seats, players)
     for n, goal in enumerate(objective):
         if goal["kind"] not in SEAT_OBJECTIVES:
-            rd.fail(f"objective[{n + 1}]", f"{goal['kind']} reads a printed board", "use piece_types on a laid map")
-        if goal["piece"] not in {p["kind"] for p in pieces}:
-            rd.fail(f"objective[{n + 1}].piece_types", f"'{goal['piece']}' is not a kind declared under pieces:")
+            rd.fail(f"objective[{n + 1}]", f"{goal['kind']} reads a printed board",
+                    f"use {', '.join(SEAT_OBJECTIVES)} on a laid map")
+        for kind in goal["pieces"]:
+            if kind not in {p["kind"] for p in pieces}:
+                rd.fail(f"objective[{n + 1}]", f"'{kind}' is not a kind declared under pieces:")
     return seats, pieces
 
 
