@@ -1,5 +1,5 @@
 """Dragon Towers in the map vocabulary (issue 24, item 6): the declared form (map.yaml `layout:`,
-a laid map with seats and pieces) against the hand-written oracle (tests/map_oracles/): both
+a laid map with tile sets and turn pieces) against the hand-written oracle (tests/map_oracles/): both
 checkers agree on layouts of both generators and on layouts with one rule broken; the declared
 form drives `pnpgen map`; a copy that changes a number maps its own way; every mistake in the new
 terms is located."""
@@ -16,7 +16,7 @@ import pytest
 import yaml
 
 from conftest import ROOT, run_cli
-from generator.maps import declared, declared_seats_gen, engine
+from generator.maps import declared, declared_laid_gen, engine
 from generator.maps.layout import Layout
 from generator.maps.rules import MapOptions
 from map_oracles import dragon_towers_check as oracle_check, dragon_towers_gen as oracle_gen
@@ -40,7 +40,7 @@ def test_the_declared_form_drives_map_and_build():
     rules = engine.rules_for(GAME)
     assert "python_rules" not in rules.data
     assert [name for name, _ in rules.checkers] == ["declared"]
-    assert isinstance(rules.gen, declared_seats_gen.Generator)
+    assert isinstance(rules.gen, declared_laid_gen.Generator)
     assert not (ROOT / "generator" / "maps" / "dragon_towers_gen.py").exists()
 
 
@@ -80,11 +80,11 @@ def test_both_checkers_agree_on_thousands_of_layouts():
     assert seen[False] > 50_000
 
 
-# where the declared checker says it in its own words: the printed values of a seat's tiles are
-# one seat token (`token`), malformed layouts are structure, and a monster off the Empty tiles
+# where the declared checker says it in its own words: the printed values on each set's tiles are
+# one set token (`token`), malformed layouts are structure, and a monster off the Empty tiles
 # also stands on no number its roll could match
 TOLD_OTHERWISE = {
-    "structure": {"game", "players", "grid", "cell-shape", "cell-type", "cell-duplicate", "seat", "piece", "placement", "token"},
+    "structure": {"game", "players", "grid", "cell-shape", "cell-type", "cell-duplicate", "set", "piece", "placement", "token"},
     "empty-number": {"token"}, "empty-numbers-differ": {"token"}, "empty-set": {"token"},
     "monster-on-empty": {"monster-on-empty", "monster-roll"},
 }
@@ -121,7 +121,7 @@ def test_a_copy_with_a_changed_number_maps_its_own_way(tmp_path):
     shutil.copytree(PACK, pack)
     text = (pack / "map.yaml").read_text()
     text = text.replace("- {type: water, count: 5}", "- {type: water, count: 7}", 1)
-    text = text.replace("seat_count: water, exactly: 5", "seat_count: water, exactly: 7", 1)
+    text = text.replace("set_count: water, exactly: 5", "set_count: water, exactly: 7", 1)
     (pack / "map.yaml").write_text(text)
     code, out, err = run_cli("map", pack, "--seed", "4", "--players", "3", "--out", tmp_path / "out")
     assert code == 0, err
@@ -149,15 +149,15 @@ def _section() -> dict:
 
 
 MISTAKES = [
-    (lambda s: s["seats"].pop("key"), r"layout\.seats\.key: must name the cell key"),
-    (lambda s: s["seats"]["tiles"][0].update(type="lava"), r"seats\.tiles\[1\]\.type: 'lava' is not a declared type"),
-    (lambda s: s["seats"].update(grow=20), r"seats\.grow: must be a number from 0 to 8"),
-    (lambda s: s["seats"]["tokens"][0]["values"].pop(4), r"seats\.tokens\[1\]\.values: gives no values for seat 4"),
-    (lambda s: s["seats"]["tokens"][0]["values"][2].append(1), r"values\.2: lists 6 values for the 5 tiles"),
-    (lambda s: s["pieces"][1].update(kind="monster"), r"pieces\[2\]\.kind: must name the kind of piece \(once"),
-    (lambda s: s["pieces"][1].update(each=5), r"asks for \{'exactly': 4\} outpost each with 1 players, but pieces: sets 5"),
-    (lambda s: s["pieces"][1]["prefer"].update(new="gold"), r"pieces\[2\]\.prefer\.new: 'gold' is not a declared type"),
-    (lambda s: s["constraints"][8].update(piece_count="dragon"), r"constraints\[9\]\.piece_count: 'dragon' is not a kind"),
+    (lambda s: s["sets"].pop("key"), r"layout\.sets\.key: must name the cell key"),
+    (lambda s: s["sets"]["tiles"][0].update(type="lava"), r"sets\.tiles\[1\]\.type: 'lava' is not a declared type"),
+    (lambda s: s["sets"].update(grow=20), r"sets\.grow: must be a number from 0 to 8"),
+    (lambda s: s["sets"]["tokens"][0]["values"].pop(4), r"sets\.tokens\[1\]\.values: gives no values for seat 4"),
+    (lambda s: s["sets"]["tokens"][0]["values"][2].append(1), r"values\.2: lists 6 values for the 5 tiles"),
+    (lambda s: s["turn_pieces"][1].update(kind="monster"), r"turn_pieces\[2\]\.kind: must name the kind of piece \(once"),
+    (lambda s: s["turn_pieces"][1].update(each=5), r"asks for \{'exactly': 4\} outpost each with 1 players, but turn_pieces: sets 5"),
+    (lambda s: s["turn_pieces"][1]["prefer"].update(new="gold"), r"turn_pieces\[2\]\.prefer\.new: 'gold' is not a declared type"),
+    (lambda s: s["constraints"][8].update(pieces_each="dragon"), r"constraints\[9\]\.pieces_each: 'dragon' is not a kind"),
     (lambda s: s["constraints"][10].update(shows="colour"), r"constraints\[11\]\.shows: 'colour' is not a token"),
     (lambda s: s["constraints"][10].update(die=1), r"constraints\[11\]\.die: must be a whole number from 2"),
     (lambda s: s["constraints"][11].update(pieces_apart=["monster"]), r"constraints\[12\]\.pieces_apart: must name two kinds"),
@@ -167,7 +167,7 @@ MISTAKES = [
     (lambda s: s["board"].update(cols=3), r"layout\.board\.cols: a laid board has no printed cells"),
     (lambda s: s["objective"][0].update(piece_types="tower"), r"objective\[1\]: 'tower' is not a kind declared"),
     (lambda s: s["objective"].append({"start_spread": "vp"}), r"objective\[5\]"),
-    (lambda s: s["board"].update(shape="hexagon", radius=4), r"layout\.seats: is for a map the players lay"),
+    (lambda s: s["board"].update(shape="hexagon", radius=4), r"layout\.sets: is for a map the players lay"),
 ]
 
 
@@ -194,7 +194,7 @@ def test_a_mistake_in_the_pack_reaches_the_user_located(tmp_path):
 
 
 def test_the_declared_checker_is_written_apart_from_the_generators():
-    for module in ("declared_check", "declared_seats_check"):
+    for module in ("declared_check", "declared_laid_check"):
         tree = ast.parse((ROOT / "generator" / "maps" / f"{module}.py").read_text())
         imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
                     for alias in node.names} | {node.module or "" for node in ast.walk(tree)
@@ -241,8 +241,8 @@ def test_a_roll_no_tile_can_show_is_named_when_no_layout_is_found(tmp_path):
     gives up within the budget and names the rule."""
     section = _section()
     section["constraints"][10]["die"] = 1000
-    section["pieces"][0]["rerolls"] = 1
+    section["turn_pieces"][0]["rerolls"] = 1
     spec = declared.load(section, PACK / "map.yaml")
-    gen = declared_seats_gen.Generator(spec, GAME)
+    gen = declared_laid_gen.Generator(spec, GAME)
     with pytest.raises(engine.MapError, match=r"no layout meets every rule .* in 30 boards; boards rejected by: monster-roll"):
         gen.generate(random.Random(1), 1, MapOptions(balance=False, budget=30))

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import declared_read as read, declared_seats_read
+from . import declared_read as read, declared_laid_read
 from .declared_read import DeclarationError, Rule, known
 
 __all__ = ["DeclarationError", "Declared", "Rule", "load"]
@@ -43,8 +43,8 @@ class Declared:
     outside: list | None = None         # {type, values, piece}: spaces off the board, one step from it
     regions: dict | None = None         # name -> (part names, each cell's part or -1): built-in and the pack's
     walls: frozenset = frozenset()      # frozensets of two neighbouring cells with a closed edge between
-    seats: dict | None = None           # a laid map: each seat's tiles (declared_seats_read.py)
-    pieces: list | None = None          # a laid map: the pieces every player sets, in turn
+    sets: dict | None = None            # a laid map: each player's set of tiles (declared_laid_read.py)
+    turn_pieces: list | None = None     # a laid map: the pieces every player sets, in turn
 
 
 def load(section, source: "str | Path" = "map.yaml") -> Declared:
@@ -52,7 +52,7 @@ def load(section, source: "str | Path" = "map.yaml") -> Declared:
     rd = read.Reader(str(source))
     section = rd.mapping(section, "")
     rd.keys(section, "", ("board", "players", "fill", "types", "groups", "deal", "tokens", "regions",
-                          "constraints", "starts", "objective", "tries", "markers", "outside", "seats", "pieces"))
+                          "constraints", "starts", "objective", "tries", "markers", "outside", "sets", "turn_pieces"))
     board = rd.mapping(section.get("board"), "board")
     rd.keys(board, "board", ("grid", "orientation", "shape", "cols", "rows", "radius", "cells", "labels", "fixed",
                              "walls"))
@@ -104,7 +104,7 @@ def load(section, source: "str | Path" = "map.yaml") -> Declared:
                     rd.whole(section.get("tries", 40), "tries", 1, 10_000), str(source), markers,
                     read.outside_spaces(rd, section.get("outside", []), types), regions,
                     read.walls(rd, board.get("walls"), coords, grid_type))
-    spec.seats, spec.pieces = declared_seats_read.read(rd, section, board, types, groups, players, rules, objective)
+    spec.sets, spec.turn_pieces = declared_laid_read.read(rd, section, board, types, groups, players, rules, objective)
     _deal_fits_board(rd, spec)
     _deal_meets_counts(rd, spec)
     _markers_meet_counts(rd, spec)
@@ -142,7 +142,7 @@ def _on_board(spec: Declared) -> set:
     or a space off the board."""
     dealt = {side for sides, count, option, high, _ in spec.deal
              if (high if option else max(count.values(), default=0)) > 0 for side in sides}
-    laid = {t for t, _ in spec.seats["tiles"]} if spec.seats else set()
+    laid = {t for t, _ in spec.sets["tiles"]} if spec.sets else set()
     return dealt | set(spec.fixed.values()) | {spec.fill} | {o["type"] for o in spec.outside or []} | laid
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from . import declared_seats_check as seats_check, grid
+from . import declared_laid_check as laid_check, grid
 from .layout import Layout, LayoutKeys
 from .rules import Violation, coords_text, is_int, read_map_yaml
 
@@ -78,9 +78,9 @@ class Checker:
         cells = {*(("q", "r") if self.grid == "hex" else ("x", "y")), "type", "label"}
         cells |= {k for values in self.types.values() for k in values}
         cells |= {t["name"] for t in self.tokens} | {m["name"] for m in self.markers}
-        cells |= {k for o in self.outside for k in (o.get("values") or {})} | seats_check.cell_keys(self.decl)
+        cells |= {k for o in self.outside for k in (o.get("values") or {})} | laid_check.cell_keys(self.decl)
         placements = {"kind", "cell", "player", "role", *((self.starts or {}).get("fields") or {})}
-        placements |= {"owner", "roll"} if seats_check.piece_kinds(self.decl) else set()
+        placements |= {"owner", "roll"} if laid_check.piece_kinds(self.decl) else set()
         placements |= {k for o in self.outside for k in (o.get("piece") or {})}
         return LayoutKeys(frozenset(cells), frozenset(placements))
 
@@ -123,7 +123,7 @@ class Checker:
         self._markers(layout, kinds, report)
         self._outside(layout, report)
         if self.laid:
-            seats_check.check(self, layout, kinds, report)
+            laid_check.check(self, layout, kinds, report)
         return out
 
     def _lay(self, layout) -> None:
@@ -202,7 +202,7 @@ class Checker:
     def _constraint(self, n, rule, kinds, players, report) -> None:
         kind = next(k for k in rule if k not in ("id", "quote", "policy", "exactly", "min", "max", "per",
                                                   "distance", "values", "within", "cells", "where",
-                                                  "from", "by", "step", "equal", "spread", *seats_check.ARGS))
+                                                  "from", "by", "step", "equal", "spread", *laid_check.ARGS))
         rule_id = str(rule.get("id") or f"{kind.replace('_', '-')}-{n + 1}")
         quote, policy = str(rule.get("quote", "")), bool(rule.get("policy", False))
 
@@ -359,7 +359,7 @@ class Checker:
         placements = getattr(layout, "placements", None) or []
         piece = (self.starts or {}).get("around_piece")
         declared = ({"start", piece} if self.starts else set()) | {o["piece"]["kind"] for o in self.outside if o.get("piece")}
-        declared |= seats_check.piece_kinds(self.decl)
+        declared |= laid_check.piece_kinds(self.decl)
         others = [p for p in placements if not (isinstance(p, dict) and p.get("kind") in declared)]
         if others:
             report("placement", f"{len(others)} placement(s) the rules do not declare")

@@ -11,13 +11,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import grid
-from .declared_seats_read import SEAT_OBJECTIVES, SEAT_RULES
+from .declared_laid_read import LAID_OBJECTIVES, LAID_READERS
 from .rules import is_int
 
 MAX_CELLS = 2_000           # cells of a board (a 44 x 44 map): distance tables grow with its square
 BOARD_SHAPES = ("rectangle", "hexagon", "rows", "cells", "laid")
 MARKER_RULES = ("marked", "marker_distance", "marker_off_start_areas")
-OBJECTIVES = ("region_spread", "start_spread", "type_spread", *SEAT_OBJECTIVES)
+OBJECTIVES = ("region_spread", "start_spread", "type_spread", *LAID_OBJECTIVES)
 
 
 class DeclarationError(Exception):
@@ -448,9 +448,9 @@ def _start_nearest(rd, where, entry, args, groups) -> None:
 
 
 MORE_RULES = {"clusters": _clusters, "start_edge": _start_edge, "start_nearest": _start_nearest}
-# a laid map's seat and piece rules (declared_seats_read.py)
-RULE_KEYS.update({kind: keys for kind, (keys, _) in SEAT_RULES.items()})
-MORE_RULES.update({kind: reader for kind, (_, reader) in SEAT_RULES.items()})
+# a laid map's set and piece rules (declared_laid_read.py)
+RULE_KEYS.update({kind: keys for kind, (keys, _) in LAID_READERS.items()})
+MORE_RULES.update({kind: reader for kind, (_, reader) in LAID_READERS.items()})
 
 
 def start_rules(rd, value, groups, players) -> dict | None:
@@ -486,8 +486,8 @@ def objectives(rd, entries, types, groups, starts, tokens) -> list:
         if len(kinds) != 1:
             rd.fail(where, f"must be one of {', '.join(OBJECTIVES)}")
         kind = kinds[0]
-        if kind in SEAT_OBJECTIVES:
-            out.append(SEAT_OBJECTIVES[kind](rd, where, entry, groups))
+        if kind in LAID_OBJECTIVES:
+            out.append(LAID_OBJECTIVES[kind](rd, where, entry, groups))
             continue
         rd.keys(entry, where, (kind, "per", "through", "weight", "over", "as"))
         value = entry[kind]

@@ -83,14 +83,14 @@ def _rules_at(root: Path) -> MapRules:
     if python is not None:
         return _python_rules(game_id, root, data, python)
     if "layout" in data:
-        from . import declared, declared_check, declared_gen, declared_seats_gen
+        from . import declared, declared_check, declared_gen, declared_laid_gen
         try:
             spec = declared.load(data["layout"], path)
         except declared.DeclarationError as exc:
             raise MapError(str(exc)) from None
         checker = declared_check.Checker(spec.source, game_id)     # written apart: reads the file itself
         # a map the players lay from their own tiles is grown, not dealt onto a printed board
-        generator = declared_seats_gen.Generator if spec.seats else declared_gen.Generator
+        generator = declared_laid_gen.Generator if spec.sets else declared_gen.Generator
         return MapRules(game_id, root, data, generator(spec, game_id),
                         (("declared", checker.check),), checker.keys)
     raise MapError(f"{path}: declares no map rules; add a `layout:` section in the map vocabulary "

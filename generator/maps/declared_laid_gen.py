@@ -1,10 +1,10 @@
-"""A laid map (declared.py with `board: {shape: laid}`, `seats:`, `pieces:`) + seed -> random legal
+"""A laid map (declared.py with `board: {shape: laid}`, `sets:`, `turn_pieces:`) + seed -> random legal
 set-ups: the generator of maps the players lay from their own tiles (Dragon Towers).
 
 1. Each seat in turn lays its set as one section touching the map so far (a habit of the
    generator, not a rule): a random free cell beside the map, then cells drawn with weight
-   (touching tiles of the section) ** `seats.grow`, so a section grows as a blob.
-2. Each seat's tiles are shuffled onto its section, its seat tokens onto its tiles of their
+   (touching tiles of the section) ** `sets.grow`, so a section grows as a blob.
+2. Each seat's tiles are shuffled onto its section, its set tokens onto its tiles of their
    types; the whole-board rules (connected, adjacent, clusters) are checked, and a failed deal is
    dealt again on the same shape a few times before a new shape is grown.
 3. The pieces, kind by kind in the order declared, players taking turns one piece at a time:
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 
-from . import declared_holds as holds, declared_seats_fair, grid
+from . import declared_holds as holds, declared_laid_fair, grid
 from .declared import Declared
 from .declared_gen import MAX_ATTEMPTS, NoLayout
 from .layout import Layout
@@ -64,8 +64,8 @@ class Generator:
     def _grow(self, rng: random.Random, players: int) -> dict | None:
         """coord -> seat: each seat's tiles one blob touching the map laid before; None when a
         seat is walled in."""
-        size = sum(count[players] for _, count in self.spec.seats["tiles"])
-        grow = self.spec.seats["grow"]
+        size = sum(count[players] for _, count in self.spec.sets["tiles"])
+        grow = self.spec.sets["grow"]
         owner: dict = {}
         border: set = set()                   # free cells next to the map
         for seat in range(1, players + 1):
@@ -90,7 +90,7 @@ class Generator:
     # --- 2. the tiles and the values printed on them ---
     def _deal(self, rng: random.Random, coords: list, seat_of: list, players: int, board: _Laid) -> "list | str":
         """The type of every cell, or the id of the whole-board rule the last deal broke."""
-        tiles = [t for t, count in self.spec.seats["tiles"] for _ in range(count[players])]
+        tiles = [t for t, count in self.spec.sets["tiles"] for _ in range(count[players])]
         cells_of = {s: [i for i, o in enumerate(seat_of) if o == s] for s in range(1, players + 1)}
         failed = ""
         for _ in range(DEALS_PER_SHAPE):
@@ -111,7 +111,7 @@ class Generator:
     def _tokens(self, rng: random.Random, kind: list, seat_of: list) -> dict:
         """token name -> {cell: value}: each seat's own values, shuffled onto its tiles of the token's types."""
         out = {}
-        for token in self.spec.seats["tokens"]:
+        for token in self.spec.sets["tokens"]:
             placed = {}
             for seat in sorted(set(seat_of)):
                 cells = [i for i, (t, s) in enumerate(zip(kind, seat_of)) if s == seat and t in token["over"]]
@@ -126,7 +126,7 @@ class Generator:
         """(kind, cell, player, roll) of every piece in the order set, or the piece rule that left a
         player no cell."""
         set_down: list = []
-        for piece in self.spec.pieces:
+        for piece in self.spec.turn_pieces:
             name = piece["kind"]
             allowed = [i for i, t in enumerate(kind) if all(t in r.args["over"] for r in self._piece_rules("piece_on", name))]
             for _ in range(piece["each"][players]):
@@ -211,7 +211,7 @@ class Generator:
         keys = ("q", "r") if spec.grid == "hex" else ("x", "y")
         cells = []
         for i, c in enumerate(coords):
-            cell = {keys[0]: c[0], keys[1]: c[1], "type": kind[i], spec.seats["key"]: seat_of[i]}
+            cell = {keys[0]: c[0], keys[1]: c[1], "type": kind[i], spec.sets["key"]: seat_of[i]}
             for name, placed in tokens.items():
                 if i in placed:
                     cell[name] = placed[i]
@@ -222,12 +222,12 @@ class Generator:
         return Layout(game=self.game_id, seed=None, players=players, grid=grid_spec, cells=cells,
                       placements=placements, metrics={})
 
-    # --- fairness: declared_seats_fair.py ---
+    # --- fairness: declared_laid_fair.py ---
     def metrics(self, layout: Layout) -> dict:
-        return declared_seats_fair.metrics(self.spec, layout)
+        return declared_laid_fair.metrics(self.spec, layout)
 
     def score(self, metrics: dict) -> float:
-        return declared_seats_fair.score(self.spec, metrics)
+        return declared_laid_fair.score(self.spec, metrics)
 
 
 def _one(rng: random.Random, items: list):

@@ -1,8 +1,8 @@
-"""The checker's part for laid maps (docs/maps.md, "A map the players lay"): a layout's seats, the
-values printed on each seat's tiles, its pieces, and the rules `seat_count`, `piece_count`,
+"""The checker's part for laid maps (docs/maps.md, "A map the players lay"): a layout's tile sets,
+the values printed on each set's tiles, its turn pieces, and the rules `set_count`, `pieces_each`,
 `piece_on`, `piece_roll`, `pieces_apart` and `piece_beside`.
 
-Written apart from the generator (declared_seats_gen.py) like the rest of declared_check.py: it
+Written apart from the generator (declared_laid_gen.py) like the rest of declared_check.py: it
 reads the raw `layout:` section, counts from the `constraints:` only and trusts nothing of a
 layout; a piece or cell too malformed to read is said once as structure and left out of the rules.
 """
@@ -13,39 +13,39 @@ from collections import Counter
 from . import grid
 from .rules import is_int
 
-SEAT_RULES = ("seat_count", "piece_count", "piece_on", "piece_roll", "pieces_apart", "piece_beside")
+RULES = ("set_count", "pieces_each", "piece_on", "piece_roll", "pieces_apart", "piece_beside")
 ARGS = ("over", "die", "shows", "of", "chain")          # the keys these rules take besides the shared ones
 STRUCTURE = {
-    "seat": "House rule: every tile of a laid map names the player whose set it comes from.",
+    "set": "House rule: every tile of a laid map names the player whose set it comes from.",
     "piece": "House rule: every piece has a kind the rules declare, an owner among the players, and stands on a tile of the map.",
 }
 
 
 def cell_keys(decl: dict) -> set:
-    seats = decl.get("seats") or {}
-    return {seats.get("key"), *(t["name"] for t in seats.get("tokens") or [])} - {None}
+    sets = decl.get("sets") or {}
+    return {sets.get("key"), *(t["name"] for t in sets.get("tokens") or [])} - {None}
 
 
 def piece_kinds(decl: dict) -> set:
-    return {p["kind"] for p in decl.get("pieces") or []}
+    return {p["kind"] for p in decl.get("turn_pieces") or []}
 
 
 def check(checker, layout, kinds: dict, report) -> None:
-    """Every seat, seat token, piece and seat or piece rule of the declaration, on one layout."""
+    """Every tile set, set token, turn piece and set or piece rule of the declaration, on one layout."""
     decl = checker.decl
     players = getattr(layout, "players", None)
     players = players if is_int(players) else 0
     records = checker._records
-    key = decl["seats"]["key"]
+    key = decl["sets"]["key"]
     bad = sorted(c for c, rec in records.items() if not is_int(rec.get(key)) or not 1 <= rec[key] <= players)
     if bad:
-        report("seat", f"{key} is not one of the players on {checker.names(bad)}", STRUCTURE["seat"])
+        report("set", f"{key} is not one of the players on {checker.names(bad)}", STRUCTURE["set"])
     seat = {c: rec[key] for c, rec in records.items() if c not in bad and c in kinds}
-    for token in decl["seats"].get("tokens") or []:
+    for token in decl["sets"].get("tokens") or []:
         _seat_token(checker, token, seat, kinds, players, report)
     pieces = _pieces(checker, layout, kinds, players, report)
     for n, rule in enumerate(checker.constraints):
-        kind = next((k for k in SEAT_RULES if k in rule), None)
+        kind = next((k for k in RULES if k in rule), None)
         if kind is None:
             continue
         rule_id = str(rule.get("id") or f"{kind.replace('_', '-')}-{n + 1}")
@@ -57,7 +57,7 @@ def check(checker, layout, kinds: dict, report) -> None:
 
 
 def _seat_token(checker, token, seat, kinds, players, report) -> None:
-    """Each seat's tiles of the token's types show exactly that seat's values; no other tile a token."""
+    """Each player's set shows exactly that seat's values on its tiles of the token's types; no other tile a token."""
     name, over = token["name"], checker.groups[token["over"]]
     records = checker._records
     wrong = sorted(c for c, t in kinds.items() if (t in over) != (name in records[c]))
@@ -102,21 +102,21 @@ def _outside(n: int, bounds: dict) -> bool:
     return any(w is not None and not {"exactly": n == w, "min": n >= w, "max": n <= w}[b] for b, w in bounds.items())
 
 
-def _seat_count(checker, rule, seat, kinds, pieces, players, broken) -> None:
-    types, bounds = checker.groups[rule["seat_count"]], _bounds(rule, players)
+def _set_count(checker, rule, seat, kinds, pieces, players, broken) -> None:
+    types, bounds = checker.groups[rule["set_count"]], _bounds(rule, players)
     for s in range(1, players + 1):
         have = sorted(c for c, t in kinds.items() if t in types and seat.get(c) == s)
         if _outside(len(have), bounds):
-            broken(f"player {s} laid {len(have)} {rule['seat_count']} tile(s), not {bounds}"
+            broken(f"player {s} laid {len(have)} {rule['set_count']} tile(s), not {bounds}"
                    + (f" ({checker.names(have)})" if have else ""))
 
 
-def _piece_count(checker, rule, seat, kinds, pieces, players, broken) -> None:
+def _pieces_each(checker, rule, seat, kinds, pieces, players, broken) -> None:
     bounds = _bounds(rule, players)
     for s in range(1, players + 1):
-        have = sorted(c for k, c, owner, _ in pieces if k == rule["piece_count"] and owner == s)
+        have = sorted(c for k, c, owner, _ in pieces if k == rule["pieces_each"] and owner == s)
         if _outside(len(have), bounds):
-            broken(f"player {s} has {len(have)} {rule['piece_count']}(s), not {bounds}"
+            broken(f"player {s} has {len(have)} {rule['pieces_each']}(s), not {bounds}"
                    + (f" ({checker.names(have)})" if have else ""))
 
 
@@ -169,7 +169,7 @@ def _piece_beside(checker, rule, seat, kinds, pieces, players, broken) -> None:
                        + (" nor another of theirs that does" if rule.get("chain") else ""))
 
 
-CHECKS = {"seat_count": _seat_count, "piece_count": _piece_count, "piece_on": _piece_on,
+CHECKS = {"set_count": _set_count, "pieces_each": _pieces_each, "piece_on": _piece_on,
           "piece_roll": _piece_roll, "pieces_apart": _pieces_apart, "piece_beside": _piece_beside}
 
 

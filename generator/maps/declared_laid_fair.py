@@ -1,4 +1,4 @@
-"""A laid map's fairness (the objectives of declared_seats_read.py): a layout -> its metrics, per
+"""A laid map's fairness (the objectives of declared_laid_read.py): a layout -> its metrics, per
 player in seat order, and the score balancing maximises (higher is fairer).
 
 - `piece_types`: how many of the group's types lie within `within` steps of a player's pieces
