@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import declared_areas as areas, declared_grow_read as grow, declared_read as read
+from . import declared_areas as areas, declared_grow_read as grow, declared_laid_read, declared_read as read
 from .declared_read import DeclarationError, Rule, known
 
 __all__ = ["DeclarationError", "Declared", "Rule", "load"]
@@ -49,6 +49,8 @@ class Declared:
     bound: list | None = None           # bags dealt into a place: [{cells, share, bags: [(bag index, group)]}]
     first: tuple | None = None          # a grown board (shape: grown): the cell of the first tile laid
     tiles: dict | None = None           # type -> its numbered tiles (declared_grow_read.tiles)
+    sets: dict | None = None            # a laid map: each player's set of tiles (declared_laid_read.py)
+    turn_pieces: list | None = None     # a laid map: the pieces every player sets, in turn
 
 
 def load(section, source: "str | Path" = "map.yaml") -> Declared:
@@ -57,7 +59,7 @@ def load(section, source: "str | Path" = "map.yaml") -> Declared:
     section = rd.mapping(section, "")
     rd.keys(section, "", ("board", "players", "fill", "types", "groups", "deal", "tokens", "regions",
                           "constraints", "starts", "objective", "tries", "markers", "outside",
-                          "areas", "seats", "pieces"))
+                          "areas", "seats", "pieces", "sets", "turn_pieces"))
     board = rd.mapping(section.get("board"), "board")
     rd.keys(board, "board", ("grid", "orientation", "shape", "cols", "rows", "radius", "cells", "labels", "fixed",
                              "walls", "first"))
@@ -122,6 +124,7 @@ def load(section, source: "str | Path" = "map.yaml") -> Declared:
                     read.outside_spaces(rd, section.get("outside", []), types), regions,
                     read.walls(rd, board.get("walls"), coords, grid_type), first=first, tiles=tile_sets, **place)
     grow.check_terms(rd, spec, dealt_counts)
+    spec.sets, spec.turn_pieces = declared_laid_read.read(rd, section, board, types, groups, players, rules, objective)
     _deal_fits_board(rd, spec)
     _deal_meets_counts(rd, spec)
     _markers_meet_counts(rd, spec)
@@ -170,7 +173,8 @@ def _on_board(spec: Declared) -> set:
     or a space off the board."""
     dealt = {side for sides, count, option, high, _ in spec.deal
              if (high if option else max(count.values(), default=0)) > 0 for side in sides}
-    return dealt | set(spec.fixed.values()) | {spec.fill} | {o["type"] for o in spec.outside or []}
+    laid = {t for t, _ in spec.sets["tiles"]} if spec.sets else set()
+    return dealt | set(spec.fixed.values()) | {spec.fill} | {o["type"] for o in spec.outside or []} | laid
 
 
 def _rules_name_what_is_there(rd, spec: Declared) -> None:

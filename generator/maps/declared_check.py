@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from . import declared_check_areas, declared_grow_check as grow, grid
+from . import declared_check_areas, declared_grow_check as grow, declared_laid_check as laid_check, grid
 from .layout import Layout, LayoutKeys
 from .rules import Violation, coords_text, is_int, read_map_yaml
 
@@ -46,6 +46,7 @@ class Checker:
         board = section["board"]
         self.grid = board.get("grid", "hex")
         self.grow = grow.GrowChecks(section)     # a grown board, numbered tiles, pieces, edge marks
+        self.laid = board.get("shape") == "laid"      # no printed board: the layout's tiles are the map
         self.cells = [] if self.grow.grown else self._cells(board)
         self.on_board = set(self.cells)
         self.edge = set(grid.edge_cells(self.cells, self.grid))
@@ -82,8 +83,10 @@ class Checker:
         cells |= {k for values in self.types.values() for k in values}
         cells |= {t["name"] for t in self.tokens} | {m["name"] for m in self.markers}
         cells |= {k for o in self.outside for k in (o.get("values") or {})} | self.grow.cell_keys()
+        cells |= laid_check.cell_keys(self.decl)
         placements = {"kind", "cell", "player", "role", *((self.starts or {}).get("fields") or {})}
         placements |= self.grow.placement_keys()
+        placements |= {"owner", "roll"} if laid_check.piece_kinds(self.decl) else set()
         placements |= {k for o in self.outside for k in (o.get("piece") or {})}
         cells |= self.places.cell_keys()
         placements |= self.places.piece_keys()
@@ -91,6 +94,8 @@ class Checker:
 
     def _cells(self, board) -> list:
         shape = board.get("shape", "rectangle")
+        if shape == "laid":
+            return []                        # read from each layout (check)
         if shape == "cells":
             return [tuple(c) for c in board["cells"]]
         if shape == "hexagon":
@@ -115,6 +120,8 @@ class Checker:
         def report(rule, message, quote=None, policy=False):
             out.append(Violation(rule, message, STRUCTURE.get(rule, "") if quote is None else quote, policy))
 
+        if self.laid:
+            self._lay(layout)
         kinds = self._structure(layout, report)
         players = getattr(layout, "players", None)
         for n, rule in enumerate(self.constraints):
@@ -127,7 +134,17 @@ class Checker:
             self.places.check(layout, kinds, self._records, report)
         known = {c: t for c, t in kinds.items() if t in self.types}
         self.grow.check(layout, known, self._records, self.edge, report, self.name)
+        if self.laid:
+            laid_check.check(self, layout, kinds, report)
         return out
+
+    def _lay(self, layout) -> None:
+        """A laid map's board is the layout's own tiles (each checked then like a printed board's)."""
+        keys = ("q", "r") if self.grid == "hex" else ("x", "y")
+        self.cells = sorted({(c[keys[0]], c[keys[1]]) for c in getattr(layout, "cells", None) or []
+                             if isinstance(c, dict) and all(is_int(c.get(k)) for k in keys)})
+        self.on_board = set(self.cells)
+        self.edge = set(grid.edge_cells(self.cells, self.grid))
 
     def _structure(self, layout, report) -> dict:
         if getattr(layout, "game", None) != self.game_id:
@@ -201,7 +218,8 @@ class Checker:
     def _constraint(self, n, rule, kinds, players, report) -> None:
         kind = next(k for k in rule if k not in ("id", "quote", "policy", "exactly", "min", "max", "per",
                                                   "distance", "values", "within", "cells", "where",
-                                                  "from", "by", "step", "equal", "spread", "in", *grow.ARGS))
+                                                  "from", "by", "step", "equal", "spread", "in", *grow.ARGS,
+                                                  *laid_check.ARGS))
         rule_id = str(rule.get("id") or f"{kind.replace('_', '-')}-{n + 1}")
         quote, policy = str(rule.get("quote", "")), bool(rule.get("policy", False))
 
@@ -367,7 +385,7 @@ class Checker:
         placements = getattr(layout, "placements", None) or []
         piece = (self.starts or {}).get("around_piece")
         declared = ({"start", piece} if self.starts else set()) | {o["piece"]["kind"] for o in self.outside if o.get("piece")} \
-            | self.places.kinds() | self.grow.kinds()
+            | self.places.kinds() | self.grow.kinds() | laid_check.piece_kinds(self.decl)
         others = [p for p in placements if not (isinstance(p, dict) and isinstance(p.get("kind"), str)
                                                 and p["kind"] in declared)]
         if others:

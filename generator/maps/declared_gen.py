@@ -15,7 +15,8 @@ from __future__ import annotations
 import copy
 import random
 
-from . import declared_areas as areas, declared_fair, declared_grow_gen as grow, declared_holds as holds, grid
+from . import declared_apart, declared_areas as areas, declared_connect, declared_fair, declared_grow_gen as grow, \
+    declared_holds as holds, grid
 from .declared import GLOBAL_RULES, LOCAL_RULES, Declared, Rule, count_is_dealt
 from .layout import Layout
 from .rules import MapError, MapOptions
@@ -60,6 +61,22 @@ class _Board:
         self.regions = {s: part_of for s, (_, part_of) in spec.regions.items()}
         self.region_names = {s: names for s, (names, _) in spec.regions.items()}
         self._within: dict = {}
+        self._clash: dict = {}
+        self.coords = spec.coords
+
+    def clash(self, c: int, apart: tuple, disjoint: bool) -> int:
+        """The cells (as bits) that may not hold a start beside one on c: closer than a
+        start_distance, or (start_areas_apart) with areas that meet; worked out once per cell."""
+        key = (c, apart, disjoint)
+        if key not in self._clash:
+            near = max(apart, default=0)
+            bits = 0
+            for j in range(self.n):
+                if (near and self.distance(self.coords[c], self.coords[j]) < near) or \
+                        (disjoint and not self.area[c].isdisjoint(self.area[j])):
+                    bits |= 1 << j
+            self._clash[key] = bits
+        return self._clash[key]
 
     def within(self, d: int, coords) -> list[list[int]]:
         """For each cell, the other cells closer than d steps (cached per d)."""
@@ -84,6 +101,7 @@ class Generator:
                                  f"{', '.join(dict.fromkeys(local))})" if local else "dealing (more tiles than free cells)")
         self.board = _Board(spec)
         self._grower = grow.Grower(spec) if spec.first is not None else None
+        self._growth = declared_connect.Growth(spec.rules, self.board.nbrs)
         # placement classes per player count (distances may differ by it); equal ones shared
         made: dict = {}
         self._placements = {}
@@ -249,10 +267,13 @@ class Generator:
                                              [b[:] for b in blocked])
         put, lift, reopen = self._deal_ops(state)
         class_of, rand, cost = self.class_of, rng.random, self._cost
+        grow = self._growth.start() if self._growth.of else None
         for c, t, _ in bound:              # a cell of its place that the placement rules closed: dealt again
             if class_of[t] >= 0 and pos[class_of[t]][c] < 0:
                 return None
             put(t, c)
+            if grow:
+                grow.put(t, c)
         work = 0
         placed: list[int] = []
         pending = list(reversed(bag))
@@ -270,13 +291,19 @@ class Generator:
                 repairs -= 1
                 resting = placed.pop(int(rand() * len(placed)))
                 pending.append(lift(resting))
+                if grow:
+                    grow.lift(pending[-1], resting)
                 work += cost[pending[-1]]
                 continue
             work += cost[pending[-1]]
             if work > WORK_PER_BOARD:
                 return OVER_WORK
-            c = cells[int(rand() * len(cells))]
-            put(pending.pop(), c)
+            pool = grow.near(pending[-1], cells) if grow else cells
+            c = pool[int(rand() * len(pool))]
+            t = pending.pop()
+            put(t, c)
+            if grow:
+                grow.put(t, c)
             placed.append(c)
             if resting >= 0:
                 reopen(resting)
@@ -360,7 +387,6 @@ class Generator:
         disjoint = any(r.kind == "start_areas_apart" for r in self.spec.rules)
         if len(cells) < players:
             return None
-        area = self.board.area
         quotas = [r for r in self.spec.rules if r.kind == "start_quota"]
         coords, dist = self.spec.coords, self.board.distance
         cells = [c for c in cells if all(holds.start_quota_holds(r, c, kind, coords, dist, players) for r in quotas)]
@@ -368,19 +394,13 @@ class Generator:
         nearest = [(r, self._nearest(r, kind, cells)) for r in self._rules("start_nearest")]
         cells = [c for c in cells if all(holds.bound(r, "min", players, 0) <= steps[c] <= holds.bound(r, "max", players, steps[c])
                                          for r, steps in nearest)]
-        for _ in range(200):
-            rng.shuffle(cells)
-            chosen: list[int] = []
-            for c in cells:
-                if all(dist(coords[c], coords[s]) >= d for s in chosen for d in apart) and \
-                        not (disjoint and any(not area[c].isdisjoint(area[s]) for s in chosen)):
-                    chosen.append(c)
-                    if len(chosen) == players:
-                        break
-            if len(chosen) == players and all(max(steps[c] for c in chosen) - min(steps[c] for c in chosen)
-                                              <= r.args["spread"][players] for r, steps in nearest if "spread" in r.args):
-                return chosen
-        return None
+        clash = {c: self.board.clash(c, tuple(apart), disjoint) for c in cells}
+
+        def spread_ok(chosen) -> bool:
+            return all(max(steps[c] for c in chosen) - min(steps[c] for c in chosen) <= r.args["spread"][players]
+                       for r, steps in nearest if "spread" in r.args)
+
+        return declared_apart.pick_apart(rng, cells, players, clash, spread_ok)
 
     def _rules(self, kind: str) -> list:
         return [r for r in self.spec.rules if r.kind == kind]

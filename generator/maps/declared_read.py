@@ -11,12 +11,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import declared_grow_read as grow, grid
+from .declared_laid_read import LAID_OBJECTIVES, LAID_READERS
 from .rules import is_int
 
 MAX_CELLS = 2_000           # cells of a board (a 44 x 44 map): distance tables grow with its square
-BOARD_SHAPES = ("rectangle", "hexagon", "rows", "cells", "grown")
+BOARD_SHAPES = ("rectangle", "hexagon", "rows", "cells", "grown", "laid")
 MARKER_RULES = ("marked", "marker_distance", "marker_off_start_areas")
-OBJECTIVES = ("region_spread", "start_spread", "type_spread", "pick_spread", "nearest_spread")
+OBJECTIVES = ("region_spread", "start_spread", "type_spread", "pick_spread", "nearest_spread", *LAID_OBJECTIVES)
 
 
 class DeclarationError(Exception):
@@ -144,6 +145,8 @@ def board_cells(rd, board, grid_type) -> list:
         if len(set(out)) != len(out):
             rd.fail("board.rows", "lists a cell twice")
         return out
+    if shape == "laid":             # no printed board: the tiles the players lay are the map
+        return []
     if shape == "cells":
         cells = board.get("cells")
         if not isinstance(cells, list) or not cells:
@@ -471,6 +474,9 @@ def _start_nearest(rd, where, entry, args, groups) -> None:
 MORE_RULES = {"clusters": _clusters, "start_edge": _start_edge, "start_nearest": _start_nearest,
               **grow.RULE_READERS}
 RULE_KEYS.update(grow.RULE_KEYS)
+# a laid map's set and piece rules (declared_laid_read.py)
+RULE_KEYS.update({kind: keys for kind, (keys, _) in LAID_READERS.items()})
+MORE_RULES.update({kind: reader for kind, (_, reader) in LAID_READERS.items()})
 
 
 def start_rules(rd, value, groups, players) -> dict | None:
@@ -512,6 +518,9 @@ def objectives(rd, entries, types, groups, starts, tokens, pieces=()) -> list:
             if any(o.get("name") == goal["name"] for o in out):
                 rd.fail(f"{where}.name", f"a second pick_spread named '{goal['name']}'", "give it a name: of its own")
             out.append(goal)
+            continue
+        if kind in LAID_OBJECTIVES:
+            out.append(LAID_OBJECTIVES[kind](rd, where, entry, groups))
             continue
         rd.keys(entry, where, (kind, "per", "through", "weight", "over", "as"))
         value = entry[kind]
