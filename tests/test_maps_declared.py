@@ -547,7 +547,8 @@ def test_start_areas_apart_breaks_alone(tmp_path):
     moves = [(j, c) for i, a in enumerate(starts) for j in range(len(starts)) if j != i for c in layout.cells
              if grid.hex_distance((c["q"], c["r"]), tuple(a["cell"])) == 2 and c["type"] in ("green", "blue", "red", "yellow")
              and all(grid.hex_distance((c["q"], c["r"]), tuple(p["cell"])) >= 2 for k, p in enumerate(starts) if k != j)
-             and not high & set(grid.hex_neighbours((c["q"], c["r"])))]
+             and not high & set(grid.hex_neighbours((c["q"], c["r"])))
+             and not any(d.get("doom_point") for d in layout.cells if grid.hex_distance((d["q"], d["r"]), (c["q"], c["r"])) <= 1)]
     j, c = moves[0]                              # a start moved two steps from another: their areas meet
     starts[j]["cell"] = [c["q"], c["r"]]
     found = check.check(layout)

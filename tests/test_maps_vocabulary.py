@@ -150,8 +150,10 @@ POOLS_SPREAD = {"id": "pools-spread", "quota": "pool", "per": "quadrants", "min"
 
 
 def test_no_layout_names_the_rules_that_rejected_most_boards(tmp_path):
+    # six pools, two in every quarter: no board can (dealing grows the pond as one, so a pool in
+    # every quarter alone can be met)
     gen, _ = marsh(tmp_path, lambda s: s["constraints"].extend([
-        POOLS_SPREAD, {"id": "pools-joined", "connected": "pool", "quote": "One pond."}]))
+        {**POOLS_SPREAD, "min": 2}, {"id": "pools-joined", "connected": "pool", "quote": "One pond."}]))
     with pytest.raises(declared_gen.NoLayout) as caught:
         gen.generate(random.Random(1), 3, MapOptions(balance=False, budget=60))
     said = str(caught.value)

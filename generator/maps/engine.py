@@ -27,7 +27,8 @@ from .layout import Layout, LayoutKeys
 from .rules import MapError, MapOptions, Violation, read_map_yaml
 
 GAMES = ("royal-dukes", "shires", "lords-of-doomspire", "dragon-towers", "cones-of-dunshire")
-PYTHON_RULES = GAMES            # the built-in games with hand-written rules
+# the built-in games whose hand-written rules are still in generator/maps/ (the others are declared)
+PYTHON_RULES = ("royal-dukes", "cones-of-dunshire")
 DEFAULT_BALANCE_TRIES = 40
 # map.yaml sections a copy of a built-in pack may change while keeping the hand-written rules:
 # they are read from the pack itself (the drawing, which rules are policies, the declared form)
@@ -82,13 +83,15 @@ def _rules_at(root: Path) -> MapRules:
     if python is not None:
         return _python_rules(game_id, root, data, python)
     if "layout" in data:
-        from . import declared, declared_check, declared_gen
+        from . import declared, declared_check, declared_gen, declared_laid_gen
         try:
             spec = declared.load(data["layout"], path)
         except declared.DeclarationError as exc:
             raise MapError(str(exc)) from None
         checker = declared_check.Checker(spec.source, game_id)     # written apart: reads the file itself
-        return MapRules(game_id, root, data, declared_gen.Generator(spec, game_id),
+        # a map the players lay from their own tiles is grown, not dealt onto a printed board
+        generator = declared_laid_gen.Generator if spec.sets else declared_gen.Generator
+        return MapRules(game_id, root, data, generator(spec, game_id),
                         (("declared", checker.check),), checker.keys)
     raise MapError(f"{path}: declares no map rules; add a `layout:` section in the map vocabulary "
                    f"(docs/maps.md)")
