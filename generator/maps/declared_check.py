@@ -80,6 +80,7 @@ class Checker:
         cells |= {t["name"] for t in self.tokens} | {m["name"] for m in self.markers}
         cells |= {k for o in self.outside for k in (o.get("values") or {})} | laid_check.cell_keys(self.decl)
         placements = {"kind", "cell", "player", "role", *((self.starts or {}).get("fields") or {})}
+        placements |= {"label"} if (self.starts or {}).get("labels") else set()      # drawing only
         placements |= {"owner", "roll"} if laid_check.piece_kinds(self.decl) else set()
         placements |= {k for o in self.outside for k in (o.get("piece") or {})}
         return LayoutKeys(frozenset(cells), frozenset(placements))

@@ -4,6 +4,7 @@ Values are read from the layout's cells: a type's value, one a tile carries, or 
 """
 from __future__ import annotations
 
+from . import declared_steps
 from .layout import Layout
 
 
@@ -15,8 +16,10 @@ def metrics(spec, board, layout: Layout) -> dict:
         i = index.get(layout.coord(cell))
         if i is not None:
             kind[i], record[i] = cell.get("type"), cell
-    out = {}
+    out = declared_steps.metrics([g for g in spec.objective if g["kind"] == "start_steps"], layout, spec)
     for goal in spec.objective:
+        if goal["kind"] == "start_steps":
+            continue
         value = _values(goal, record)
         name = goal["value"]
         if goal["kind"] == "region_spread":
@@ -38,6 +41,8 @@ def metrics(spec, board, layout: Layout) -> dict:
 def spreads(goal) -> list[str]:
     """The metrics an objective evens out."""
     name = goal["value"]
+    if goal["kind"] == "start_steps":
+        return [f"{declared_steps.metric_name(goal)}_spread"]
     if goal["kind"] == "region_spread":
         return [f"{name}_{s}_spread" for s in goal["per"]]
     return [f"{name}_per_type_spread" if goal["kind"] == "type_spread" else f"{name}_near_starts_spread"]

@@ -465,9 +465,13 @@ class Generator:
         dist, coords = self.board.distance, self.spec.coords
         apart = [r for r in self.spec.rules if r.kind == "min_distance"]
 
-        def keeps_apart(t, u):
-            return [r.args["distance"][players] for r in apart
-                    if (t in r.args["a"] and u in r.args["b"]) or (t in r.args["b"] and u in r.args["a"])]
+        memo: dict = {}
+
+        def keeps_apart(t, u):          # asked for every cell and space: worked out once per pair of types
+            if (t, u) not in memo:
+                memo[t, u] = [r.args["distance"][players] for r in apart
+                              if (t in r.args["a"] and u in r.args["b"]) or (t in r.args["b"] and u in r.args["a"])]
+            return memo[t, u]
 
         # the cells of the ring each space may take, whatever the other spaces do
         allowed = []
@@ -548,7 +552,8 @@ class Generator:
         decl = spec.starts or {}
         out, beside = [], []
         for p, c in enumerate(starts):
-            seat = {"player": p + 1, **({"role": decl["roles"][p]} if decl.get("roles") else {})}
+            seat = {"player": p + 1, **({"role": decl["roles"][p]} if decl.get("roles") else {}),
+                    **({"label": decl["labels"][p]} if decl.get("labels") else {})}
             out.append({"kind": "start", **seat, "cell": list(spec.coords[c]), **copy.deepcopy(decl.get("fields", {}))})
             if decl.get("around_piece"):
                 beside += [{"kind": decl["around_piece"], **seat, "cell": list(spec.coords[m])}

@@ -10,14 +10,15 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import grid
+from . import declared_steps, grid
 from .declared_laid_read import LAID_OBJECTIVES, LAID_READERS
 from .rules import is_int
 
 MAX_CELLS = 2_000           # cells of a board (a 44 x 44 map): distance tables grow with its square
 BOARD_SHAPES = ("rectangle", "hexagon", "rows", "cells", "laid")
 MARKER_RULES = ("marked", "marker_distance", "marker_off_start_areas")
-OBJECTIVES = ("region_spread", "start_spread", "type_spread", *LAID_OBJECTIVES)
+MORE_OBJECTIVES = {**LAID_OBJECTIVES, "start_steps": declared_steps.read}     # kind -> reader
+OBJECTIVES = ("region_spread", "start_spread", "type_spread", *MORE_OBJECTIVES)
 
 
 class DeclarationError(Exception):
@@ -457,12 +458,16 @@ def start_rules(rd, value, groups, players) -> dict | None:
     if value is None:
         return None
     value = rd.mapping(value, "starts")
-    rd.keys(value, "starts", ("over", "near", "roles", "neighbours", "around", "fields", "around_piece"))
+    rd.keys(value, "starts", ("over", "near", "roles", "labels", "neighbours", "around", "fields", "around_piece"))
     known(rd, "starts.over", value.get("over"), groups)       # `over`, not `on`: YAML reads a bare on as true
     roles = value.get("roles")
     if roles is not None and (not isinstance(roles, list) or not all(isinstance(r, str) for r in roles)
                               or len(set(roles)) != len(roles) or len(roles) < players[1]):
         rd.fail("starts.roles", f"must name {players[1]} different roles, one per seat in player order")
+    labels = value.get("labels")            # drawing only: the letters printed on a seat's pieces
+    if labels is not None and (not isinstance(labels, list) or not all(isinstance(x, str) and x for x in labels)
+                               or len(labels) < players[1]):
+        rd.fail("starts.labels", f"must give {players[1]} short names, one per seat in player order")
     if "around" in value:
         known(rd, "starts.around", value["around"], groups)
     fields = dict(rd.mapping(value.get("fields", {}), "starts.fields"))
@@ -473,7 +478,7 @@ def start_rules(rd, value, groups, players) -> dict | None:
     if piece is not None and (not isinstance(piece, str) or piece == "start"):
         rd.fail("starts.around_piece", f"must name the kind of piece set beside each start, not {piece!r}")
     return {"over": groups[value["over"]], "near": rd.whole(value.get("near", 1), "starts.near", 0, 20),
-            "roles": roles, "around": groups.get(value.get("around")), "fields": fields, "around_piece": piece,
+            "roles": roles, "labels": labels, "around": groups.get(value.get("around")), "fields": fields, "around_piece": piece,
             "neighbours": None if value.get("neighbours") is None else rd.whole(value["neighbours"], "starts.neighbours", 0, 8)}
 
 
@@ -486,8 +491,10 @@ def objectives(rd, entries, types, groups, starts, tokens) -> list:
         if len(kinds) != 1:
             rd.fail(where, f"must be one of {', '.join(OBJECTIVES)}")
         kind = kinds[0]
-        if kind in LAID_OBJECTIVES:
-            out.append(LAID_OBJECTIVES[kind](rd, where, entry, groups))
+        if kind in MORE_OBJECTIVES:
+            if kind == "start_steps" and starts is None:
+                rd.fail(where, "start_steps needs starts:")
+            out.append(MORE_OBJECTIVES[kind](rd, where, entry, groups))
             continue
         rd.keys(entry, where, (kind, "per", "through", "weight", "over", "as"))
         value = entry[kind]
