@@ -8,7 +8,7 @@ import random
 import pytest
 import yaml
 
-from generator.maps import declared, declared_check, declared_gen, declared_pick, grid
+from generator.maps import declared, declared_apart, declared_check, declared_gen, grid
 from generator.maps.rules import MapOptions
 
 PLAIN = MapOptions(balance=False)
@@ -57,8 +57,8 @@ def test_the_start_search_finds_the_one_set_there_is():
     cells = list(range(5))
     clash = {c: sum(1 << j for j in cells if abs(c - j) < 4) for c in cells}
     for seed in range(20):
-        assert sorted(declared_pick.pick_apart(random.Random(seed), cells, 2, clash)) == [0, 4]
-    assert declared_pick.pick_apart(random.Random(1), cells, 3, clash) is None
+        assert sorted(declared_apart.pick_apart(random.Random(seed), cells, 2, clash)) == [0, 4]
+    assert declared_apart.pick_apart(random.Random(1), cells, 3, clash) is None
 
 
 def test_the_start_search_takes_the_greedy_choice_first():
@@ -73,4 +73,4 @@ def test_the_start_search_takes_the_greedy_choice_first():
             if c not in blocked and len(greedy) < 5:
                 greedy.append(c)
                 blocked |= {c - 1, c, c + 1}
-        assert declared_pick.pick_apart(random.Random(seed), cells, 5, clash) == greedy
+        assert declared_apart.pick_apart(random.Random(seed), cells, 5, clash) == greedy

@@ -28,7 +28,7 @@ from .rules import MapError, MapOptions, Violation, read_map_yaml
 
 GAMES = ("royal-dukes", "shires", "lords-of-doomspire", "dragon-towers", "cones-of-dunshire")
 # the built-in games whose hand-written rules are still in generator/maps/ (the others are declared)
-PYTHON_RULES = ("royal-dukes", "shires", "lords-of-doomspire")
+PYTHON_RULES = ("royal-dukes",)
 DEFAULT_BALANCE_TRIES = 40
 # map.yaml sections a copy of a built-in pack may change while keeping the hand-written rules:
 # they are read from the pack itself (the drawing, which rules are policies, the declared form)
