@@ -16,9 +16,11 @@ def metrics(spec, board, layout: Layout) -> dict:
         i = index.get(layout.coord(cell))
         if i is not None:
             kind[i], record[i] = cell.get("type"), cell
-    out = declared_steps.metrics([g for g in spec.objective if g["kind"] == "start_steps"], layout, spec)
+    walked = [g for g in spec.objective if g.get("walk")]
+    out = declared_steps.metrics(walked, layout, spec,
+                                 [spec.coords[s] for s in _starts(layout, spec, index) if s is not None]) if walked else {}
     for goal in spec.objective:
-        if goal["kind"] == "start_steps":
+        if goal.get("walk"):
             continue
         name = goal["value"]
         if goal["kind"] == "pick_spread":        # the players' simulated choices of a cell
@@ -50,7 +52,7 @@ def metrics(spec, board, layout: Layout) -> dict:
 def spreads(goal) -> list[str]:
     """The metrics an objective evens out."""
     name = goal["value"]
-    if goal["kind"] == "start_steps":
+    if goal.get("walk"):
         return [f"{declared_steps.metric_name(goal)}_spread"]
     if goal["kind"] == "region_spread":
         return [f"{name}_{s}_spread" for s in goal["per"]]

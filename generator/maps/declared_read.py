@@ -17,8 +17,7 @@ from .rules import is_int
 MAX_CELLS = 2_000           # cells of a board (a 44 x 44 map): distance tables grow with its square
 BOARD_SHAPES = ("rectangle", "hexagon", "rows", "cells", "grown", "laid")
 MARKER_RULES = ("marked", "marker_distance", "marker_off_start_areas")
-MORE_OBJECTIVES = {**LAID_OBJECTIVES, "start_steps": declared_steps.read}     # kind -> reader
-OBJECTIVES = ("region_spread", "start_spread", "type_spread", "pick_spread", "nearest_spread", *MORE_OBJECTIVES)
+OBJECTIVES = ("region_spread", "start_spread", "type_spread", "pick_spread", "nearest_spread", *LAID_OBJECTIVES)
 
 
 class DeclarationError(Exception):
@@ -524,10 +523,13 @@ def objectives(rd, entries, types, groups, starts, tokens, pieces=()) -> list:
                 rd.fail(f"{where}.name", f"a second pick_spread named '{goal['name']}'", "give it a name: of its own")
             out.append(goal)
             continue
-        if kind in MORE_OBJECTIVES:
-            if kind == "start_steps" and starts is None:
-                rd.fail(where, "start_steps needs starts:")
-            out.append(MORE_OBJECTIVES[kind](rd, where, entry, groups))
+        if kind in LAID_OBJECTIVES:
+            out.append(LAID_OBJECTIVES[kind](rd, where, entry, groups))
+            continue
+        if kind == "nearest_spread" and set(entry) & set(declared_steps.WALK_KEYS):    # walked steps
+            if starts is None:
+                rd.fail(where, "nearest_spread needs starts: or seats:")
+            out.append(declared_steps.read(rd, where, entry, groups))
             continue
         rd.keys(entry, where, (kind, "per", "through", "weight", "over", "as"))
         value = entry[kind]

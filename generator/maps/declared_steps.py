@@ -1,8 +1,10 @@
-"""The objective `start_steps` (docs/maps.md): how far each start is from the cells of a type,
-walking as the rules let a piece walk -> per-start metrics and their spread, which balancing
-evens out ("every player as far from the Summit, from each colour, from the Challenge spaces").
+"""The objective `nearest_spread` walked (docs/maps.md): how far each start (or taken seat) is
+from the cells of a type, walking as the rules let a piece walk -> per-start metrics and their
+spread, which balancing evens out ("every player as far from the Summit, from each colour, from
+the Challenge spaces"). Without `by`, `step` or `each`, nearest_spread counts grid steps
+(declared_fair.py).
 
-{start_steps: A, by: VALUE, step: d, each: true, weight: w}: the steps from each start to its
+{nearest_spread: A, by: VALUE, step: d, each: true, weight: w}: the steps from each start to its
 nearest cell of A (with `each`, the sum over every cell of A), walking from cell to neighbouring
 cell, each step to a cell whose VALUE differs by at most d (with `by`; a cell without it counts
 0); a space off the board is reached from any cell beside it, one step more, and never walked
@@ -15,14 +17,15 @@ from collections import deque
 from . import grid
 
 FAR = 99
-KEYS = ("start_steps", "by", "step", "each", "weight")
+WALK_KEYS = ("by", "step", "each")
+KEYS = ("nearest_spread", *WALK_KEYS, "weight")
 
 
 def read(rd, where, entry, groups) -> dict:
     rd.keys(entry, where, KEYS)
-    target = entry["start_steps"]
+    target = entry["nearest_spread"]
     if target not in groups:
-        rd.fail(f"{where}.start_steps", f"'{target}' is not a declared type or group", "declare it under types: or groups:")
+        rd.fail(f"{where}.nearest_spread", f"'{target}' is not a declared type or group", "declare it under types: or groups:")
     by = entry.get("by")
     if by is not None and not isinstance(by, str):
         rd.fail(f"{where}.by", "must name the value a step may change by at most step: (e.g. elevation)")
@@ -32,24 +35,24 @@ def read(rd, where, entry, groups) -> dict:
     weight = entry.get("weight", 1)
     if not isinstance(weight, (int, float)) or isinstance(weight, bool):
         rd.fail(f"{where}.weight", f"must be a number, not {weight!r}")
-    return {"kind": "start_steps", "value": target, "a": groups[target], "by": by, "each": each,
+    return {"kind": "nearest_spread", "walk": True, "value": target, "a": groups[target], "by": by, "each": each,
             "step": rd.whole(entry.get("step", 1), f"{where}.step", 0, 1000), "weight": float(weight)}
 
 
 def metric_name(goal: dict) -> str:
     by = f"_by_{goal['by']}" if goal["by"] else ""
-    return f"{goal['value']}_{'steps_to_each' if goal['each'] else 'steps'}{by}"
+    return f"{goal['value']}_{'to_each' if goal['each'] else 'nearest'}{by}"
 
 
-def metrics(goals: list, layout, spec) -> dict:
-    """Each start_steps goal's steps per start (in the starts' order) and their spread."""
+def metrics(goals: list, layout, spec, starts: list) -> dict:
+    """Each walked goal's steps from each start (cells, in player order) and their spread."""
     if not goals:
         return {}
     cells = {layout.coord(c): c for c in layout.cells}
     on_board = set(spec.coords)
-    around = grid.neighbours_fn(spec.grid)
+    around = grid.walled(spec.grid, spec.coords, spec.walls)[0] if spec.walls else grid.neighbours_fn(spec.grid)
     adj = {c: [m for m in around(c) if m in cells] for c in cells}
-    starts = [tuple(p["cell"]) for p in layout.placements if p.get("kind") == "start" and tuple(p["cell"]) in cells]
+    starts = [s for s in starts if s in cells]
     walks: dict = {}
     out = {}
     for goal in goals:

@@ -1,5 +1,5 @@
-"""The objective start_steps (docs/maps.md): steps from each start to its nearest cell of a type
-(or the sum over all of them), walked as the rules let a piece walk, and balanced by its spread."""
+"""The objective nearest_spread walked (docs/maps.md): steps from each start to its nearest cell of
+a type (or the sum over all of them), walked as the rules let a piece walk, balanced by its spread."""
 from __future__ import annotations
 
 import random
@@ -17,9 +17,13 @@ SECTION = {
     "deal": [{"type": "well", "count": 1}],
     "starts": {"over": "plain"},
     "outside": [{"type": "gate"}],
-    "objective": [{"start_steps": "well"}, {"start_steps": "well", "by": "height", "step": 1},
-                  {"start_steps": "gate", "each": True}],
+    "objective": [{"nearest_spread": "well", "step": 1}, {"nearest_spread": "well", "by": "height", "step": 1},
+                  {"nearest_spread": "gate", "each": True}],
 }
+
+
+def steps(goals, row, starts, spec) -> dict:
+    return declared_steps.metrics(goals, layout(row, starts), spec, [(x, 0) for x in starts])
 
 
 def layout(row: list[str], starts: list[int], gate=(5, 0)) -> Layout:
@@ -31,37 +35,37 @@ def layout(row: list[str], starts: list[int], gate=(5, 0)) -> Layout:
 
 def test_steps_to_the_nearest_cell_walked_as_the_rules_allow(tmp_path):
     spec = declared.load(SECTION, tmp_path / "map.yaml")
-    m = declared_steps.metrics(spec.objective, layout(["plain", "well", "cliff", "plain", "plain"], [0, 4]), spec)
-    assert m["well_steps"] == [1, 3]              # the cliff is crossed when no value is read
-    assert m["well_steps_spread"] == 2
+    m = steps(spec.objective, ["plain", "well", "cliff", "plain", "plain"], [0, 4], spec)
+    assert m["well_nearest"] == [1, 3]            # the cliff is crossed when no value is read
+    assert m["well_nearest_spread"] == 2
     # the walk that reads height may not climb the cliff (5 > 0 + 1): start 2 never reaches the well
     goals = spec.objective[1:2]
-    m = declared_steps.metrics(goals, layout(["plain", "well", "cliff", "plain", "plain"], [0, 4]), spec)
-    assert m["well_steps_by_height"] == [1, declared_steps.FAR]
+    m = steps(goals, ["plain", "well", "cliff", "plain", "plain"], [0, 4], spec)
+    assert m["well_nearest_by_height"] == [1, declared_steps.FAR]
 
 
 def test_a_space_off_the_board_is_reached_not_walked_through(tmp_path):
     spec = declared.load(SECTION, tmp_path / "map.yaml")
-    m = declared_steps.metrics(spec.objective[2:], layout(["plain", "well", "plain", "plain", "plain"], [0, 3]), spec)
-    assert m["gate_steps_to_each"] == [5, 2]      # one step beyond the last cell
+    m = steps(spec.objective[2:], ["plain", "well", "plain", "plain", "plain"], [0, 3], spec)
+    assert m["gate_to_each"] == [5, 2]            # one step beyond the last cell
 
 
-def test_start_steps_needs_starts(tmp_path):
+def test_walked_nearest_needs_starts(tmp_path):
     section = {**SECTION}
     section.pop("starts")
-    with pytest.raises(declared.DeclarationError, match=r"objective\[1\]: start_steps needs starts:"):
+    with pytest.raises(declared.DeclarationError, match=r"objective\[1\]: nearest_spread needs starts: or seats:"):
         declared.load(section, tmp_path / "map.yaml")
-    with pytest.raises(declared.DeclarationError, match=r"objective\[1\]\.start_steps: 'lake' is not a declared type"):
-        declared.load({**SECTION, "objective": [{"start_steps": "lake"}]}, tmp_path / "map.yaml")
+    with pytest.raises(declared.DeclarationError, match=r"objective\[1\]\.nearest_spread: 'lake' is not a declared type"):
+        declared.load({**SECTION, "objective": [{"nearest_spread": "lake", "by": "height"}]}, tmp_path / "map.yaml")
 
 
 def test_balancing_evens_the_steps_out():
-    """Cones of Dunshire balances by start_steps: its balanced layouts' spreads are smaller."""
+    """Cones of Dunshire balances by walked nearest_spread: its balanced layouts' spreads are smaller."""
     from generator.maps import engine
     from generator.maps.rules import MapOptions
     plain = [engine.generate("cones-of-dunshire", s, None, MapOptions(balance=False)).metrics for s in range(6)]
     fair = [engine.generate("cones-of-dunshire", s, None, MapOptions()).metrics for s in range(6)]
-    key = "summit_steps_by_elevation_spread"
+    key = "summit_nearest_by_elevation_spread"
     assert sum(m[key] for m in fair) < sum(m[key] for m in plain)
     score = engine.generator_of("cones-of-dunshire").score
     assert sum(m["score"] for m in fair) > sum(score(m) for m in plain) + 20
