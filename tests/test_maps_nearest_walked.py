@@ -69,3 +69,24 @@ def test_balancing_evens_the_steps_out():
     assert sum(m[key] for m in fair) < sum(m[key] for m in plain)
     score = engine.generator_of("cones-of-dunshire").score
     assert sum(m["score"] for m in fair) > sum(score(m) for m in plain) + 20
+
+
+def test_starts_near_takes_a_number_per_player_count(tmp_path):
+    """docs/maps.md: starts.near per player count; start_spread sums within that many steps."""
+    from generator.maps import declared_gen
+    from generator.maps.rules import MapOptions
+    section = {"board": {"grid": "square", "shape": "rectangle", "cols": 7, "rows": 1},
+               "players": {"min": 2, "max": 3}, "types": {"plain": {"values": {"food": 1}}, "rock": {}},
+               "fill": "plain", "deal": [{"type": "rock", "count": 1}],
+               "starts": {"over": "plain", "near": {2: 1, 3: 0}}, "objective": [{"start_spread": "food"}]}
+    spec = declared.load(section, tmp_path / "map.yaml")
+    assert spec.starts["near"] == {2: 1, 3: 0}
+    gen = declared_gen.Generator(spec, "g")
+    for players, near in ((2, 1), (3, 0)):
+        made = gen.generate(random.Random(4), players, MapOptions(balance=False))
+        m = gen.metrics(made)
+        food = {(c["x"], c["y"]): c.get("food", 0) for c in made.cells}
+        starts = [tuple(p["cell"]) for p in made.placements if p["kind"] == "start"]
+        assert m["food_near_starts"] == [sum(v for c, v in food.items() if abs(c[0] - s[0]) <= near) for s in starts]
+    with pytest.raises(declared.DeclarationError, match=r"starts\.near: gives no number for 3 players"):
+        declared.load({**section, "starts": {"over": "plain", "near": {2: 1}}}, tmp_path / "map.yaml")

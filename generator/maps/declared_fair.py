@@ -122,6 +122,7 @@ def _start_sums(layout, value, board, spec, index) -> list[float]:
     """Each start's (or taken seat's, in player order) sum of the value within `near` steps."""
     sums = []
     near = (spec.starts or spec.seats or {}).get("near", 1)
+    near = near.get(layout.players, 1) if isinstance(near, dict) else near     # starts.near: per player count
     for s in _starts(layout, spec, index):
         sums.append(sum((v for i, v in enumerate(value)
                          if v is not None and board.distance(spec.coords[s], spec.coords[i]) <= near), 0.0))

@@ -502,7 +502,7 @@ def start_rules(rd, value, groups, players) -> dict | None:
     piece = value.get("around_piece")
     if piece is not None and (not isinstance(piece, str) or piece == "start"):
         rd.fail("starts.around_piece", f"must name the kind of piece set beside each start, not {piece!r}")
-    return {"over": groups[value["over"]], "near": rd.whole(value.get("near", 1), "starts.near", 0, 20),
+    return {"over": groups[value["over"]], "near": rd.per_players(value.get("near", 1), "starts.near", players, 0, 20),
             "roles": roles, "labels": labels, "around": groups.get(value.get("around")), "fields": fields, "around_piece": piece,
             "neighbours": None if value.get("neighbours") is None else rd.whole(value["neighbours"], "starts.neighbours", 0, 8)}
 
