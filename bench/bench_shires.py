@@ -28,6 +28,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from generator.maps import engine  # noqa: E402
 from generator.maps.rules import MapOptions  # noqa: E402
+from bench_oracles import OracleGen  # noqa: E402  (the hand-written generator behind the engine's interface)
 from map_oracles import shires_gen  # noqa: E402
 
 PLAIN = MapOptions(balance=False)
@@ -35,10 +36,12 @@ PLAIN = MapOptions(balance=False)
 HAND = """
 import sys
 sys.path.insert(0, {tests!r})
+sys.path.insert(0, {bench!r})
 from generator.maps import engine
 from map_oracles import shires_check, shires_gen
+from bench_oracles import OracleGen
 declared = engine.rules_for("shires")
-hand = engine.MapRules(declared.id, declared.root, declared.data, engine._RenamedGen(shires_gen, "shires"),
+hand = engine.MapRules(declared.id, declared.root, declared.data, OracleGen(shires_gen, "shires"),
                        (("python", shires_check.check),), shires_check.KEYS)
 if {hand!r}:
     engine._rules_at.cache_clear()
@@ -52,7 +55,7 @@ sys.exit(main(sys.argv[1:]))
 def command(which: str, count: int, out: str) -> float:
     args = ["map", "shires", "--seed", "1", "--count", str(count), "--balance", "off", "--format", "json", "--out", out]
     # the same start-up for both: the oracle imported, the engine patched only for the hand-written
-    argv = [sys.executable, "-c", HAND.format(tests=str(ROOT / "tests"), hand=which == "hand-written"), *args]
+    argv = [sys.executable, "-c", HAND.format(tests=str(ROOT / "tests"), bench=str(ROOT / "bench"), hand=which == "hand-written"), *args]
     start = time.perf_counter()
     done = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True)
     took = time.perf_counter() - start
@@ -102,7 +105,7 @@ def main() -> None:
     print(f"one balanced layout (default, {declared.BALANCE_TRIES} tries): "
           f"{(time.process_time() - start) / args.balanced:.3f} CPU s")
 
-    hand = engine.MapRules("shires", engine.builtin_root("shires"), {}, engine._RenamedGen(shires_gen, "shires"),
+    hand = engine.MapRules("shires", engine.builtin_root("shires"), {}, OracleGen(shires_gen, "shires"),
                            (("python", lambda layout: []),))
     keys = ("start_value_spread", "start_wood_spread", "start_wood_min", "start_trade_spread",
             "start_missing_resource", "wood_hamlet_share", "radius")

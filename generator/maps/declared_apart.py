@@ -12,6 +12,21 @@ import random
 NODES = 20_000              # search steps for one board before it is given up
 
 
+def clash_bits(board, c: int, apart: tuple, disjoint: bool) -> int:
+    """The cells (as bits) that may not hold a start beside one on c: closer than a
+    start_distance, or (start_areas_apart) with areas that meet; worked out once per cell."""
+    key = (c, apart, disjoint)
+    if key not in board.clash:
+        near = max(apart, default=0)
+        bits = 0
+        for j in range(board.n):
+            if (near and board.distance(board.coords[c], board.coords[j]) < near) or \
+                    (disjoint and not board.area[c].isdisjoint(board.area[j])):
+                bits |= 1 << j
+        board.clash[key] = bits
+    return board.clash[key]
+
+
 def pick_apart(rng: random.Random, cells: list, want: int, clash: dict, accept=None) -> list | None:
     """`want` of `cells`, none in another's `clash` bits, that `accept(chosen)` takes; None when
     there is no such set (or NODES steps did not find one)."""

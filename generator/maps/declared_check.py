@@ -85,6 +85,7 @@ class Checker:
         cells |= {k for o in self.outside for k in (o.get("values") or {})} | self.grow.cell_keys()
         cells |= laid_check.cell_keys(self.decl)
         placements = {"kind", "cell", "player", "role", *((self.starts or {}).get("fields") or {})}
+        placements |= {"label"} if (self.starts or {}).get("labels") else set()      # drawing only
         placements |= self.grow.placement_keys()
         placements |= {"owner", "roll"} if laid_check.piece_kinds(self.decl) else set()
         placements |= {k for o in self.outside for k in (o.get("piece") or {})}
@@ -121,7 +122,7 @@ class Checker:
             out.append(Violation(rule, message, STRUCTURE.get(rule, "") if quote is None else quote, policy))
 
         if self.laid:
-            self._lay(layout)
+            laid_check.lay(self, layout)
         kinds = self._structure(layout, report)
         players = getattr(layout, "players", None)
         for n, rule in enumerate(self.constraints):
@@ -137,14 +138,6 @@ class Checker:
         if self.laid:
             laid_check.check(self, layout, kinds, report)
         return out
-
-    def _lay(self, layout) -> None:
-        """A laid map's board is the layout's own tiles (each checked then like a printed board's)."""
-        keys = ("q", "r") if self.grid == "hex" else ("x", "y")
-        self.cells = sorted({(c[keys[0]], c[keys[1]]) for c in getattr(layout, "cells", None) or []
-                             if isinstance(c, dict) and all(is_int(c.get(k)) for k in keys)})
-        self.on_board = set(self.cells)
-        self.edge = set(grid.edge_cells(self.cells, self.grid))
 
     def _structure(self, layout, report) -> dict:
         if getattr(layout, "game", None) != self.game_id:

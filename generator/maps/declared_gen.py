@@ -61,22 +61,8 @@ class _Board:
         self.regions = {s: part_of for s, (_, part_of) in spec.regions.items()}
         self.region_names = {s: names for s, (names, _) in spec.regions.items()}
         self._within: dict = {}
-        self._clash: dict = {}
+        self.clash: dict = {}              # declared_apart.clash_bits, per cell
         self.coords = spec.coords
-
-    def clash(self, c: int, apart: tuple, disjoint: bool) -> int:
-        """The cells (as bits) that may not hold a start beside one on c: closer than a
-        start_distance, or (start_areas_apart) with areas that meet; worked out once per cell."""
-        key = (c, apart, disjoint)
-        if key not in self._clash:
-            near = max(apart, default=0)
-            bits = 0
-            for j in range(self.n):
-                if (near and self.distance(self.coords[c], self.coords[j]) < near) or \
-                        (disjoint and not self.area[c].isdisjoint(self.area[j])):
-                    bits |= 1 << j
-            self._clash[key] = bits
-        return self._clash[key]
 
     def within(self, d: int, coords) -> list[list[int]]:
         """For each cell, the other cells closer than d steps (cached per d)."""
@@ -394,7 +380,7 @@ class Generator:
         nearest = [(r, self._nearest(r, kind, cells)) for r in self._rules("start_nearest")]
         cells = [c for c in cells if all(holds.bound(r, "min", players, 0) <= steps[c] <= holds.bound(r, "max", players, steps[c])
                                          for r, steps in nearest)]
-        clash = {c: self.board.clash(c, tuple(apart), disjoint) for c in cells}
+        clash = {c: declared_apart.clash_bits(self.board, c, tuple(apart), disjoint) for c in cells}
 
         def spread_ok(chosen) -> bool:
             return all(max(steps[c] for c in chosen) - min(steps[c] for c in chosen) <= r.args["spread"][players]
@@ -556,7 +542,8 @@ class Generator:
         decl = spec.starts or {}
         out, beside = [], []
         for p, c in enumerate(starts):
-            seat = {"player": p + 1, **({"role": decl["roles"][p]} if decl.get("roles") else {})}
+            seat = {"player": p + 1, **({"role": decl["roles"][p]} if decl.get("roles") else {}),
+                    **({"label": decl["labels"][p]} if decl.get("labels") else {})}
             out.append({"kind": "start", **seat, "cell": list(spec.coords[c]), **copy.deepcopy(decl.get("fields", {}))})
             if decl.get("around_piece"):
                 beside += [{"kind": decl["around_piece"], **seat, "cell": list(spec.coords[m])}

@@ -30,6 +30,15 @@ def piece_kinds(decl: dict) -> set:
     return {p["kind"] for p in decl.get("turn_pieces") or []}
 
 
+def lay(checker, layout) -> None:
+    """A laid map's board is the layout's own tiles (each checked then like a printed board's)."""
+    keys = ("q", "r") if checker.grid == "hex" else ("x", "y")
+    checker.cells = sorted({(c[keys[0]], c[keys[1]]) for c in getattr(layout, "cells", None) or []
+                            if isinstance(c, dict) and all(is_int(c.get(k)) for k in keys)})
+    checker.on_board = set(checker.cells)
+    checker.edge = set(grid.edge_cells(checker.cells, checker.grid))
+
+
 def check(checker, layout, kinds: dict, report) -> None:
     """Every tile set, set token, turn piece and set or piece rule of the declaration, on one layout."""
     decl = checker.decl

@@ -21,9 +21,13 @@ def place(spec, board, rng: random.Random, kind: list, players: int) -> list | N
     dist, coords = board.distance, spec.coords
     apart = [r for r in spec.rules if r.kind == "min_distance"]
 
-    def keeps_apart(t, u):
-        return [r.args["distance"][players] for r in apart
-                if (t in r.args["a"] and u in r.args["b"]) or (t in r.args["b"] and u in r.args["a"])]
+    memo: dict = {}
+
+    def keeps_apart(t, u):          # asked for every cell and space: worked out once per pair of types
+        if (t, u) not in memo:
+            memo[t, u] = [r.args["distance"][players] for r in apart
+                          if (t in r.args["a"] and u in r.args["b"]) or (t in r.args["b"] and u in r.args["a"])]
+        return memo[t, u]
 
     # the cells of the ring each space may take, whatever the other spaces do
     allowed = []

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import declared_grow_read as grow, grid
+from . import declared_grow_read as grow, declared_steps, grid
 from .declared_laid_read import LAID_OBJECTIVES, LAID_READERS
 from .rules import is_int
 
@@ -483,12 +483,16 @@ def start_rules(rd, value, groups, players) -> dict | None:
     if value is None:
         return None
     value = rd.mapping(value, "starts")
-    rd.keys(value, "starts", ("over", "near", "roles", "neighbours", "around", "fields", "around_piece"))
+    rd.keys(value, "starts", ("over", "near", "roles", "labels", "neighbours", "around", "fields", "around_piece"))
     known(rd, "starts.over", value.get("over"), groups)       # `over`, not `on`: YAML reads a bare on as true
     roles = value.get("roles")
     if roles is not None and (not isinstance(roles, list) or not all(isinstance(r, str) for r in roles)
                               or len(set(roles)) != len(roles) or len(roles) < players[1]):
         rd.fail("starts.roles", f"must name {players[1]} different roles, one per seat in player order")
+    labels = value.get("labels")            # drawing only: the letters printed on a seat's pieces
+    if labels is not None and (not isinstance(labels, list) or not all(isinstance(x, str) and x for x in labels)
+                               or len(labels) < players[1]):
+        rd.fail("starts.labels", f"must give {players[1]} short names, one per seat in player order")
     if "around" in value:
         known(rd, "starts.around", value["around"], groups)
     fields = dict(rd.mapping(value.get("fields", {}), "starts.fields"))
@@ -498,8 +502,8 @@ def start_rules(rd, value, groups, players) -> dict | None:
     piece = value.get("around_piece")
     if piece is not None and (not isinstance(piece, str) or piece == "start"):
         rd.fail("starts.around_piece", f"must name the kind of piece set beside each start, not {piece!r}")
-    return {"over": groups[value["over"]], "near": rd.whole(value.get("near", 1), "starts.near", 0, 20),
-            "roles": roles, "around": groups.get(value.get("around")), "fields": fields, "around_piece": piece,
+    return {"over": groups[value["over"]], "near": rd.per_players(value.get("near", 1), "starts.near", players, 0, 20),
+            "roles": roles, "labels": labels, "around": groups.get(value.get("around")), "fields": fields, "around_piece": piece,
             "neighbours": None if value.get("neighbours") is None else rd.whole(value["neighbours"], "starts.neighbours", 0, 8)}
 
 
@@ -521,6 +525,11 @@ def objectives(rd, entries, types, groups, starts, tokens, pieces=()) -> list:
             continue
         if kind in LAID_OBJECTIVES:
             out.append(LAID_OBJECTIVES[kind](rd, where, entry, groups))
+            continue
+        if kind == "nearest_spread" and set(entry) & set(declared_steps.WALK_KEYS):    # walked steps
+            if starts is None:
+                rd.fail(where, "nearest_spread needs starts: or seats:")
+            out.append(declared_steps.read(rd, where, entry, groups))
             continue
         rd.keys(entry, where, (kind, "per", "through", "weight", "over", "as"))
         value = entry[kind]
