@@ -11,13 +11,14 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from . import grid
+from . import declared_check_areas, declared_grow_check as grow, declared_laid_check as laid_check, grid
 from .layout import Layout, LayoutKeys
 from .rules import Violation, coords_text, is_int, read_map_yaml
 
 SHOWN = 12
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 STRUCTURE = {
+    **grow.STRUCTURE,
     "game": "House rule: a layout names the game whose rules it follows.",
     "players": "House rule: a layout is for a player count the game allows.",
     "grid": "House rule: a layout is drawn on the board's grid.",
@@ -44,7 +45,9 @@ class Checker:
         self.decl = section = data["layout"]
         board = section["board"]
         self.grid = board.get("grid", "hex")
-        self.cells = self._cells(board)
+        self.grow = grow.GrowChecks(section)     # a grown board, numbered tiles, pieces, edge marks
+        self.laid = board.get("shape") == "laid"      # no printed board: the layout's tiles are the map
+        self.cells = [] if self.grow.grown else self._cells(board)
         self.on_board = set(self.cells)
         self.edge = set(grid.edge_cells(self.cells, self.grid))
         walls = [[tuple(a), tuple(b)] for a, b in board.get("walls") or []]
@@ -58,7 +61,8 @@ class Checker:
                 col, row = grid.axial_to_offset(c)
                 self.labels[c] = f"{LETTERS[row % 26]}{col + 1}"
         self.types = {str(k): dict((v or {}).get("values", {})) for k, v in (section.get("types") or {}).items()}
-        self.types.setdefault(str(section.get("fill", "empty")), {})
+        if not self.grow.grown:                  # a grown board has no cells left over to fill
+            self.types.setdefault(str(section.get("fill", "empty")), {})
         self.groups = {**{t: {t} for t in self.types}, **{k: set(v) for k, v in (section.get("groups") or {}).items()}}
         self.fixed = {tuple(c): f["type"] for f in board.get("fixed") or [] for c in f["cells"]}
         players = section.get("players") or {"min": 1, "max": 1}
@@ -69,6 +73,7 @@ class Checker:
         self.outside = section.get("outside") or []
         self.outside_types = {o["type"] for o in self.outside}
         self.constraints = section.get("constraints") or []
+        self.places = declared_check_areas.Places(self)
         self.keys = self._keys()
 
     def _keys(self) -> LayoutKeys:
@@ -77,13 +82,21 @@ class Checker:
         cells = {*(("q", "r") if self.grid == "hex" else ("x", "y")), "type", "label"}
         cells |= {k for values in self.types.values() for k in values}
         cells |= {t["name"] for t in self.tokens} | {m["name"] for m in self.markers}
-        cells |= {k for o in self.outside for k in (o.get("values") or {})}
+        cells |= {k for o in self.outside for k in (o.get("values") or {})} | self.grow.cell_keys()
+        cells |= laid_check.cell_keys(self.decl)
         placements = {"kind", "cell", "player", "role", *((self.starts or {}).get("fields") or {})}
+        placements |= {"label"} if (self.starts or {}).get("labels") else set()      # drawing only
+        placements |= self.grow.placement_keys()
+        placements |= {"owner", "roll"} if laid_check.piece_kinds(self.decl) else set()
         placements |= {k for o in self.outside for k in (o.get("piece") or {})}
+        cells |= self.places.cell_keys()
+        placements |= self.places.piece_keys()
         return LayoutKeys(frozenset(cells), frozenset(placements))
 
     def _cells(self, board) -> list:
         shape = board.get("shape", "rectangle")
+        if shape == "laid":
+            return []                        # read from each layout (check)
         if shape == "cells":
             return [tuple(c) for c in board["cells"]]
         if shape == "hexagon":
@@ -108,6 +121,8 @@ class Checker:
         def report(rule, message, quote=None, policy=False):
             out.append(Violation(rule, message, STRUCTURE.get(rule, "") if quote is None else quote, policy))
 
+        if self.laid:
+            laid_check.lay(self, layout)
         kinds = self._structure(layout, report)
         players = getattr(layout, "players", None)
         for n, rule in enumerate(self.constraints):
@@ -116,6 +131,12 @@ class Checker:
         self._starts(layout, kinds, report)
         self._markers(layout, kinds, report)
         self._outside(layout, report)
+        if kinds:
+            self.places.check(layout, kinds, self._records, report)
+        self.grow.check(layout, {c: t for c, t in kinds.items() if t in self.types}, self._records, self.edge, report,
+                        self.name)
+        if self.laid:
+            laid_check.check(self, layout, kinds, report)
         return out
 
     def _structure(self, layout, report) -> dict:
@@ -136,9 +157,10 @@ class Checker:
                 report("cell-shape", f"cell {n + 1} ({cell!r:.60}) has no whole-number {keys[0]}, {keys[1]}")
                 continue
             c = (cell[keys[0]], cell[keys[1]])
-            if c not in self.on_board and cell.get("type") in self.outside_types and c not in self._spaces:
+            outside = c not in self.on_board and not self.grow.grown    # a grown board: every cell laid is on it
+            if outside and cell.get("type") in self.outside_types and c not in self._spaces:
                 self._spaces[c] = cell
-            elif c not in self.on_board:
+            elif outside:
                 off.append(c)
             elif c in kinds:
                 twice.append(c)
@@ -166,8 +188,8 @@ class Checker:
         for c, record in sorted(records.items()):
             values = self.types.get(kinds[c], {}) if isinstance(kinds[c], str) else {}
             for key, value in values.items():
-                if isinstance(value, list):           # each tile carries one of these
-                    if record.get(key) not in value or isinstance(record.get(key), bool):
+                if isinstance(value, list):           # each tile carries one of these (1 is not true)
+                    if not any(declared_check_areas.same(record.get(key), v) for v in value):
                         wrong_value.append(f"{kinds[c]} at {self.name(c)} has {key} {record.get(key)!r}, not one of {value}")
                 elif record.get(key) != value:
                     wrong_value.append(f"{kinds[c]} at {self.name(c)} has {key} {record.get(key)!r}, not {value!r}")
@@ -186,7 +208,8 @@ class Checker:
     def _constraint(self, n, rule, kinds, players, report) -> None:
         kind = next(k for k in rule if k not in ("id", "quote", "policy", "exactly", "min", "max", "per",
                                                   "distance", "values", "within", "cells", "where",
-                                                  "from", "by", "step", "equal", "spread"))
+                                                  "from", "by", "step", "equal", "spread", "in", *grow.ARGS,
+                                                  *laid_check.ARGS))
         rule_id = str(rule.get("id") or f"{kind.replace('_', '-')}-{n + 1}")
         quote, policy = str(rule.get("quote", "")), bool(rule.get("policy", False))
 
@@ -194,11 +217,12 @@ class Checker:
             report(rule_id, message, quote, policy)
 
         target = rule[kind]
+        if isinstance(rule.get("in"), dict):            # a rule about one place of the board
+            kinds = {c: t for c, t in kinds.items() if c in self.places.select(rule["in"])}
         if kind == "count":
             cells = self._members(target, kinds)
             only = rule.get("where") or {}
-            cells = [c for c in cells if all(self._records[c].get(k) == v and type(self._records[c].get(k)) is type(v)
-                                             for k, v in only.items())]
+            cells = [c for c in cells if all(declared_check_areas.same(self._records[c].get(k), v) for k, v in only.items())]
             if only:
                 target = f"{target} ({', '.join(f'{k} {v}' for k, v in only.items())})"
             for bound in ("exactly", "min", "max"):
@@ -251,8 +275,8 @@ class Checker:
             if big:
                 broken(f"{len(big)} connected piece(s) of one {target} type larger than {most}: "
                        + "; ".join(f"{kinds[p[0]]} {self.names(p)}" for p in big[:SHOWN]))
-        elif kind in ("start_edge", "start_nearest"):
-            pass                        # checked with the starts
+        elif kind in ("start_edge", "start_nearest") or kind in grow.RULES:
+            pass                        # checked with the starts, or by declared_grow_check
         elif kind == "connected":
             pieces = grid.components(self._members(target, kinds), self.grid, self._around)
             if len(pieces) > 1:
@@ -261,14 +285,21 @@ class Checker:
         elif kind == "quota":
             names, region = self._region(rule["per"])
             counts = [0] * len(names)
+            only = rule.get("where") or {}
             for c in self._members(target, kinds):
-                if c in region:
+                if c in region and all(declared_check_areas.same(self._records[c].get(k), v) for k, v in only.items()):
                     counts[region[c]] += 1
+            held = sorted({region[c] for c in kinds if c in region}) if "in" in rule else range(len(names))
             low, high = _for(rule.get("min"), players), _for(rule.get("max"), players)
-            bad = [f"{names[k]} has {v}" for k, v in enumerate(counts)
-                   if (low is not None and v < low) or (high is not None and v > high)]
+            bad = [f"{names[k]} has {counts[k]}" for k in held
+                   if (low is not None and counts[k] < low) or (high is not None and counts[k] > high)]
+            what = f"{target}" + (f" ({', '.join(f'{k} {v}' for k, v in only.items())})" if only else "")
             if bad:
-                broken(f"{target} per {rule['per']} outside {low or 0}-{'any' if high is None else high}: {', '.join(bad)}")
+                broken(f"{what} per {rule['per']} outside {low or 0}-{'any' if high is None else high}: {', '.join(bad)}")
+            spread = _for(rule.get("spread"), players)
+            if spread is not None and held and max(counts[k] for k in held) - min(counts[k] for k in held) > spread:
+                broken(f"{what} per {rule['per']}: " + ", ".join(f"{names[k]} {counts[k]}" for k in held)
+                       + f" (more than {spread} apart)")
         # token and start rules are checked with the tokens and the starts
 
     def _reachable(self, rule, target, kinds, broken, players) -> None:
@@ -297,7 +328,8 @@ class Checker:
         own = (self.decl.get("regions") or {}).get(name)
         if own is None:
             return grid.REGION_SCHEMES[name][0], dict(zip(self.cells, grid.region_of(self.cells, self.grid, name)))
-        return tuple(own), {tuple(c): k for k, cells in enumerate(own.values()) for c in cells}
+        return tuple(own), {tuple(c): k for k, cells in enumerate(own.values())
+                            for c in (sorted(self.places.select(cells)) if isinstance(cells, dict) else cells)}
 
     def _tokens(self, layout, kinds, report) -> None:
         cells = {layout.coord(c): c for c in layout.cells if isinstance(c, dict) and layout.coord(c) in kinds} \
@@ -342,8 +374,10 @@ class Checker:
     def _starts(self, layout, kinds, report) -> None:
         placements = getattr(layout, "placements", None) or []
         piece = (self.starts or {}).get("around_piece")
-        declared = ({"start", piece} if self.starts else set()) | {o["piece"]["kind"] for o in self.outside if o.get("piece")}
-        others = [p for p in placements if not (isinstance(p, dict) and p.get("kind") in declared)]
+        declared = ({"start", piece} if self.starts else set()) | {o["piece"]["kind"] for o in self.outside if o.get("piece")} \
+            | self.places.kinds() | self.grow.kinds() | laid_check.piece_kinds(self.decl)
+        others = [p for p in placements if not (isinstance(p, dict) and isinstance(p.get("kind"), str)
+                                                and p["kind"] in declared)]
         if others:
             report("placement", f"{len(others)} placement(s) the rules do not declare")
         if not self.starts:
@@ -426,7 +460,8 @@ class Checker:
         problems = []
         left = dict(self._spaces)
         pieces = [p for p in getattr(layout, "placements", None) or []
-                  if isinstance(p, dict) and p.get("kind") in {o.get("piece", {}).get("kind") for o in self.outside}]
+                  if isinstance(p, dict) and isinstance(p.get("kind"), str)
+                  and p["kind"] in {o.get("piece", {}).get("kind") for o in self.outside}]
         for space in self.outside:
             values = space.get("values") or {}
             where = [c for c, rec in sorted(left.items()) if rec.get("type") == space["type"]

@@ -4,6 +4,7 @@ Values are read from the layout's cells: a type's value, one a tile carries, or 
 """
 from __future__ import annotations
 
+from . import declared_pick, declared_steps
 from .layout import Layout
 
 
@@ -15,10 +16,19 @@ def metrics(spec, board, layout: Layout) -> dict:
         i = index.get(layout.coord(cell))
         if i is not None:
             kind[i], record[i] = cell.get("type"), cell
-    out = {}
+    walked = [g for g in spec.objective if g.get("walk")]
+    out = declared_steps.metrics(walked, layout, spec,
+                                 [spec.coords[s] for s in _starts(layout, spec, index) if s is not None]) if walked else {}
     for goal in spec.objective:
-        value = _values(goal, record)
+        if goal.get("walk"):
+            continue
         name = goal["value"]
+        if goal["kind"] == "pick_spread":        # the players' simulated choices of a cell
+            sums = declared_pick.pick_sums(layout, goal)
+            out[f"{goal['name']}_picks"] = [round(s, 4) for s in sums]
+            out[f"{goal['name']}_picks_spread"] = round(max(sums) - min(sums), 4) if sums else 0.0
+            continue
+        value = _values(goal, record)
         if goal["kind"] == "region_spread":
             for scheme in goal["per"]:
                 sums = _region_sums(goal, scheme, kind, value, board)
@@ -28,6 +38,10 @@ def metrics(spec, board, layout: Layout) -> dict:
             sums = {t: sum((v for v, k in zip(value, kind) if k == t and v is not None), 0.0) for t in goal["over"]}
             out[f"{name}_per_type"] = {t: round(s, 4) for t, s in sums.items()}
             out[f"{name}_per_type_spread"] = round(max(sums.values()) - min(sums.values()), 4)
+        elif goal["kind"] == "nearest_spread":
+            steps = _nearest(layout, goal["types"], kind, board, spec, index)
+            out[f"{name}_nearest"] = steps
+            out[f"{name}_nearest_spread"] = max(steps) - min(steps) if steps else 0
         else:
             sums = _start_sums(layout, value, board, spec, index)
             out[f"{name}_near_starts"] = [round(s, 4) for s in sums]
@@ -38,8 +52,14 @@ def metrics(spec, board, layout: Layout) -> dict:
 def spreads(goal) -> list[str]:
     """The metrics an objective evens out."""
     name = goal["value"]
+    if goal.get("walk"):
+        return [f"{declared_steps.metric_name(goal)}_spread"]
     if goal["kind"] == "region_spread":
         return [f"{name}_{s}_spread" for s in goal["per"]]
+    if goal["kind"] == "pick_spread":
+        return [f"{goal['name']}_picks_spread"]
+    if goal["kind"] == "nearest_spread":
+        return [f"{name}_nearest_spread"]
     return [f"{name}_per_type_spread" if goal["kind"] == "type_spread" else f"{name}_near_starts_spread"]
 
 
@@ -58,6 +78,8 @@ def _values(goal, record) -> list:
     out = []
     for r in record:
         v = r.get(goal["value"])
+        if isinstance(v, dict):             # a tile's yield {food: 1, ore: 1} counts as its amounts' sum
+            v = sum(n for n in v.values() if isinstance(n, (int, float)) and not isinstance(n, bool))
         if table is not None and v is not None and not isinstance(v, (dict, list)):
             v = table.get(v, 0)
         out.append(v if isinstance(v, (int, float)) and not isinstance(v, bool) else None)
@@ -83,13 +105,25 @@ def _region_sums(goal, scheme, kind, value, board) -> list[float]:
     return sums
 
 
+def _starts(layout, spec, index) -> list:
+    """The starts' cells, or the taken seats' (in player order) where there are no starts."""
+    if spec.seats and not spec.starts:
+        return [spec.seats["places"][k]["index"] for k in spec.seats["taken"][layout.players]]
+    return [index.get(tuple(p["cell"])) for p in layout.placements if p.get("kind") == "start"]
+
+
+def _nearest(layout, types, kind, board, spec, index) -> list[int]:
+    """The steps from each start (or taken seat) to its nearest cell of the types."""
+    cells = [spec.coords[i] for i, t in enumerate(kind) if t in types]
+    return [min((board.distance(spec.coords[s], c) for c in cells), default=0) for s in _starts(layout, spec, index)]
+
+
 def _start_sums(layout, value, board, spec, index) -> list[float]:
+    """Each start's (or taken seat's, in player order) sum of the value within `near` steps."""
     sums = []
-    near = spec.starts["near"] if spec.starts else 1
-    for p in layout.placements:
-        if p.get("kind") != "start":
-            continue
-        s = index.get(tuple(p["cell"]))
+    near = (spec.starts or spec.seats or {}).get("near", 1)
+    near = near.get(layout.players, 1) if isinstance(near, dict) else near     # starts.near: per player count
+    for s in _starts(layout, spec, index):
         sums.append(sum((v for i, v in enumerate(value)
                          if v is not None and board.distance(spec.coords[s], spec.coords[i]) <= near), 0.0))
     return sums

@@ -15,7 +15,8 @@ from __future__ import annotations
 import copy
 import random
 
-from . import declared_fair, declared_holds as holds, grid
+from . import declared_apart, declared_areas as areas, declared_connect, declared_fair, declared_grow_gen as grow, \
+    declared_holds as holds, declared_outside, grid
 from .declared import GLOBAL_RULES, LOCAL_RULES, Declared, Rule, count_is_dealt
 from .layout import Layout
 from .rules import MapError, MapOptions
@@ -60,6 +61,8 @@ class _Board:
         self.regions = {s: part_of for s, (_, part_of) in spec.regions.items()}
         self.region_names = {s: names for s, (names, _) in spec.regions.items()}
         self._within: dict = {}
+        self.clash: dict = {}              # declared_apart.clash_bits, per cell
+        self.coords = spec.coords
 
     def within(self, d: int, coords) -> list[list[int]]:
         """For each cell, the other cells closer than d steps (cached per d)."""
@@ -83,6 +86,8 @@ class Generator:
         self._placement_stage = ("dealing (no cell left for a tile under the placement rules "
                                  f"{', '.join(dict.fromkeys(local))})" if local else "dealing (more tiles than free cells)")
         self.board = _Board(spec)
+        self._grower = grow.Grower(spec) if spec.first is not None else None
+        self._growth = declared_connect.Growth(spec.rules, self.board.nbrs)
         # placement classes per player count (distances may differ by it); equal ones shared
         made: dict = {}
         self._placements = {}
@@ -97,7 +102,11 @@ class Generator:
         # the values every cell of a type carries (a list is a choice each tile makes for itself)
         self._constant = {t: {k: v for k, v in values.items() if not isinstance(v, list)}
                           for t, values in spec.types.items()}
+        self._places: dict = {}             # id(rule) -> the sorted cells of its place
         self._board_rules = {p: self._rules_to_check(p) for p in range(spec.players[0], spec.players[1] + 1)}
+        # the values the areas write onto each cell, by the type that lies there (none: no areas)
+        self._area_values = [{t: areas.area_values(spec, c, t) for t in spec.types} for c in range(len(spec.coords))] \
+            if spec.areas else None
         keys = ("q", "r") if spec.grid == "hex" else ("x", "y")
         self._cell_bases = [{keys[0]: c[0], keys[1]: c[1], **({"label": spec.labels[i]} if spec.labels else {})}
                             for i, c in enumerate(spec.coords)]
@@ -148,7 +157,10 @@ class Generator:
         """The tiles to deal, and for each type whose tiles carry values of their own, those values
         (one dict per tile, in random order: they go onto that type's cells in cell order)."""
         bag, carried = [], {}
-        for sides, count, option, high, values in self.spec.deal:
+        bound = {n for place in self.spec.bound or () for n, _ in place["bags"]}
+        for at, (sides, count, option, high, values) in enumerate(self.spec.deal):
+            if at in bound:                     # dealt into its place: declared_areas.deal_bound
+                continue
             n = count[players]
             if option:
                 n = getattr(options, option, 0) or 0
@@ -232,14 +244,22 @@ class Generator:
 
         return put, lift, reopen
 
-    def _deal(self, rng: random.Random, bag: list[str]) -> "list | str | None":
-        """Kind of every cell after dealing the bag (tiles under placement rules first), None when
-        the tiles found no room, OVER_WORK when the board cost more than WORK_PER_BOARD."""
+    def _deal(self, rng: random.Random, bag: list[str], bound=()) -> "list | str | None":
+        """Kind of every cell after dealing the bag (the tiles dealt into their places first,
+        then those under placement rules), None when the tiles found no room, OVER_WORK when the
+        board cost more than WORK_PER_BOARD."""
         kind, lists, pos, blocked = self._start
         state = kind, lists, pos, blocked = (kind[:], [l[:] for l in lists], [p[:] for p in pos],
                                              [b[:] for b in blocked])
         put, lift, reopen = self._deal_ops(state)
         class_of, rand, cost = self.class_of, rng.random, self._cost
+        grow = self._growth.start() if self._growth.of else None
+        for c, t, _ in bound:              # a cell of its place that the placement rules closed: dealt again
+            if class_of[t] >= 0 and pos[class_of[t]][c] < 0:
+                return None
+            put(t, c)
+            if grow:
+                grow.put(t, c)
         work = 0
         placed: list[int] = []
         pending = list(reversed(bag))
@@ -257,13 +277,19 @@ class Generator:
                 repairs -= 1
                 resting = placed.pop(int(rand() * len(placed)))
                 pending.append(lift(resting))
+                if grow:
+                    grow.lift(pending[-1], resting)
                 work += cost[pending[-1]]
                 continue
             work += cost[pending[-1]]
             if work > WORK_PER_BOARD:
                 return OVER_WORK
-            c = cells[int(rand() * len(cells))]
-            put(pending.pop(), c)
+            pool = grow.near(pending[-1], cells) if grow else cells
+            c = pool[int(rand() * len(pool))]
+            t = pending.pop()
+            put(t, c)
+            if grow:
+                grow.put(t, c)
             placed.append(c)
             if resting >= 0:
                 reopen(resting)
@@ -285,15 +311,25 @@ class Generator:
             if "where" in rule.args or rule.kind == "reachable":    # need the tiles' values: _values_ok
                 continue
             a = rule.args["a"]
-            cells = [i for i, t in enumerate(kind) if t in a]
+            cells = [i for i in self._pool(rule, kind) if kind[i] in a]
             if not holds.global_holds(rule, cells, kind, self.board, players):
                 return rule
         return None
 
+    def _pool(self, rule: Rule, kind: list):
+        """The cells a rule looks at: those of its place (`in:`), else the whole board."""
+        place = rule.args.get("in")
+        if place is None:
+            return range(len(kind))
+        if id(rule) not in self._places:
+            self._places[id(rule)] = sorted(place)
+        return self._places[id(rule)]
+
     def _rules_to_check(self, players: int) -> list:
         """The rules about the whole board, less the exact counts the deal meets by itself
         (load() proved it: the bags put exactly that many of one-sided tiles down)."""
-        proven = {id(r) for r in self.spec.rules if r.kind == "count" and count_is_dealt(self.spec, r, players)}
+        proven = {id(r) for r in self.spec.rules if (r.kind == "count" and count_is_dealt(self.spec, r, players))
+                  or areas.proven_by_deal(self.spec, r, players)}
         return [r for r in self.spec.rules if r.kind in GLOBAL_RULES and id(r) not in proven]
 
     def _tokens(self, rng: random.Random, kind: list, carried: dict, players: int) -> "dict | str":
@@ -337,7 +373,6 @@ class Generator:
         disjoint = any(r.kind == "start_areas_apart" for r in self.spec.rules)
         if len(cells) < players:
             return None
-        area = self.board.area
         quotas = [r for r in self.spec.rules if r.kind == "start_quota"]
         coords, dist = self.spec.coords, self.board.distance
         cells = [c for c in cells if all(holds.start_quota_holds(r, c, kind, coords, dist, players) for r in quotas)]
@@ -345,19 +380,13 @@ class Generator:
         nearest = [(r, self._nearest(r, kind, cells)) for r in self._rules("start_nearest")]
         cells = [c for c in cells if all(holds.bound(r, "min", players, 0) <= steps[c] <= holds.bound(r, "max", players, steps[c])
                                          for r, steps in nearest)]
-        for _ in range(200):
-            rng.shuffle(cells)
-            chosen: list[int] = []
-            for c in cells:
-                if all(dist(coords[c], coords[s]) >= d for s in chosen for d in apart) and \
-                        not (disjoint and any(not area[c].isdisjoint(area[s]) for s in chosen)):
-                    chosen.append(c)
-                    if len(chosen) == players:
-                        break
-            if len(chosen) == players and all(max(steps[c] for c in chosen) - min(steps[c] for c in chosen)
-                                              <= r.args["spread"][players] for r, steps in nearest if "spread" in r.args):
-                return chosen
-        return None
+        clash = {c: declared_apart.clash_bits(self.board, c, tuple(apart), disjoint) for c in cells}
+
+        def spread_ok(chosen) -> bool:
+            return all(max(steps[c] for c in chosen) - min(steps[c] for c in chosen) <= r.args["spread"][players]
+                       for r, steps in nearest if "spread" in r.args)
+
+        return declared_apart.pick_apart(rng, cells, players, clash, spread_ok)
 
     def _rules(self, kind: str) -> list:
         return [r for r in self.spec.rules if r.kind == kind]
@@ -384,16 +413,21 @@ class Generator:
 
     def _attempt(self, rng: random.Random, players: int, options: MapOptions) -> "Layout | str":
         """One board dealt and finished, or the rule (or stage) that made it fail."""
+        spec = self.spec
         # this player count's placement classes (the same for every count unless distances differ)
         self.classes, self.class_of, self.open_cell, self.effects, self._start, self._cost = self._placements[players]
+        if self._grower is not None:            # a grown board: the tiles are laid one by one
+            return self._grower.attempt(self, rng, players, options)
         bag, carried = self._bag(rng, players, options)
-        kind = self._deal(rng, bag)
+        bound = areas.deal_bound(rng, spec.bound, spec.deal, players) if spec.bound else []
+        kind = None if bound is None else self._deal(rng, bag, bound)
         if kind is None:
             return self._placement_stage
         if kind is OVER_WORK:
             return f"dealing (over {WORK_PER_BOARD:,} cell updates on one board: the placement rules close too many cells)"
         rule = self._whole_board_fails(kind, players)
-        carried = self._carried(kind, carried) if rule is None else carried
+        carried = {**self._carried(kind, carried, {c for c, _, _ in bound}), **{c: v for c, _, v in bound if v}} \
+            if rule is None else carried
         rule = rule or self._values_ok(kind, carried, players)
         if rule is not None:
             return rule.id
@@ -406,10 +440,15 @@ class Generator:
         marks = self._markers(rng, kind, starts, players)
         if marks is None:
             return "markers (no cells meet markers: and the marker rules)"
-        spaces = self._outside(rng, kind, players)
+        spaces = declared_outside.place(self.spec, self.board, rng, kind, players)
         if spaces is None:
             return "outside (no spaces off the board meet the min_distance rules)"
-        return self._layout(kind, tokens, starts, players, carried, marks, spaces)
+        layout = self._layout(kind, tokens, starts, players, carried, marks, spaces)
+        if self.spec.tiles or self.spec.pieces or self._rules("mark_edge"):
+            on_board = layout.cells[:len(self.spec.coords)]
+            edge = {c for c, e in zip(self.spec.coords, self.board.edge) if e}
+            layout.placements += grow.finish(self.spec, rng, on_board, self.spec.coords, edge, players)
+        return layout
 
     def _markers(self, rng: random.Random, kind: list, starts: list, players: int) -> dict | None:
         """Marker name -> the cells it marks: random cells of its types, kept apart as the rules say."""
@@ -436,45 +475,12 @@ class Generator:
                 return None
         return out
 
-    def _outside(self, rng: random.Random, kind: list, players: int) -> list | None:
-        """A cell one step off the board for each outside space, as far from the other spaces and
-        from the board's cells as the min_distance rules naming its type say."""
-        spaces = self.spec.outside or []
-        if not spaces:
-            return []
-        on = set(self.spec.coords)
-        neighbours = grid.neighbours_fn(self.spec.grid)
-        ring = sorted({m for c in self.spec.coords for m in neighbours(c) if m not in on})
-        dist, coords = self.board.distance, self.spec.coords
-        apart = [r for r in self.spec.rules if r.kind == "min_distance"]
-
-        def keeps_apart(t, u):
-            return [r.args["distance"][players] for r in apart
-                    if (t in r.args["a"] and u in r.args["b"]) or (t in r.args["b"] and u in r.args["a"])]
-
-        # the cells of the ring each space may take, whatever the other spaces do
-        allowed = []
-        for space in spaces:
-            far = [(coords[j], d) for j, u in enumerate(kind) for d in keeps_apart(space["type"], u)]
-            allowed.append([c for c in ring if all(dist(c, m) >= d for m, d in far)])
-        for _ in range(200):
-            chosen: list = []
-            for space, cells in zip(spaces, allowed):
-                t = space["type"]
-                open_ = [c for c in cells if c not in chosen and all(
-                    dist(c, o) >= d for o, s in zip(chosen, spaces) for d in keeps_apart(t, s["type"]))]
-                if not open_:
-                    break
-                chosen.append(open_[int(rng.random() * len(open_))])
-            else:
-                return chosen
-        return None
-
-    def _carried(self, kind: list, carried: dict) -> dict:
-        """cell -> the values its tile carries (the type's shuffled tiles, in cell order)."""
+    def _carried(self, kind: list, carried: dict, bound=frozenset()) -> dict:
+        """cell -> the values its tile carries (the type's shuffled tiles, in cell order; the
+        tiles dealt into a place carry their own)."""
         out = {}
         for t, tiles in carried.items():
-            for c, values in zip((c for c, k in enumerate(kind) if k == t), tiles):
+            for c, values in zip((c for c, k in enumerate(kind) if k == t and c not in bound), tiles):
                 out[c] = values
         return out
 
@@ -485,10 +491,15 @@ class Generator:
         names = self._token_names
         placed = tokens or {}
 
+        records: dict = {}
+        on_area = self._area_values
+
         def value(c, key):
             if key in placed:
                 return placed[key].get(c)
-            return {**self._constant[kind[c]], **carried.get(c, {})}.get(key)
+            if c not in records:
+                records[c] = {**self._constant[kind[c]], **carried.get(c, {}), **(on_area[c][kind[c]] if on_area else {})}
+            return records[c].get(key)
 
         for rule in self._board_rules[players]:
             if rule.kind == "reachable":
@@ -498,8 +509,8 @@ class Generator:
             where = rule.args.get("where")
             if where is None or (tokens is None) == bool(names & set(where)):
                 continue
-            cells = [c for c, t in enumerate(kind) if t in rule.args["a"] and
-                     all(value(c, k) == v for k, v in where.items())]
+            a, wanted = rule.args["a"], where.items()
+            cells = [c for c in self._pool(rule, kind) if kind[c] in a and all(value(c, k) == v for k, v in wanted)]
             if not holds.global_holds(rule, cells, kind, self.board, players):
                 return rule
         return None
@@ -518,7 +529,7 @@ class Generator:
         keys = ("q", "r") if spec.grid == "hex" else ("x", "y")
         for space, c in zip(spec.outside or [], spaces):
             cells.append({keys[0]: c[0], keys[1]: c[1], "type": space["type"], **constant[space["type"]], **space["values"]})
-        placements = self._start_placements(starts)
+        placements = areas.finish(spec, cells, kind, players, self._area_values) + self._start_placements(starts)
         placements += [{**copy.deepcopy(space["piece"]), "cell": list(c)}
                        for space, c in zip(spec.outside or [], spaces) if space["piece"]]
         grid_spec = {"type": spec.grid, "orientation": spec.orientation} if spec.grid == "hex" else {"type": "square"}
@@ -531,7 +542,8 @@ class Generator:
         decl = spec.starts or {}
         out, beside = [], []
         for p, c in enumerate(starts):
-            seat = {"player": p + 1, **({"role": decl["roles"][p]} if decl.get("roles") else {})}
+            seat = {"player": p + 1, **({"role": decl["roles"][p]} if decl.get("roles") else {}),
+                    **({"label": decl["labels"][p]} if decl.get("labels") else {})}
             out.append({"kind": "start", **seat, "cell": list(spec.coords[c]), **copy.deepcopy(decl.get("fields", {}))})
             if decl.get("around_piece"):
                 beside += [{"kind": decl["around_piece"], **seat, "cell": list(spec.coords[m])}

@@ -42,8 +42,13 @@ def global_holds(rule: Rule, cells: list, kind: list, board, players: int) -> bo
         for i in cells:
             if region[i] >= 0:              # a cell in none of the pack's own parts counts nowhere
                 counts[region[i]] += 1
+        if "in" in rule.args:                # only the parts that hold some of the place count
+            held = {region[i] for i in rule.args["in"]}
+            counts = [n for k, n in enumerate(counts) if k in held]
         low, high = bound(rule, "min", players), bound(rule, "max", players)
-        return all((low is None or c >= low) and (high is None or c <= high) for c in counts)
+        spread = bound(rule, "spread", players)
+        return all((low is None or c >= low) and (high is None or c <= high) for c in counts) and \
+            (spread is None or not counts or max(counts) - min(counts) <= spread)
     return True
 
 

@@ -10,13 +10,14 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import grid
+from . import declared_grow_read as grow, declared_steps, grid
+from .declared_laid_read import LAID_OBJECTIVES, LAID_READERS
 from .rules import is_int
 
 MAX_CELLS = 2_000           # cells of a board (a 44 x 44 map): distance tables grow with its square
-BOARD_SHAPES = ("rectangle", "hexagon", "rows", "cells")
+BOARD_SHAPES = ("rectangle", "hexagon", "rows", "cells", "grown", "laid")
 MARKER_RULES = ("marked", "marker_distance", "marker_off_start_areas")
-OBJECTIVES = ("region_spread", "start_spread", "type_spread")
+OBJECTIVES = ("region_spread", "start_spread", "type_spread", "pick_spread", "nearest_spread", *LAID_OBJECTIVES)
 
 
 class DeclarationError(Exception):
@@ -39,6 +40,8 @@ class Reader:
         self.source = source
         self.schemes = tuple(grid.REGION_SCHEMES)      # and the pack's own regions, once read
         self.players = (1, 1, 1)                       # the allowed player counts, once read
+        self.place = None                              # `in: {...}` -> the cells of a place, once the board is read
+        self.area_keys: set = set()                    # the values `areas:` write, once read
 
     def fail(self, where: str, message: str, hint: str = "") -> None:
         raise DeclarationError(f"{self.mark(where)}: layout.{where}: {message}" + (f"; {hint}" if hint else ""))
@@ -114,6 +117,8 @@ def _too_many_cells(rd, where: str, n: int) -> None:
 
 def board_cells(rd, board, grid_type) -> list:
     shape = board.get("shape", "rectangle")
+    if shape == "grown":                # no outline: the cells are the tiles as laid (declared_grow_*)
+        return []
     if shape == "rectangle":
         cols, rows = rd.whole(board.get("cols"), "board.cols", 1, 200), rd.whole(board.get("rows"), "board.rows", 1, 200)
         _too_many_cells(rd, "board", cols * rows)
@@ -140,6 +145,8 @@ def board_cells(rd, board, grid_type) -> list:
         if len(set(out)) != len(out):
             rd.fail("board.rows", "lists a cell twice")
         return out
+    if shape == "laid":             # no printed board: the tiles the players lay are the map
+        return []
     if shape == "cells":
         cells = board.get("cells")
         if not isinstance(cells, list) or not cells:
@@ -150,6 +157,10 @@ def board_cells(rd, board, grid_type) -> list:
             rd.fail("board.cells", "lists a cell twice")
         return out
     rd.fail("board.shape", f"is {shape!r}", f"use one of {', '.join(BOARD_SHAPES)}")
+
+
+def cell(rd, where, value) -> tuple:
+    return _cell(rd, where, value)
 
 
 def _cell(rd, where, value) -> tuple:
@@ -197,9 +208,13 @@ def fixed_cells(rd, entries, index, types, grid_type) -> dict:
     return out
 
 
-def bags(rd, entries, types, players) -> list:
+def bags(rd, entries, types, players, tile_sets=None) -> list:
     out = []
-    for where, entry in rd.entries(entries, "deal", ("type", "sides", "count", "option", "max", "values")):
+    for where, entry in rd.entries(entries, "deal", ("type", "sides", "count", "option", "max", "values",
+                                                            "in", "share", "group", "tiles")):
+        if "tiles" in entry:            # every numbered tile of a type used at the player count
+            out.append(grow.tile_bag(rd, where, entry, types, tile_sets or {}, players))
+            continue
         if ("type" in entry) == ("sides" in entry):
             rd.fail(where, "needs type: (a one-sided tile) or sides: [a, b] (a two-sided tile)")
         sides = (entry["type"],) if "type" in entry else tuple(entry["sides"] or ())
@@ -252,9 +267,9 @@ def token_lists(rd, entries, groups, players) -> list:
 
 
 RULE_KEYS = {
-    "count": ("exactly", "min", "max", "where"), "not_adjacent": (), "adjacent": ("min",),
+    "count": ("exactly", "min", "max", "where", "in"), "not_adjacent": (), "adjacent": ("min",),
     "min_distance": ("distance",), "off_edge": (), "on_edge": (), "connected": (),
-    "quota": ("per", "min", "max"), "tokens_not_adjacent": ("values",), "start_distance": ("distance",), "start_areas_apart": (),
+    "quota": ("per", "min", "max", "in", "where", "spread"), "tokens_not_adjacent": ("values",), "start_distance": ("distance",), "start_areas_apart": (),
     "start_quota": ("within", "min", "max"), "near": ("cells", "distance"),
     "reachable": ("from", "by", "step"), "marked": ("exactly", "min", "max"), "marker_distance": ("distance",),
     "marker_off_start_areas": (),
@@ -363,8 +378,14 @@ def constraint(rd, n, entry, groups, tokens, markers, players) -> Rule:
         if not isinstance(entry.get("by"), str):
             rd.fail(f"{where}.by", "must name the value a step may change by at most step: (e.g. elevation)")
         args["step"] = rd.per_players(entry.get("step", 1), f"{where}.step", players, 0, 1000)
-    if kind == "count" and "where" in args:
+    if "where" in args:
         rd.mapping(args["where"], f"{where}.where")
+    if "in" in args:
+        args["in"] = rd.place(f"{where}.in", args["in"])
+    if kind == "quota" and "spread" in args:
+        args["spread"] = rd.per_players(args["spread"], f"{where}.spread", players, 0, 100_000)
+    if kind == "quota" and not set(args) & {"min", "max", "spread"}:
+        rd.fail(where, "a quota needs min:, max: or spread: (how far apart the parts' counts may be)")
     rule_id = str(entry.get("id") or f"{kind.replace('_', '-')}-{n + 1}")
     return Rule(kind, rule_id, str(entry.get("quote", "")), bool(entry.get("policy", False)), args)
 
@@ -390,7 +411,7 @@ def walls(rd, value, coords, grid_type) -> frozenset:
     return frozenset(out)
 
 
-def regions(rd, value, coords, grid_type) -> dict:
+def regions(rd, value, coords, grid_type, selector=None) -> dict:
     """name -> (part names, each cell's part or -1): the built-in cuts of the board (grid.py) and
     the pack's own, `regions: {NAME: {PART: [[q, r], ...], ...}}`, parts that share no cell."""
     out = {s: (grid.REGION_SCHEMES[s][0], grid.region_of(coords, grid_type, s)) for s in grid.REGION_SCHEMES}
@@ -404,6 +425,12 @@ def regions(rd, value, coords, grid_type) -> dict:
             rd.fail(where, "must name its parts, each with its cells: {west: [[0, 0], ...], east: [...]}")
         part_of = [-1] * len(coords)
         for k, (part, cells) in enumerate(parts.items()):
+            if isinstance(cells, dict) and selector is not None:     # a place: {ring: 1, quadrants: nw}
+                for i in sorted(selector(rd, f"{where}.{part}", cells, coords, grid_type, out)):
+                    if part_of[i] >= 0:
+                        rd.fail(f"{where}.{part}", f"cell {list(coords[i])} is in two parts", "a cell is in one part")
+                    part_of[i] = k
+                continue
             if not isinstance(cells, list) or not cells:
                 rd.fail(f"{where}.{part}", "must list the part's cells: [[q, r], ...]")
             for n, value in enumerate(cells):
@@ -444,19 +471,28 @@ def _start_nearest(rd, where, entry, args, groups) -> None:
                 "cell may be, or how much those distances may differ)")
 
 
-MORE_RULES = {"clusters": _clusters, "start_edge": _start_edge, "start_nearest": _start_nearest}
+MORE_RULES = {"clusters": _clusters, "start_edge": _start_edge, "start_nearest": _start_nearest,
+              **grow.RULE_READERS}
+RULE_KEYS.update(grow.RULE_KEYS)
+# a laid map's set and piece rules (declared_laid_read.py)
+RULE_KEYS.update({kind: keys for kind, (keys, _) in LAID_READERS.items()})
+MORE_RULES.update({kind: reader for kind, (_, reader) in LAID_READERS.items()})
 
 
 def start_rules(rd, value, groups, players) -> dict | None:
     if value is None:
         return None
     value = rd.mapping(value, "starts")
-    rd.keys(value, "starts", ("over", "near", "roles", "neighbours", "around", "fields", "around_piece"))
+    rd.keys(value, "starts", ("over", "near", "roles", "labels", "neighbours", "around", "fields", "around_piece"))
     known(rd, "starts.over", value.get("over"), groups)       # `over`, not `on`: YAML reads a bare on as true
     roles = value.get("roles")
     if roles is not None and (not isinstance(roles, list) or not all(isinstance(r, str) for r in roles)
                               or len(set(roles)) != len(roles) or len(roles) < players[1]):
         rd.fail("starts.roles", f"must name {players[1]} different roles, one per seat in player order")
+    labels = value.get("labels")            # drawing only: the letters printed on a seat's pieces
+    if labels is not None and (not isinstance(labels, list) or not all(isinstance(x, str) and x for x in labels)
+                               or len(labels) < players[1]):
+        rd.fail("starts.labels", f"must give {players[1]} short names, one per seat in player order")
     if "around" in value:
         known(rd, "starts.around", value["around"], groups)
     fields = dict(rd.mapping(value.get("fields", {}), "starts.fields"))
@@ -466,12 +502,12 @@ def start_rules(rd, value, groups, players) -> dict | None:
     piece = value.get("around_piece")
     if piece is not None and (not isinstance(piece, str) or piece == "start"):
         rd.fail("starts.around_piece", f"must name the kind of piece set beside each start, not {piece!r}")
-    return {"over": groups[value["over"]], "near": rd.whole(value.get("near", 1), "starts.near", 0, 20),
-            "roles": roles, "around": groups.get(value.get("around")), "fields": fields, "around_piece": piece,
+    return {"over": groups[value["over"]], "near": rd.per_players(value.get("near", 1), "starts.near", players, 0, 20),
+            "roles": roles, "labels": labels, "around": groups.get(value.get("around")), "fields": fields, "around_piece": piece,
             "neighbours": None if value.get("neighbours") is None else rd.whole(value["neighbours"], "starts.neighbours", 0, 8)}
 
 
-def objectives(rd, entries, types, groups, starts, tokens) -> list:
+def objectives(rd, entries, types, groups, starts, tokens, pieces=()) -> list:
     out = []
     for n, entry in enumerate(entries or []):
         where = f"objective[{n + 1}]"
@@ -480,10 +516,30 @@ def objectives(rd, entries, types, groups, starts, tokens) -> list:
         if len(kinds) != 1:
             rd.fail(where, f"must be one of {', '.join(OBJECTIVES)}")
         kind = kinds[0]
+        if kind == "pick_spread":
+            goal = grow.pick_objective(rd, where, entry, types, groups, tokens, pieces,
+                                       _counted_as(rd, f"{where}.as", entry.get("as")))
+            if any(o.get("name") == goal["name"] for o in out):
+                rd.fail(f"{where}.name", f"a second pick_spread named '{goal['name']}'", "give it a name: of its own")
+            out.append(goal)
+            continue
+        if kind in LAID_OBJECTIVES:
+            out.append(LAID_OBJECTIVES[kind](rd, where, entry, groups))
+            continue
+        if kind == "nearest_spread" and set(entry) & set(declared_steps.WALK_KEYS):    # walked steps
+            if starts is None:
+                rd.fail(where, "nearest_spread needs starts: or seats:")
+            out.append(declared_steps.read(rd, where, entry, groups))
+            continue
         rd.keys(entry, where, (kind, "per", "through", "weight", "over", "as"))
         value = entry[kind]
-        if not any(value in v for v in types.values()) and value not in {t["name"] for t in tokens}:
-            rd.fail(f"{where}.{kind}", f"no type declares the value '{value}' and no token has that name",
+        if kind == "nearest_spread":                 # names the types whose nearest cell is measured
+            known(rd, f"{where}.{kind}", value, groups)
+            if starts is None:
+                rd.fail(where, "nearest_spread needs starts: or seats:")
+        elif not any(value in v for v in types.values()) and value not in {t["name"] for t in tokens} \
+                and value not in rd.area_keys:
+            rd.fail(f"{where}.{kind}", f"no type or area declares the value '{value}' and no token has that name",
                     "add it under types: <type>: values:, or name a token")
         per = entry.get("per", ["quadrants"])
         per = [per] if isinstance(per, str) else per
@@ -492,7 +548,7 @@ def objectives(rd, entries, types, groups, starts, tokens) -> list:
                 if scheme not in rd.schemes:
                     rd.fail(f"{where}.per", f"is {scheme!r}", f"use {', '.join(rd.schemes)}")
         if kind == "start_spread" and starts is None:
-            rd.fail(where, "start_spread needs starts:")
+            rd.fail(where, "start_spread needs starts: or seats:")
         if (kind == "type_spread") != ("over" in entry):
             rd.fail(where, "type_spread needs over: TYPE-OR-GROUP (the types whose sums are evened out), "
                     "and only it takes over:")
@@ -503,6 +559,7 @@ def objectives(rd, entries, types, groups, starts, tokens) -> list:
             known(rd, f"{where}.through", through, types)
         weight = entry.get("weight", 1)
         out.append({"kind": kind, "value": value, "per": per, "through": through,
+                    "types": sorted(groups[value]) if kind == "nearest_spread" else None,
                     "over": sorted(groups[entry["over"]]) if "over" in entry else None,
                     "as": _counted_as(rd, f"{where}.as", entry.get("as")),
                     "weight": float(weight) if isinstance(weight, (int, float)) else rd.fail(where, "weight must be a number")})

@@ -11,9 +11,9 @@ from __future__ import annotations
 import random
 from functools import lru_cache
 
-from .grid import square_distance
-from .layout import Layout, make_cell
-from .rules import MapOptions, map_data
+from generator.maps.grid import square_distance
+from generator.maps.layout import Layout, make_cell
+from generator.maps.rules import MapOptions, map_data
 
 GAME = "lords-of-doomspire"
 CLOCKWISE = ("nw", "ne", "se", "sw")

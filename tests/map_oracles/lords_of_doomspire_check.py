@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections import Counter
 from functools import lru_cache
 
-from .layout import Layout, LayoutKeys
-from .rules import Violation, cached_map_data
-from .rules import coord_text as _xy, coords_text, is_int as _is_int
+from generator.maps.layout import Layout, LayoutKeys
+from generator.maps.rules import Violation, cached_map_data
+from generator.maps.rules import coord_text as _xy, coords_text, is_int as _is_int
 
 GAME = "lords-of-doomspire"
 # the keys this game's cells and placements carry (map --check refuses any other)
