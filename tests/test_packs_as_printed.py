@@ -292,3 +292,38 @@ def test_a_handout_table_is_never_split_across_a_page_or_a_column(paper, built):
         doc = pymupdf.open(built(pack, "--paper", paper) / f"{pack}-handout.pdf")
         printed = sum(table_headers(page, written.get("accent", "#37474f")) for page in doc)
         assert printed == tables, f"{pack} on {paper}: {tables} tables, {printed} header rows printed"
+
+
+def ink_boxes(page):
+    """(x0, y0, x1, y1, text) of each text run's ink: cap height above the baseline to the
+    descenders below it (a line box's leading would make stacked lines 'overlap')."""
+    for span in spans(page):
+        x, y = span["origin"]
+        yield span["bbox"][0], y - 0.72 * span["size"], span["bbox"][2], y + 0.21 * span["size"], span["text"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("pack", PACKS)
+def test_no_two_texts_on_a_map_overlap(pack, tmp_path):
+    """At the fewest and the most players, on A4 and Letter, no text of the map covers another:
+    where the map prints small and its text must grow to stay 6 pt, the rows of a cell move apart
+    (and its icon goes) rather than print over each other."""
+    from conftest import run_cli
+    players = yaml.safe_load((ROOT / "components" / pack / "game.yaml").read_text())["players"]
+    overlaps = []
+    for paper in PAPERS:
+        for n in sorted({players["min"], players["max"]}):
+            out = tmp_path / f"{paper}-{n}"
+            code, _, err = run_cli("map", pack, "--players", n, "--seed", 1, "--format", "pdf",
+                                   "--paper", paper, "--out", out)
+            assert code == 0, err
+            for pdf in out.rglob("*.pdf"):
+                for page in pymupdf.open(pdf):
+                    boxes = sorted(ink_boxes(page))
+                    for i, a in enumerate(boxes):
+                        for b in boxes[i + 1:]:
+                            if b[0] >= a[2] - 0.3:
+                                break
+                            if min(a[2], b[2]) - max(a[0], b[0]) > 0.3 and min(a[3], b[3]) - max(a[1], b[1]) > 0.3:
+                                overlaps.append(f"{pdf.name}: {a[4]!r} / {b[4]!r}")
+    assert not overlaps, "\n".join(overlaps[:20])

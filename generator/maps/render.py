@@ -28,6 +28,10 @@ LEGEND_TEXT = 3.2
 MARKER = 5.2             # mm: a marker's size
 MARKER_GAP = 0.6
 MARKER_Y = 7.9            # mm below a cell centre: the marker band, under every label
+ICON = 6.8               # mm: a cell's icon, its top ICON_TOP above the cell's centre
+ICON_TOP = 10.2
+CELL_BOTTOM = 11.5       # mm below a cell's centre: its markers end above this (a hex's lower
+                         # sides are there 3.5 mm either side of the centre line)
 INK = "#222222"
 FONT = "Liberation Sans"
 # Maps are printed scaled to fit one page of A4 or Letter; every text is sized so that it prints
@@ -88,6 +92,7 @@ class Art:
         self.ink = self.palette.get("ink", INK)
         self.paper = self.palette.get("paper", "#ffffff")
         self.min_text = 0.0          # mm in the drawing: set once the drawing's print scale is known
+        self.cell_icons = True       # False where the map prints too small for icons above the text
 
     def printed_at(self, scale: float) -> None:
         self.min_text = MIN_PRINT_PT * PT / scale
@@ -350,6 +355,7 @@ def draw_layout(layout: Layout, look: dict, title: str, game=None, reveal: bool 
     dwg.add(dwg.rect(insert=(0, 0), size=(round(width, 2), round(height, 2)), fill=art.paper))
     dwg.add(_text(dwg, FRAME, FRAME + 5, title, 5.0, anchor="start", color=art.ink, bold=True,
                   width=width - 2 * FRAME, floor=art.min_text))
+    art.cell_icons = _icons_fit(art, layout, cells, markers)
     for cell, style in cells:
         cx, cy = _centre(layout, layout.coord(cell))
         _draw_cell(dwg, art, layout, cell, style, cx + dx, cy + dy, markers.get(layout.coord(cell), []))
@@ -380,6 +386,44 @@ def _markers_by_cell(layout: Layout, art: Art) -> dict:
     return out
 
 
+def _cell_rows(art: Art, layout: Layout, cell: dict, style: dict, markers) -> tuple:
+    """What a cell prints: (its label rows, name size, label size, marker size)."""
+    box_w, _ = _cell_box(layout)
+    labels = [] if style.get("face_down") else art.cell_labels(cell, style)
+    if art.reveal and cell.get("face_down"):
+        labels = ["face down"] + labels
+    size = max(2.7, art.min_text)
+    rows = _lines(" · ".join(labels), size, box_w, False, " · ") if labels else []
+    msize = min(max(MARKER, 2.0 * art.min_text), 7.0, (box_w - 2) / max(1, len(markers)) - MARKER_GAP)
+    return rows, max(3.0, art.min_text), size, (msize if markers else 0.0)
+
+
+def _cell_places(parts: tuple, cy: float, icon: bool) -> tuple:
+    """(icon top, name baseline, label baselines, marker centre, bottom) of a cell's rows, top to
+    bottom: each row starts below the one above it, however large the map's smallest printed text
+    makes them. Without the icon the name moves up to where the icon began."""
+    rows, name_size, size, msize = parts
+    name_base = cy + 0.4 if icon else cy - ICON_TOP + 0.75 * name_size
+    first = name_base + 0.25 * name_size + 0.75 * size + 0.3
+    if icon:
+        first = max(first, cy + 3.9 - (len(rows) - 1) * size * 0.35)
+    baselines = [first + n * size * 1.05 for n in range(len(rows))]
+    text_bottom = (baselines[-1] + 0.25 * size) if rows else name_base + 0.25 * name_size
+    marker_y = max(cy + MARKER_Y, text_bottom + 0.4 + msize / 2)
+    bottom = marker_y + msize / 2 if msize else text_bottom
+    return cy - ICON_TOP, name_base, baselines, marker_y, bottom
+
+
+def _icons_fit(art: Art, layout: Layout, cells, markers) -> bool:
+    """Do the icons fit in every cell above its name, labels and markers? When the map prints so
+    small that its text must be large, the icons go (the fill and the name still tell the tile)."""
+    for cell, style in cells:
+        parts = _cell_rows(art, layout, cell, style, markers.get(layout.coord(cell), []))
+        if _cell_places(parts, 0.0, True)[4] > CELL_BOTTOM:
+            return False
+    return True
+
+
 def _draw_cell(dwg, art: Art, layout: Layout, cell: dict, style: dict, cx: float, cy: float, markers):
     fill = art.color(style.get("fill"))
     dash = {"stroke_dasharray": "1.2,0.8"} if cell.get("face_down") else {}
@@ -387,30 +431,20 @@ def _draw_cell(dwg, art: Art, layout: Layout, cell: dict, style: dict, cx: float
                         stroke=art.ink, stroke_width=0.3, **dash))
     text_color = _on(fill, art)
     box_w, _ = _cell_box(layout)
-    icon = _icon(art, style.get("icon"), cx - 3.4, cy - 10.2, 6.8, text_color)
+    parts = _cell_rows(art, layout, cell, style, markers)
+    rows, name_size, size, msize = parts
+    icon_top, name_base, baselines, marker_y, _ = _cell_places(parts, cy, art.cell_icons)
+    icon = _icon(art, style.get("icon"), cx - ICON / 2, icon_top, ICON, text_color) if art.cell_icons else None
     if icon is not None:
         dwg.add(icon)
-    dwg.add(_text(dwg, cx, cy + 0.4, style["name"], 3.0, color=text_color, bold=True, width=box_w,
+    dwg.add(_text(dwg, cx, name_base, style["name"], name_size, color=text_color, bold=True, width=box_w,
                   floor=art.min_text))
-    labels = [] if style.get("face_down") else art.cell_labels(cell, style)
-    if art.reveal and cell.get("face_down"):
-        labels = ["face down"] + labels
-    text_bottom = cy + 0.4 + 0.25 * max(3.0, art.min_text)
-    if labels:
-        size = max(2.7, art.min_text)
-        rows = _lines(" · ".join(labels), size, box_w, False, " · ")
-        for n, line in enumerate(rows):     # two rows when one would be printed too small
-            baseline = cy + 3.9 + n * size * 1.05 - (len(rows) - 1) * size * 0.35
-            dwg.add(_text(dwg, cx, baseline, line, size, color=text_color, width=box_w, floor=art.min_text))
-            text_bottom = baseline + 0.25 * size
-    if markers:
-        # big enough for its text at the smallest printed size; in the band under the labels
-        size = min(max(MARKER, 2.0 * art.min_text), 7.0, (box_w - 2) / len(markers) - MARKER_GAP)
-        step = size + MARKER_GAP
-        x0 = cx - step * (len(markers) - 1) / 2
-        y = max(cy + MARKER_Y, text_bottom + 0.4 + size / 2)
-        for n, (mstyle, owner) in enumerate(markers):
-            dwg.add(_marker(dwg, art, mstyle, owner, x0 + n * step, y, size))
+    for line, baseline in zip(rows, baselines):     # two rows when one would be printed too small
+        dwg.add(_text(dwg, cx, baseline, line, size, color=text_color, width=box_w, floor=art.min_text))
+    step = msize + MARKER_GAP
+    x0 = cx - step * (len(markers) - 1) / 2
+    for n, (mstyle, owner) in enumerate(markers):   # in the band under the labels
+        dwg.add(_marker(dwg, art, mstyle, owner, x0 + n * step, marker_y, msize))
 
 
 def _legend_entries(cells, markers, art: Art):
