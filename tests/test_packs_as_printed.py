@@ -327,3 +327,32 @@ def test_no_two_texts_on_a_map_overlap(pack, tmp_path):
                             if min(a[2], b[2]) - max(a[0], b[0]) > 0.3 and min(a[3], b[3]) - max(a[1], b[1]) > 0.3:
                                 overlaps.append(f"{pdf.name}: {a[4]!r} / {b[4]!r}")
     assert not overlaps, "\n".join(overlaps[:20])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("paper", PAPERS)
+def test_a_handout_column_never_ends_on_a_lead_in(paper, built):
+    """A sentence ending in ':' ("resolve in this order:") is read with the list or table it
+    leads into: it never ends a column or a page, the list starting at the top of the next."""
+    band = 22 / 25.4 * 72                      # the title band and its subtitle
+    for pack in PACKS:
+        count = yaml.safe_load((ROOT / "components" / pack / "handout.yaml").read_text()).get("columns", 3)
+        doc = pymupdf.open(built(pack, "--paper", paper) / f"{pack}-handout.pdf")
+        reading = []                            # every column of both pages, in reading order
+        for page in doc:
+            lines = [(line["bbox"], "".join(s["text"] for s in line["spans"]).strip())
+                     for block in page.get_text("dict")["blocks"] for line in block.get("lines", [])]
+            lines = [(box, text) for box, text in lines if text and band < box[1] and box[3] < page.rect.height * 0.95]
+            # the page's columns side by side between its margins (the leftmost text's x); a line
+            # belongs to the column its start is in
+            left = min(box[0] for box, _ in lines)
+            width = (page.rect.width - 2 * left) / count
+            columns: dict = {}
+            for box, text in lines:
+                columns.setdefault(int((box[0] - left + 2) // width), []).append((box[3], text))
+            reading += [(page.number + 1, sorted(columns[key])) for key in sorted(columns)]
+        for (page, column), (_, following) in zip(reading, reading[1:]):
+            last, first = column[-1][1], following[0][1]
+            # a sentence running on into the next column ("... Green 2: each type ...") is no lead-in
+            assert not (last.endswith(":") and not first[:1].islower()), \
+                f"{pack} on {paper}, page {page}: a column ends on {last!r}, the next begins {first!r}"
