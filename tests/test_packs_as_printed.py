@@ -6,11 +6,14 @@ writes (sheets, boards, map, handout) on A4 and on Letter, read back with PyMuPD
 - no two seat colours, and no seat's piece and another piece of the same size and shape, closer
   than MIN_DELTA_E (CIEDE2000);
 - every tile the map legend names is drawn on the map, and every tile drawn is in the legend;
-- a handout table is never split across a page or a column.
+- a handout table is never split across a page or a column, nor a lead-in from its list;
+- no two texts of a map overlap;
+- no front or one-sided page of the sheets is near empty.
 """
 from __future__ import annotations
 
 import itertools
+import json
 import math
 import re
 from pathlib import Path
@@ -356,3 +359,25 @@ def test_a_handout_column_never_ends_on_a_lead_in(paper, built):
             # a sentence running on into the next column ("... Green 2: each type ...") is no lead-in
             assert not (last.endswith(":") and not first[:1].islower()), \
                 f"{pack} on {paper}, page {page}: a column ends on {last!r}, the next begins {first!r}"
+
+
+# --- sheets ----------------------------------------------------------------------------------
+
+@pytest.mark.slow
+def test_no_sheet_is_near_empty(builds):
+    """Every front and one-sided page of every pack's sheets is at least 15 % covered: small
+    pieces that overflow a sheet by a few (Dragon Towers' six damage tokens, Doomspire's thirteen
+    adventure tokens, each alone on a page at 5-8 %) are packed onto the sheets before. Backs are
+    not judged: a sheet mixing one- and two-sided pieces has a sparse back by nature."""
+    paper, folders = builds
+    sparse = []
+    for pack, folder in folders.items():
+        sheets = next(f for f in json.loads((folder / "build.json").read_text())["files"] if f["role"] == "sheets")
+        doc = pymupdf.open(folder / sheets["path"])
+        for page in (entry for entry in sheets["layout"] if entry["side"] in ("front", "one-sided")):
+            pix = doc[page["page"] - 1].get_pixmap(dpi=20)
+            rgb = numpy.frombuffer(pix.samples, dtype=numpy.uint8).reshape(pix.height, pix.width, pix.n)
+            covered = float((rgb.min(axis=2) < 235).mean())
+            if covered < 0.15:
+                sparse.append(f"{pack} on {paper}, page {page['page']} ({', '.join(page['groups'])}): {covered:.0%}")
+    assert not sparse, "\n".join(sparse)
