@@ -30,8 +30,10 @@ MARKER_GAP = 0.6
 MARKER_Y = 7.9            # mm below a cell centre: the marker band, under every label
 ICON = 6.8               # mm: a cell's icon, its top ICON_TOP above the cell's centre
 ICON_TOP = 10.2
+NAME_TOP_LOW = 6.6       # mm above a cell's centre: the lowest a name's top sits without its icon
 CELL_BOTTOM = 11.5       # mm below a cell's centre: its markers end above this (a hex's lower
                          # sides are there 3.5 mm either side of the centre line)
+TEXT_BOTTOM = 8.5        # ... and its text (a line up to 7 mm either side of the centre line)
 INK = "#222222"
 FONT = "Liberation Sans"
 # Maps are printed scaled to fit one page of A4 or Letter; every text is sized so that it prints
@@ -92,7 +94,6 @@ class Art:
         self.ink = self.palette.get("ink", INK)
         self.paper = self.palette.get("paper", "#ffffff")
         self.min_text = 0.0          # mm in the drawing: set once the drawing's print scale is known
-        self.cell_icons = True       # False where the map prints too small for icons above the text
 
     def printed_at(self, scale: float) -> None:
         self.min_text = MIN_PRINT_PT * PT / scale
@@ -355,7 +356,6 @@ def draw_layout(layout: Layout, look: dict, title: str, game=None, reveal: bool 
     dwg.add(dwg.rect(insert=(0, 0), size=(round(width, 2), round(height, 2)), fill=art.paper))
     dwg.add(_text(dwg, FRAME, FRAME + 5, title, 5.0, anchor="start", color=art.ink, bold=True,
                   width=width - 2 * FRAME, floor=art.min_text))
-    art.cell_icons = _icons_fit(art, layout, cells, markers)
     for cell, style in cells:
         cx, cy = _centre(layout, layout.coord(cell))
         _draw_cell(dwg, art, layout, cell, style, cx + dx, cy + dy, markers.get(layout.coord(cell), []))
@@ -398,30 +398,37 @@ def _cell_rows(art: Art, layout: Layout, cell: dict, style: dict, markers) -> tu
     return rows, max(3.0, art.min_text), size, (msize if markers else 0.0)
 
 
-def _cell_places(parts: tuple, cy: float, icon: bool) -> tuple:
-    """(icon top, name baseline, label baselines, marker centre, bottom) of a cell's rows, top to
+def _cell_places(parts: tuple, cy: float, icon: bool, name_top: float = 0.0) -> tuple:
+    """(icon top, name baseline, label baselines, marker centre, all inside) of a cell's rows, top to
     bottom: each row starts below the one above it, however large the map's smallest printed text
-    makes them. Without the icon the name moves up to where the icon began."""
+    makes them. Without the icon the name's top is at `name_top` from the cell's centre."""
     rows, name_size, size, msize = parts
-    name_base = cy + 0.4 if icon else cy - ICON_TOP + 0.75 * name_size
+    name_base = cy + 0.4 if icon else cy + name_top + 0.72 * name_size
     first = name_base + 0.25 * name_size + 0.75 * size + 0.3
     if icon:
         first = max(first, cy + 3.9 - (len(rows) - 1) * size * 0.35)
     baselines = [first + n * size * 1.05 for n in range(len(rows))]
     text_bottom = (baselines[-1] + 0.25 * size) if rows else name_base + 0.25 * name_size
     marker_y = max(cy + MARKER_Y, text_bottom + 0.4 + msize / 2)
-    bottom = marker_y + msize / 2 if msize else text_bottom
-    return cy - ICON_TOP, name_base, baselines, marker_y, bottom
+    fits = text_bottom <= cy + TEXT_BOTTOM and (not msize or marker_y + msize / 2 <= cy + CELL_BOTTOM)
+    return cy - ICON_TOP, name_base, baselines, marker_y, fits
 
 
-def _icons_fit(art: Art, layout: Layout, cells, markers) -> bool:
-    """Do the icons fit in every cell above its name, labels and markers? When the map prints so
-    small that its text must be large, the icons go (the fill and the name still tell the tile)."""
-    for cell, style in cells:
-        parts = _cell_rows(art, layout, cell, style, markers.get(layout.coord(cell), []))
-        if _cell_places(parts, 0.0, True)[4] > CELL_BOTTOM:
-            return False
-    return True
+def _cell_plan(parts: tuple, cy: float) -> tuple:
+    """(with icon, places): a cell's rows with its icon where icon, name, labels and markers fit
+    in the cell; else without the icon (a map printed so small that its text is large, a cell
+    with many labels), the name as low as the cell's straight sides allow (a hex narrows above
+    them) and no lower than leaves the markers in the cell."""
+    with_icon = _cell_places(parts, cy, True)
+    if with_icon[4]:
+        return True, with_icon
+    top = -NAME_TOP_LOW
+    while top > -ICON_TOP:
+        places = _cell_places(parts, cy, False, top)
+        if places[4]:
+            return False, places
+        top -= 0.6
+    return False, _cell_places(parts, cy, False, -ICON_TOP)
 
 
 def _draw_cell(dwg, art: Art, layout: Layout, cell: dict, style: dict, cx: float, cy: float, markers):
@@ -433,8 +440,8 @@ def _draw_cell(dwg, art: Art, layout: Layout, cell: dict, style: dict, cx: float
     box_w, _ = _cell_box(layout)
     parts = _cell_rows(art, layout, cell, style, markers)
     rows, name_size, size, msize = parts
-    icon_top, name_base, baselines, marker_y, _ = _cell_places(parts, cy, art.cell_icons)
-    icon = _icon(art, style.get("icon"), cx - ICON / 2, icon_top, ICON, text_color) if art.cell_icons else None
+    with_icon, (icon_top, name_base, baselines, marker_y, _) = _cell_plan(parts, cy)
+    icon = _icon(art, style.get("icon"), cx - ICON / 2, icon_top, ICON, text_color) if with_icon else None
     if icon is not None:
         dwg.add(icon)
     dwg.add(_text(dwg, cx, name_base, style["name"], name_size, color=text_color, bold=True, width=box_w,
