@@ -140,8 +140,15 @@ class _Typesetter:
         out = []
         for section in self.rec.sections:
             items = [self._heading(section.heading, section)]
+            lead_in = None          # a text ending in ':' stays with the list or table it leads into
             for block in section.blocks:
-                items += self._block(block, section, width - (8 if section.box else 0))
+                made = self._block(block, section, width - (8 if section.box else 0))
+                if lead_in is not None:
+                    items = items[:lead_in] + [KeepTogether([*items[lead_in:], *_unkept(made[0])])] + made[1:]
+                else:
+                    items += made
+                text = block.values.get("text")
+                lead_in = len(items) - 1 if isinstance(text, str) and text.rstrip().endswith(":") else None
             if section.box:        # a box that fits in a column is broken only when the sheet is full
                 items = self._boxed([part for item in items for part in _unkept(item)], width)
                 items = [KeepTogether(items)] if self.keep_boxes else items

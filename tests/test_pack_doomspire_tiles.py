@@ -183,3 +183,33 @@ def test_numbers_on_faces_come_from_the_manifests(out, tmp_path):
     track = _text(changed / "lords-of-doomspire-track.pdf")
     assert "23+" in track and "Fame 23+" not in track
     assert {str(v) for v in range(24)} <= set(re.findall(r"\b(\d+)\+?", track))
+
+
+def test_ocean_ls_carry_join_marks_where_they_butt():
+    """Where one L's arm butts against the next L's arm, each draws half a disc on the cut at the
+    middle of the ring's depth and two bars across the cut at 0.3 of the depth either side, at
+    the same ring positions on both pieces, so a player lines them up disc to disc."""
+    import numpy
+
+    from generator.manifest import load_pack
+    from generator.maps.render import png_bytes
+    from generator.render import FaceRenderer, expand_faces
+
+    game = load_pack(PACK)
+    renderer = FaceRenderer(game, 0.0)
+    dpi = 100
+    paper = numpy.array([int(game.palette["paper"][k:k + 2], 16) for k in (1, 3, 5)])
+    for z in OCEANS:
+        group = next(g for g in game.groups if g.id == f"ocean-{z}")
+        c = group.items[0].data["cell"]
+        w, h = group.width, group.height
+        pix = pymupdf.Pixmap(png_bytes(renderer.svg(expand_faces(group)[0][0]), w, h, dpi))
+        image = numpy.frombuffer(pix.samples, dtype=numpy.uint8).reshape(pix.height, pix.width, pix.n)[..., :3]
+        is_paper = lambda x, y: numpy.abs(image[int(y / 25.4 * dpi), int(x / 25.4 * dpi)] - paper).max() < 30
+        west, north = z[1] == "w", z[0] == "n"
+        ky, kx = (0 if north else h - c), (0 if west else w - c)
+        ex, inward_x = (w - 1.5, -1) if west else (1.5, 1)          # 1.5 mm inside the arm's end
+        ey = h - 1.5 if north else 1.5
+        for f, mark in ((0, True), (0.3, True), (-0.3, True), (0.15, False), (-0.15, False)):
+            assert is_paper(ex, ky + c / 2 + f * c) == mark, (z, "east-west end", f)
+            assert is_paper(kx + c / 2 + f * c, ey) == mark, (z, "north-south end", f)

@@ -237,3 +237,4 @@ def test_terrains_differ_in_greyscale(hexes):
     for a, b in itertools.combinations(TERRAINS, 2):
         diff = sum(abs(p - q) for p, q in zip(greys[a], greys[b])) / len(greys[a])
         assert diff > 12, (a, b, diff)
+

@@ -1,7 +1,7 @@
-"""Shires: the 48 Proclamation mini cards and the 80 Army Unit cards (components/shires/
+"""Shires: the 48 Proclamation mini cards and the 80 Army Unit counters (components/shires/
 proclamations.yaml, units.yaml). Counts and sizes from build.json; the printed faces read with
-PyMuPDF: every number a card shows (Favor price, Muster cost) comes from game.yaml data, so
-changing it there changes every face that shows it."""
+PyMuPDF: every number a card shows (Favor price) comes from game.yaml data, so changing it there
+changes every face that shows it. Each counter fits every space the rules put it on."""
 from __future__ import annotations
 
 import shutil
@@ -16,15 +16,14 @@ from conftest import MM, ROOT, load_build_json, run_cli
 
 PACK = ROOT / "components" / "shires"
 # The files these cards need: the game data, the map (game.yaml reads nothing from it, the build
-# does), the dice (unit cards draw their Class's die from dice.yaml) and the two card manifests.
+# does), the dice and the two manifests.
 KEEP = {"game.yaml", "map.yaml", "dice.yaml", "proclamations.yaml", "units.yaml"}
-RESOURCES = ["food", "favor", "gold", "wood", "iron", "stone"]   # the order unit cards list costs in
 PLAY_LABELS = {"decree": "Play as a Royal Decree", "envoy": "Play as an Envoy action",
                "keep": "Keep in play", "battle": "Play in a battle or Siege",
                "vote": "Play at the VOTE", "when": "Play when stated"}
 DECK_NAMES = {"stratagems": "Stratagems & Designs", "machinations": "Machinations & Tactics"}
-CLASS_NAMES = {"militia": "MILITIA", "men-at-arms": "MEN-AT-ARMS", "mercenary": "MERCENARIES"}
-BLEED = 3.0
+BLEED = {"proclamations": 3.0, "units": 2.0}     # units.yaml: small squares, a 2 mm bleed
+SAFE = {"proclamations": 3.0, "units": 1.8}      # a piece under 20 mm: 15 % of its side
 
 
 def manifest(name: str) -> dict:
@@ -90,9 +89,9 @@ def test_whole_pack_build_json_counts_and_sizes(built):
         if item["group"] == "proclamations":      # mini cards, two-sided (a back per deck)
             assert (item["kind"], item["sides"]) == ("card", 2)
             assert (item["width_mm"], item["height_mm"]) == (pytest.approx(44), pytest.approx(63))
-        if item["group"] == "units":              # about 40 x 60 mm, for card stands
-            assert (item["kind"], item["sides"]) == ("card", 2)
-            assert (item["width_mm"], item["height_mm"]) == (pytest.approx(40), pytest.approx(60))
+        if item["group"] == "units":              # 12 mm counters, alike on both sides
+            assert (item["kind"], item["sides"]) == ("chit", 2)
+            assert (item["width_mm"], item["height_mm"]) == (pytest.approx(12), pytest.approx(12))
 
 
 def test_proclamation_breakdown():
@@ -166,25 +165,34 @@ def test_the_two_decks_have_two_backs(faces):
     assert samples["stratagems"] != samples["machinations"]
 
 
-def test_unit_faces_show_class_dice_and_muster_cost(faces):
+def test_unit_counters_show_dice_and_read_alike_either_side_up(faces):
     doc, _, by_group = faces
     units = {i["id"]: i for i in group("units.yaml", "units")["items"]}
-    dice = {d["id"]: d for d in group("dice.yaml", "die-nets")["items"]}
-    muster = manifest("game.yaml")["data"]["muster"]
     seen = Counter()
     for item, front, back in by_group["units"]:
         unit = units[item["id"]]
-        text = lines(doc[front])
-        assert text[:2] == [CLASS_NAMES[unit["class"]], unit["name"]]
-        assert "Roll" in text and "Hit on" in text
-        assert ("Flees on" in text) == ("flee" in dice[unit["class"]]["faces"])
-        assert ("2\u00d7" in text) == (unit["dice"] == 2)
-        cost = muster[unit["class"]][unit["type"]]
-        shown = text[text.index(next(t for t in text if t.startswith("Muster in"))) + 1:]
-        assert shown == [str(cost[r]) for r in RESOURCES if r in cost]
-        assert lines(doc[back]) == [CLASS_NAMES[unit["class"]], unit["name"]]   # no numbers on the back
+        # the only words: "2x" where the unit rolls two dice (the Mercenary Knights)
+        assert lines(doc[front]) == (["2\u00d7"] if unit["dice"] == 2 else []), item["id"]
+        one, two = (doc[p].get_pixmap(dpi=150).samples for p in (front, back))
+        assert one == two, item["id"]
         seen[unit["class"]] += 1
     assert seen == {"militia": 35, "men-at-arms": 25, "mercenary": 20}
+
+
+def test_unit_classes_differ_without_colour(faces):
+    """Militia, Men-at-Arms and Mercenaries of one type differ in greyscale (the Shire symbol
+    where they are Mustered), not by their colour alone."""
+    doc, _, by_group = faces
+    grey = {}
+    for item, front, _ in by_group["units"]:
+        pix = pymupdf.Pixmap(pymupdf.csGRAY, doc[front].get_pixmap(dpi=150))
+        grey.setdefault(item["id"], pix.samples)
+    for ty in ("soldiers", "archers", "knights"):
+        faces_of = [grey[k] for k in grey if k.endswith(ty)]
+        for one in range(len(faces_of)):
+            for two in range(one + 1, len(faces_of)):
+                differ = sum(abs(a - b) > 40 for a, b in zip(faces_of[one], faces_of[two]))
+                assert differ > 0.02 * len(faces_of[one]), ty
 
 
 def test_banner_colour_is_the_class_colour(faces):
@@ -192,12 +200,13 @@ def test_banner_colour_is_the_class_colour(faces):
     palette = manifest("game.yaml")["palette"]
     units = {i["id"]: i for i in group("units.yaml", "units")["items"]}
     key = {"militia": "militia", "men-at-arms": "men_at_arms", "mercenary": "mercenary"}
+    bleed = BLEED["units"]
     for item, front, _ in by_group["units"]:
-        pix = doc[front].get_pixmap(dpi=100)
-        px = lambda x_mm, y_mm: pix.pixel(int((x_mm + BLEED) / 25.4 * 100), int((y_mm + BLEED) / 25.4 * 100))
+        pix = doc[front].get_pixmap(dpi=200)
+        px = lambda x_mm, y_mm: pix.pixel(int((x_mm + bleed) / 25.4 * 200), int((y_mm + bleed) / 25.4 * 200))
         want = palette[key[units[item["id"]]["class"]]]
         rgb = tuple(int(want[k:k + 2], 16) for k in (1, 3, 5))
-        for point in ((1.5, 1.5), (20, 58)):       # banner corner, stand zone
+        for point in ((-1, 6), (0.3, 11), (6, 11.6)):       # bleed, corner, bottom edge
             assert all(abs(a - b) <= 6 for a, b in zip(px(*point), rgb)), (item["id"], point)
 
 
@@ -217,8 +226,9 @@ def test_text_is_legible_and_inside_the_safe_zone(faces):
                             assert span["size"] >= min_body - 0.01, (item["id"], span["text"])
                         x0, y0, x1, y1 = (v / MM for v in span["bbox"])
                         w, h = item["width_mm"], item["height_mm"]
-                        assert BLEED + 3 - 0.3 <= x0 and x1 <= BLEED + w - 3 + 0.3, (item["id"], span["text"])
-                        assert BLEED + 2 <= y0 and y1 <= BLEED + h - 2, (item["id"], span["text"])
+                        bleed, safe = BLEED[gid], SAFE[gid]
+                        assert bleed + safe - 0.3 <= x0 and x1 <= bleed + w - safe + 0.3, (item["id"], span["text"])
+                        assert bleed + min(safe, 2) - 0.4 <= y0 and y1 <= bleed + h - min(safe, 2) + 0.4, (item["id"], span["text"])
 
 
 # --- one number, one place -------------------------------------------------------------------
@@ -229,8 +239,6 @@ def test_changing_a_cost_in_game_yaml_changes_every_face(tmp_path):
     game_file = pack / "game.yaml"
     game = yaml.safe_load(game_file.read_text())
     game["data"]["rules"]["proclamation_cost"] = {"stratagems": 7, "machinations": 5}
-    game["data"]["muster"]["mercenary"]["knight"] = {"gold": 9}
-    game["data"]["muster"]["militia"]["soldier"] = {"food": 1, "wood": 3}
     game_file.write_text(yaml.safe_dump(game, sort_keys=False, allow_unicode=True))
     doc = build_faces(pack, tmp_path / "out")
     by_group = faces_by_group(doc, load_build_json(tmp_path / "out" / "shires"))
@@ -244,17 +252,6 @@ def test_changing_a_cost_in_game_yaml_changes_every_face(tmp_path):
             assert want in text and old not in text, (item["id"], text)
             changed[page == back] += 1
     assert changed == {False: 48, True: 48}
-    knights = soldiers = 0
-    for item, front, _ in by_group["units"]:
-        text = lines(doc[front])
-        cost = text[text.index(next(t for t in text if t.startswith("Muster in"))) + 1:]
-        if item["id"] == "mercenary-knights":
-            assert cost == ["9"]
-            knights += 1
-        elif item["id"] == "militia-soldiers":
-            assert cost == ["1", "3"]
-            soldiers += 1
-    assert (knights, soldiers) == (6, 15)
 
 
 def test_proclamation_art_stripes_stay_in_their_panel():

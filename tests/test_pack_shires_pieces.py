@@ -9,7 +9,7 @@ import pymupdf
 import pytest
 import yaml
 
-from conftest import MM, copy_pack, load_build_json, run_cli
+from conftest import MM, ROOT, copy_pack, load_build_json, run_cli
 
 # group -> (total, rulebook_count, width mm, height mm)
 EXPECTED = {
@@ -177,3 +177,69 @@ def test_a_number_changed_once_changes_on_every_face(shires, tmp_path):
     assert "13" in _numbers(_line(page1, "Simple"))
     all_text = " ".join(p.get_text() for p in handout)
     assert "19 Gold" in all_text
+
+
+# --- the Army Unit counters fit the spaces the rules put them on ------------------------------
+
+def _dashed_rects(page):
+    return [d["rect"] for d in page.get_drawings() if d.get("dashes") not in (None, "[] 0")]
+
+
+def _gap(one, two):
+    """The distance between two rectangles (0 where they touch or overlap), in mm."""
+    dx = max(two.x0 - one.x1, one.x0 - two.x1, 0)
+    dy = max(two.y0 - one.y1, one.y0 - two.y1, 0)
+    return max(dx, dy) / MM
+
+
+def _row_beside(heading, boxes):
+    """The boxes next to a heading (within 1.5 mm: a face may be turned on the sheet) and those
+    next to them in turn (a row of spaces)."""
+    row = [b for b in boxes if _gap(heading, b) < 1.5]
+    for box in row:
+        row += [b for b in boxes if b not in row and _gap(box, b) < 1.2]
+    return row
+
+
+def _holds(space, w_mm, h_mm, play_mm=0.5):
+    """A space holds a piece with play_mm to spare on every side, either way round."""
+    sw, sh = space.width / MM, space.height / MM
+    need = (w_mm + 2 * play_mm, h_mm + 2 * play_mm)
+    return (sw >= need[0] and sh >= need[1]) or (sw >= need[1] and sh >= need[0])
+
+
+def test_every_unit_space_holds_a_unit_counter(shires):
+    """The rulebook puts Army Units on the Garrison spaces of a Shire and the Standing Army spaces
+    of a player's board, and sorts them onto the Turn Tracker: each of those spaces, measured in
+    the printed PDFs, holds a counter (its printed size in build.json) with play to spare."""
+    doc = load_build_json(shires)
+    (w, h), = {(i["width_mm"], i["height_mm"]) for i in doc["items"] if i["group"] == "units"}
+    data = yaml.safe_load((ROOT / "components" / "shires" / "game.yaml").read_text())["data"]
+    # Standing Army: a counter's spot (dashed) inside each numbered slot
+    mat = pymupdf.open(shires / "shires-player-mats.pdf")[0]
+    slots = [r for r in _dashed_rects(mat) if r.y1 < mat.search_for("Supply")[0].y0]
+    assert len(slots) == data["rules"]["envoys_max"] * 6
+    assert all(_holds(r, w, h) for r in slots), [(r.width / MM, r.height / MM) for r in slots]
+    # Garrison spaces: the dashed boxes under each "Garrison" heading of a Shire band (hexes and
+    # upgrade chits), as many as that Shire's Garrison
+    sheets = pymupdf.open(shires / "shires-sheets.pdf")
+    counts = set()
+    for page in sheets:
+        dashed = _dashed_rects(page)
+        for word in (wd for wd in page.get_text("words") if wd[4] == "Garrison"):
+            below = _row_beside(pymupdf.Rect(word[:4]), [r for r in dashed if r.width < 25 * MM])
+            assert below, f"page {page.number + 1}: no Garrison space under the heading"
+            assert all(_holds(r, w, h) for r in below), [(r.width / MM, r.height / MM) for r in below]
+            counts.add(len(below))
+    assert counts == {s["garrison"] for s in data["shires"].values()}
+    # the Turn Tracker's piles: each box holds its pile
+    tracker = pymupdf.open(shires / "shires-turn-tracker.pdf")
+    piles = 0
+    for page in tracker:
+        boxes = [d["rect"] for d in page.get_drawings() if d["rect"].width > 20 * MM and d["rect"].height > 20 * MM]
+        for word in (wd for wd in page.get_text("words") if wd[4] == "counters"):
+            inside = [b for b in boxes if b.contains(pymupdf.Rect(word[:4]))]
+            box = min(inside, key=lambda b: b.width * b.height)
+            assert _holds(box, w, h, play_mm=3)
+            piles += 1
+    assert piles >= 9          # 9 unit types; a pile cut by the overlap of the two pieces shows twice

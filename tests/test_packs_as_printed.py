@@ -6,11 +6,14 @@ writes (sheets, boards, map, handout) on A4 and on Letter, read back with PyMuPD
 - no two seat colours, and no seat's piece and another piece of the same size and shape, closer
   than MIN_DELTA_E (CIEDE2000);
 - every tile the map legend names is drawn on the map, and every tile drawn is in the legend;
-- a handout table is never split across a page or a column.
+- a handout table is never split across a page or a column, nor a lead-in from its list;
+- no two texts of a map overlap;
+- no front or one-sided page of the sheets is near empty.
 """
 from __future__ import annotations
 
 import itertools
+import json
 import math
 import re
 from pathlib import Path
@@ -292,3 +295,89 @@ def test_a_handout_table_is_never_split_across_a_page_or_a_column(paper, built):
         doc = pymupdf.open(built(pack, "--paper", paper) / f"{pack}-handout.pdf")
         printed = sum(table_headers(page, written.get("accent", "#37474f")) for page in doc)
         assert printed == tables, f"{pack} on {paper}: {tables} tables, {printed} header rows printed"
+
+
+def ink_boxes(page):
+    """(x0, y0, x1, y1, text) of each text run's ink: cap height above the baseline to the
+    descenders below it (a line box's leading would make stacked lines 'overlap')."""
+    for span in spans(page):
+        x, y = span["origin"]
+        yield span["bbox"][0], y - 0.72 * span["size"], span["bbox"][2], y + 0.21 * span["size"], span["text"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("pack", PACKS)
+def test_no_two_texts_on_a_map_overlap(pack, tmp_path):
+    """At the fewest and the most players, on A4 and Letter, no text of the map covers another:
+    where the map prints small and its text must grow to stay 6 pt, the rows of a cell move apart
+    (and its icon goes) rather than print over each other."""
+    from conftest import run_cli
+    players = yaml.safe_load((ROOT / "components" / pack / "game.yaml").read_text())["players"]
+    overlaps = []
+    for paper in PAPERS:
+        for n in sorted({players["min"], players["max"]}):
+            out = tmp_path / f"{paper}-{n}"
+            code, _, err = run_cli("map", pack, "--players", n, "--seed", 1, "--format", "pdf",
+                                   "--paper", paper, "--out", out)
+            assert code == 0, err
+            for pdf in out.rglob("*.pdf"):
+                for page in pymupdf.open(pdf):
+                    boxes = sorted(ink_boxes(page))
+                    for i, a in enumerate(boxes):
+                        for b in boxes[i + 1:]:
+                            if b[0] >= a[2] - 0.3:
+                                break
+                            if min(a[2], b[2]) - max(a[0], b[0]) > 0.3 and min(a[3], b[3]) - max(a[1], b[1]) > 0.3:
+                                overlaps.append(f"{pdf.name}: {a[4]!r} / {b[4]!r}")
+    assert not overlaps, "\n".join(overlaps[:20])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("paper", PAPERS)
+def test_a_handout_column_never_ends_on_a_lead_in(paper, built):
+    """A sentence ending in ':' ("resolve in this order:") is read with the list or table it
+    leads into: it never ends a column or a page, the list starting at the top of the next."""
+    band = 22 / 25.4 * 72                      # the title band and its subtitle
+    for pack in PACKS:
+        count = yaml.safe_load((ROOT / "components" / pack / "handout.yaml").read_text()).get("columns", 3)
+        doc = pymupdf.open(built(pack, "--paper", paper) / f"{pack}-handout.pdf")
+        reading = []                            # every column of both pages, in reading order
+        for page in doc:
+            lines = [(line["bbox"], "".join(s["text"] for s in line["spans"]).strip())
+                     for block in page.get_text("dict")["blocks"] for line in block.get("lines", [])]
+            lines = [(box, text) for box, text in lines if text and band < box[1] and box[3] < page.rect.height * 0.95]
+            # the page's columns side by side between its margins (the leftmost text's x); a line
+            # belongs to the column its start is in
+            left = min(box[0] for box, _ in lines)
+            width = (page.rect.width - 2 * left) / count
+            columns: dict = {}
+            for box, text in lines:
+                columns.setdefault(int((box[0] - left + 2) // width), []).append((box[3], text))
+            reading += [(page.number + 1, sorted(columns[key])) for key in sorted(columns)]
+        for (page, column), (_, following) in zip(reading, reading[1:]):
+            last, first = column[-1][1], following[0][1]
+            # a sentence running on into the next column ("... Green 2: each type ...") is no lead-in
+            assert not (last.endswith(":") and not first[:1].islower()), \
+                f"{pack} on {paper}, page {page}: a column ends on {last!r}, the next begins {first!r}"
+
+
+# --- sheets ----------------------------------------------------------------------------------
+
+@pytest.mark.slow
+def test_no_sheet_is_near_empty(builds):
+    """Every front and one-sided page of every pack's sheets is at least 15 % covered: small
+    pieces that overflow a sheet by a few (Dragon Towers' six damage tokens, Doomspire's thirteen
+    adventure tokens, each alone on a page at 5-8 %) are packed onto the sheets before. Backs are
+    not judged: a sheet mixing one- and two-sided pieces has a sparse back by nature."""
+    paper, folders = builds
+    sparse = []
+    for pack, folder in folders.items():
+        sheets = next(f for f in json.loads((folder / "build.json").read_text())["files"] if f["role"] == "sheets")
+        doc = pymupdf.open(folder / sheets["path"])
+        for page in (entry for entry in sheets["layout"] if entry["side"] in ("front", "one-sided")):
+            pix = doc[page["page"] - 1].get_pixmap(dpi=20)
+            rgb = numpy.frombuffer(pix.samples, dtype=numpy.uint8).reshape(pix.height, pix.width, pix.n)
+            covered = float((rgb.min(axis=2) < 235).mean())
+            if covered < 0.15:
+                sparse.append(f"{pack} on {paper}, page {page['page']} ({', '.join(page['groups'])}): {covered:.0%}")
+    assert not sparse, "\n".join(sparse)

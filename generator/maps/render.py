@@ -28,6 +28,12 @@ LEGEND_TEXT = 3.2
 MARKER = 5.2             # mm: a marker's size
 MARKER_GAP = 0.6
 MARKER_Y = 7.9            # mm below a cell centre: the marker band, under every label
+ICON = 6.8               # mm: a cell's icon, its top ICON_TOP above the cell's centre
+ICON_TOP = 10.2
+NAME_TOP_LOW = 6.6       # mm above a cell's centre: the lowest a name's top sits without its icon
+CELL_BOTTOM = 11.5       # mm below a cell's centre: its markers end above this (a hex's lower
+                         # sides are there 3.5 mm either side of the centre line)
+TEXT_BOTTOM = 8.5        # ... and its text (a line up to 7 mm either side of the centre line)
 INK = "#222222"
 FONT = "Liberation Sans"
 # Maps are printed scaled to fit one page of A4 or Letter; every text is sized so that it prints
@@ -380,6 +386,51 @@ def _markers_by_cell(layout: Layout, art: Art) -> dict:
     return out
 
 
+def _cell_rows(art: Art, layout: Layout, cell: dict, style: dict, markers) -> tuple:
+    """What a cell prints: (its label rows, name size, label size, marker size)."""
+    box_w, _ = _cell_box(layout)
+    labels = [] if style.get("face_down") else art.cell_labels(cell, style)
+    if art.reveal and cell.get("face_down"):
+        labels = ["face down"] + labels
+    size = max(2.7, art.min_text)
+    rows = _lines(" · ".join(labels), size, box_w, False, " · ") if labels else []
+    msize = min(max(MARKER, 2.0 * art.min_text), 7.0, (box_w - 2) / max(1, len(markers)) - MARKER_GAP)
+    return rows, max(3.0, art.min_text), size, (msize if markers else 0.0)
+
+
+def _cell_places(parts: tuple, cy: float, icon: bool, name_top: float = 0.0) -> tuple:
+    """(icon top, name baseline, label baselines, marker centre, all inside) of a cell's rows, top to
+    bottom: each row starts below the one above it, however large the map's smallest printed text
+    makes them. Without the icon the name's top is at `name_top` from the cell's centre."""
+    rows, name_size, size, msize = parts
+    name_base = cy + 0.4 if icon else cy + name_top + 0.72 * name_size
+    first = name_base + 0.25 * name_size + 0.75 * size + 0.3
+    if icon:
+        first = max(first, cy + 3.9 - (len(rows) - 1) * size * 0.35)
+    baselines = [first + n * size * 1.05 for n in range(len(rows))]
+    text_bottom = (baselines[-1] + 0.25 * size) if rows else name_base + 0.25 * name_size
+    marker_y = max(cy + MARKER_Y, text_bottom + 0.4 + msize / 2)
+    fits = text_bottom <= cy + TEXT_BOTTOM and (not msize or marker_y + msize / 2 <= cy + CELL_BOTTOM)
+    return cy - ICON_TOP, name_base, baselines, marker_y, fits
+
+
+def _cell_plan(parts: tuple, cy: float) -> tuple:
+    """(with icon, places): a cell's rows with its icon where icon, name, labels and markers fit
+    in the cell; else without the icon (a map printed so small that its text is large, a cell
+    with many labels), the name as low as the cell's straight sides allow (a hex narrows above
+    them) and no lower than leaves the markers in the cell."""
+    with_icon = _cell_places(parts, cy, True)
+    if with_icon[4]:
+        return True, with_icon
+    top = -NAME_TOP_LOW
+    while top > -ICON_TOP:
+        places = _cell_places(parts, cy, False, top)
+        if places[4]:
+            return False, places
+        top -= 0.6
+    return False, _cell_places(parts, cy, False, -ICON_TOP)
+
+
 def _draw_cell(dwg, art: Art, layout: Layout, cell: dict, style: dict, cx: float, cy: float, markers):
     fill = art.color(style.get("fill"))
     dash = {"stroke_dasharray": "1.2,0.8"} if cell.get("face_down") else {}
@@ -387,30 +438,20 @@ def _draw_cell(dwg, art: Art, layout: Layout, cell: dict, style: dict, cx: float
                         stroke=art.ink, stroke_width=0.3, **dash))
     text_color = _on(fill, art)
     box_w, _ = _cell_box(layout)
-    icon = _icon(art, style.get("icon"), cx - 3.4, cy - 10.2, 6.8, text_color)
+    parts = _cell_rows(art, layout, cell, style, markers)
+    rows, name_size, size, msize = parts
+    with_icon, (icon_top, name_base, baselines, marker_y, _) = _cell_plan(parts, cy)
+    icon = _icon(art, style.get("icon"), cx - ICON / 2, icon_top, ICON, text_color) if with_icon else None
     if icon is not None:
         dwg.add(icon)
-    dwg.add(_text(dwg, cx, cy + 0.4, style["name"], 3.0, color=text_color, bold=True, width=box_w,
+    dwg.add(_text(dwg, cx, name_base, style["name"], name_size, color=text_color, bold=True, width=box_w,
                   floor=art.min_text))
-    labels = [] if style.get("face_down") else art.cell_labels(cell, style)
-    if art.reveal and cell.get("face_down"):
-        labels = ["face down"] + labels
-    text_bottom = cy + 0.4 + 0.25 * max(3.0, art.min_text)
-    if labels:
-        size = max(2.7, art.min_text)
-        rows = _lines(" · ".join(labels), size, box_w, False, " · ")
-        for n, line in enumerate(rows):     # two rows when one would be printed too small
-            baseline = cy + 3.9 + n * size * 1.05 - (len(rows) - 1) * size * 0.35
-            dwg.add(_text(dwg, cx, baseline, line, size, color=text_color, width=box_w, floor=art.min_text))
-            text_bottom = baseline + 0.25 * size
-    if markers:
-        # big enough for its text at the smallest printed size; in the band under the labels
-        size = min(max(MARKER, 2.0 * art.min_text), 7.0, (box_w - 2) / len(markers) - MARKER_GAP)
-        step = size + MARKER_GAP
-        x0 = cx - step * (len(markers) - 1) / 2
-        y = max(cy + MARKER_Y, text_bottom + 0.4 + size / 2)
-        for n, (mstyle, owner) in enumerate(markers):
-            dwg.add(_marker(dwg, art, mstyle, owner, x0 + n * step, y, size))
+    for line, baseline in zip(rows, baselines):     # two rows when one would be printed too small
+        dwg.add(_text(dwg, cx, baseline, line, size, color=text_color, width=box_w, floor=art.min_text))
+    step = msize + MARKER_GAP
+    x0 = cx - step * (len(markers) - 1) / 2
+    for n, (mstyle, owner) in enumerate(markers):   # in the band under the labels
+        dwg.add(_marker(dwg, art, mstyle, owner, x0 + n * step, marker_y, msize))
 
 
 def _legend_entries(cells, markers, art: Art):
