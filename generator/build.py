@@ -336,7 +336,7 @@ def _plan(game, groups, request, role) -> list:
         if pages > MAX_PAGES:
             raise BuildError(_too_many_pages(group, pages, pages))
         return [sheet for face in faces for sheet in tiled(face)]
-    return impose_runs([_run(game, group, request) for group in groups], opts, GUIDE_TITLES.get(role, "{}").format(_titled(game)))
+    return impose_runs(_runs(game, groups, request), opts, GUIDE_TITLES.get(role, "{}").format(_titled(game)))
 
 
 GUIDE_TITLES = {"changes": "{} - reprint of changed components"}    # the page guide's first words, by role
@@ -356,11 +356,31 @@ def version_stamps(game: Game):
     return lambda face: by_group.get(face.group.id)
 
 
-def _run(game: Game, group: Group, request: BuildRequest) -> Run:
+def _runs(game: Game, groups: list[Group], request: BuildRequest) -> list[Run]:
+    """Each group's faces to lay out; shared cut lines only between faces whose edges are one
+    colour (edges.py), read from the faces of the groups that could share them."""
+    from .edges import SEPARATE, edge_classes
+    may_share = [g for g in groups if options_for(game, g, request).cuts == "shared"
+                 and g.shape in ("rect", "square", "hexagon") and options_for(game, g, request).bleed > 0]
+    renderers: dict[float, object] = {}
+
+    def svg_of(face):
+        bleed = options_for(game, face.group, request).bleed
+        if bleed not in renderers:
+            renderers[bleed] = renderer_for(game, bleed, request.lenient, request.face_cache)
+        return renderers[bleed].svg(face)
+    classes = edge_classes(may_share, svg_of, lambda g: options_for(game, g, request).bleed)
+    return [_run(game, group, request, classes.get(group.id, SEPARATE)) for group in groups]
+
+
+def _run(game: Game, group: Group, request: BuildRequest, edges: tuple = ("", (True, True))) -> Run:
+    """`edges`: the group's edge colour class and which cut lines its faces may share (edges.py);
+    none: each face keeps its own bleed all round."""
     opts = options_for(game, group, request)
     fronts, backs = expand_faces(group)
+    edge, joins = edges
     return Run(group.id, group.name or group.id, fronts, backs, group.width, group.height, group.shape,
-               group.orientation, opts.bleed, opts.cuts)
+               group.orientation, opts.bleed, opts.cuts if any(joins) else "separate", edge=edge, joins=joins)
 
 
 def _in_pieces(game: Game, group: Group, request: BuildRequest) -> list[Run] | None:

@@ -115,6 +115,9 @@ class Run:
     bleed: float = 3.0
     cuts: str = "shared"
     owners: tuple[str, ...] | None = None     # per face, the group it belongs to (merged runs)
+    edge: str = ""          # edge colour class (edges.py): only runs of one class share cut lines together
+    joins: tuple[bool, bool] = (True, True)   # on shared cuts, may faces abut side by side, one above
+                                              # the other (as the face stands, unturned; edges.py)
 
     @property
     def rectangular(self) -> bool:
@@ -142,10 +145,19 @@ class Slots:
     shared_cuts: bool
 
 
-def _grid_shape(area_w, area_h, w, h, bleed, shared) -> tuple[int, int]:
-    if shared:
-        return int((area_w - 2 * bleed + EPS) // w), int((area_h - 2 * bleed + EPS) // h)
-    return int((area_w + EPS) // (w + 2 * bleed)), int((area_h + EPS) // (h + 2 * bleed))
+def _grid_shape(area_w, area_h, w, h, bleed, shared: tuple[bool, bool]) -> tuple[int, int]:
+    """Columns and rows: faces abut on shared cuts across and/or down, else a bleed each side."""
+    def count(length, size, share):
+        return int((length - 2 * bleed + EPS) // size) if share else int((length + EPS) // (size + 2 * bleed))
+    return count(area_w, w, shared[0]), count(area_h, h, shared[1])
+
+
+def _page_joins(run: Run, rotation: int, shared: bool) -> tuple[bool, bool]:
+    """Which cut lines faces of the run share as they lie on the page: across (between columns)
+    and down (between rows). A quarter turn makes the face's side-by-side sides top and bottom."""
+    if not shared:
+        return False, False
+    return run.joins if rotation in (0, 180) else run.joins[::-1]
 
 
 def honeycomb_slots(area_w, area_h, w, h, bleed, shape, orientation, offsets=(True, False)) -> Slots:
@@ -262,18 +274,19 @@ def _candidate_layouts(run: Run, rect, n: int, marks: str, shared: bool):
         turns.append((run.h, run.w, 90))
     gutters = MARK_GUTTERS if run.rectangular and marks in ("crop", "lines") else ((0.0, 0.0),)
     for fw, fh, rotation in turns:
+        joins = _page_joins(run, rotation, shared)
         for gutter in gutters:
             g = sum(gutter)
-            cols, rows = _grid_shape(rw - 2 * g, rh - 2 * g, fw, fh, b, shared)
+            cols, rows = _grid_shape(rw - 2 * g, rh - 2 * g, fw, fh, b, joins)
             k = min(n, max(cols, 0) * max(rows, 0))
             if not k:
                 continue
-            pitch_x, pitch_y = (fw, fh) if shared else (fw + 2 * b, fh + 2 * b)
+            pitch_x, pitch_y = (fw if joins[0] else fw + 2 * b), (fh if joins[1] else fh + 2 * b)
             boxes = []
             for i in range(k):
                 r, c = divmod(i, cols)
                 boxes.append((x0 + g + b + c * pitch_x, y0 + g + b + r * pitch_y, fw, fh, rotation))
-            yield _Block(run, 0, boxes, _grid_bleeds(k, cols, b, shared), gutter, shared)
+            yield _Block(run, 0, boxes, _grid_bleeds(k, cols, b, joins), gutter, any(joins))
 
 
 def _shared_honeycomb(run: Run, rect, n: int, w: float, h: float, orientation: str, rotation: int):
@@ -328,18 +341,17 @@ def hex_bleed_outline(x, y, w, h, edges) -> tuple[tuple[float, float], ...]:
     return tuple(corners)
 
 
-def _grid_bleeds(k: int, cols: int, bleed: float, shared: bool) -> list[tuple]:
+def _grid_bleeds(k: int, cols: int, bleed: float, shared: tuple[bool, bool]) -> list[tuple]:
     """Full bleed on every side without a neighbour on a shared cut line: the ends of a part-filled
-    row and the faces above its empty slots keep theirs."""
-    if not shared:
-        return [(bleed,) * 4] * k
+    row and the faces above its empty slots keep theirs, and every side across a cut not shared."""
+    across, down = shared
     out = []
     for i in range(k):
         r, c = divmod(i, cols)
-        left = 0.0 if c > 0 else bleed
-        right = 0.0 if c + 1 < cols and i + 1 < k else bleed
-        top = 0.0 if r > 0 else bleed
-        bottom = 0.0 if i + cols < k else bleed
+        left = 0.0 if across and c > 0 else bleed
+        right = 0.0 if across and c + 1 < cols and i + 1 < k else bleed
+        top = 0.0 if down and r > 0 else bleed
+        bottom = 0.0 if down and i + cols < k else bleed
         out.append((left, top, right, bottom))
     return out
 
@@ -425,11 +437,11 @@ def _pack(runs: list[Run], opts: Options) -> list[_Page]:
 def _merge_alike(runs: list[Run]) -> list[Run]:
     """Groups of faces alike in size, shape, bleed, cuts and sidedness (five small decks of
     poker cards) are packed as one run, so they fill whole sheets together rather than each
-    leaving its own part-filled block."""
+    leaving its own part-filled block; on shared cuts only groups whose edges are one colour."""
     alike: dict[tuple, list[Run]] = {}
     for run in runs:
         key = (round(run.w, 3), round(run.h, 3), run.shape, run.orientation, run.bleed, run.cuts,
-               run.backs is None)
+               run.backs is None, (run.edge, run.joins) if run.cuts == "shared" else "")
         alike.setdefault(key, []).append(run)
     merged = []
     for same in alike.values():
@@ -440,7 +452,7 @@ def _merge_alike(runs: list[Run]) -> list[Run]:
         merged.append(Run("+".join(r.key for r in same), first.name, [f for r in same for f in r.fronts],
                           None if first.backs is None else [b for r in same for b in r.backs],
                           first.w, first.h, first.shape, first.orientation, first.bleed, first.cuts,
-                          tuple(r.key for r in same for _ in r.fronts)))
+                          tuple(r.key for r in same for _ in r.fronts), first.edge, first.joins))
     return merged
 
 

@@ -1,0 +1,250 @@
+"""A document's groups + their rendered faces -> where their faces may share cut lines.
+
+Faces that abut on one cut line (impose's shared cuts) trade edges when the cut misses: 1 mm too
+far leaves a strip of the neighbour on the face. That is harmless where the neighbour's edge is
+the colour this face's own edge has there (a deck's cream borders, one back for all) and wrong
+where it is another (a red player's card beside a blue one, a header band below a cream foot).
+So a few faces of each group are drawn small and the band a miscut can show is read, from
+`miscut` mm inside the trim to the bleed's edge (generator/data/cut_edges.yaml).
+
+Rectangles are read side by side: each side's band in short pieces along it, and faces may stand
+side by side on one cut when every face's right side matches every face's left side piece by
+piece (CIEDE2000 within `same_colour`), fronts and backs alike; one above the other likewise with
+bottoms and tops. A deck whose cards have a coloured header over a cream body shares the cuts
+between its columns and gets gutters between its rows. Hexagons meet on six sides at once: they
+share cuts only when every band read is one colour, the same for all faces.
+
+Decided per group, not per neighbouring pair: a grid's cut lines run the whole sheet, so a gutter
+between one pair costs the paper of a gutter for the whole row, and a group is one design
+repeated. Groups alike enough to share with each other get one class, so impose may still pack
+them together.
+"""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy
+import yaml
+
+from .errors import BuildError
+
+SETTINGS = yaml.safe_load((Path(__file__).parent / "data" / "cut_edges.yaml").read_text())
+SAME_COLOUR = float(SETTINGS["same_colour"])
+SEPARATE = ("", (False, False))
+SIDES = ("left", "top", "right", "bottom")
+
+
+@dataclass(frozen=True)
+class Edges:
+    """One face's cut bands in CIE L*a*b*: per side its pieces along the side (top to bottom, left
+    to right), and the colour of the whole band when it is one colour (else None)."""
+    sides: dict
+    whole: tuple[float, float, float] | None
+
+
+def edge_classes(groups, svg_of, bleed_of) -> dict[str, tuple[str, tuple[bool, bool]]]:
+    """Group id -> (class, (side by side, one above the other)): where its faces may share cut
+    lines with each other and, in one class, with other groups' faces. `svg_of(face)` renders a
+    face (a BuildError there: the build reports it later, and the group keeps separate cuts);
+    `bleed_of(group)` is its bleed."""
+    out: dict[str, tuple[str, tuple[bool, bool]]] = {}
+    classes: list[tuple[str, tuple, list]] = []      # (name, joins, faces read) first come
+    for group in groups:
+        read = _read_group(group, svg_of, bleed_of(group))
+        joins = _joins(group, read) if read else (False, False)
+        if not any(joins):
+            out[group.id] = SEPARATE
+            continue
+        name = next((n for n, j, faces in classes if j == joins and _alike(faces, read)
+                     and _joins(group, _union(faces, read)) == joins), None)
+        if name is None:
+            name = f"edge{len(classes) + 1}"
+            classes.append((name, joins, read))
+        out[group.id] = (name, joins)
+    return out
+
+
+def _read_group(group, svg_of, bleed: float):
+    """(geometry, {side: [Edges of each face read]}) or None when a face cannot be drawn."""
+    from .render import FaceRef
+    geometry = (group.shape, group.width, group.height, group.orientation, bleed)
+    faces = {}
+    for side in ("front", "back") if group.back_template else ("front",):
+        faces[side] = []
+        for item in sampled(group.items, int(SETTINGS["faces_read"])):
+            try:
+                svg = svg_of(FaceRef(group, item, side))
+            except BuildError:
+                return None
+            faces[side].append(face_edges(svg, group, bleed))
+    return geometry, faces
+
+
+def _alike(a, b) -> bool:
+    return a[0] == b[0] and a[1].keys() == b[1].keys()
+
+
+def _union(a, b):
+    return a[0], {side: a[1][side] + b[1][side] for side in a[1]}
+
+
+def _joins(group, read) -> tuple[bool, bool]:
+    """May the faces read stand side by side on one cut, and one above the other?"""
+    faces = read[1]
+    if group.shape == "hexagon":
+        colours = [e.whole for side in faces.values() for e in side]
+        one = all(c is not None for c in colours) and all(
+            _within([e.whole for e in side], [side[0].whole]) for side in faces.values())
+        return one, one
+    return (all(_within([e.sides["right"] for e in side], [e.sides["left"] for e in side]) for side in faces.values()),
+            all(_within([e.sides["bottom"] for e in side], [e.sides["top"] for e in side]) for side in faces.values()))
+
+
+def _within(these, those) -> bool:
+    """Every one of these colour runs within SAME_COLOUR of every one of those, piece by piece."""
+    a = numpy.asarray(these, float)[:, None]
+    b = numpy.asarray(those, float)[None, :]
+    a, b = numpy.broadcast_arrays(a, b)
+    return bool(numpy.all(delta_e(a, b) <= SAME_COLOUR))
+
+
+def sampled(items: list, most: int) -> list:
+    """Up to `most` items spread evenly from first to last (all of them when there are fewer)."""
+    if len(items) <= most:
+        return list(items)
+    return [items[round(i * (len(items) - 1) / (most - 1))] for i in range(most)]
+
+
+_EDGES: dict[str, Edges] = {}          # by face SVG, shape and bleed: a shared back is read once
+
+
+def face_edges(svg: str, group, bleed: float) -> Edges:
+    key = hashlib.sha256(f"{group.shape}|{group.width}|{group.height}|{group.orientation}|"
+                         f"{group.corner_radius}|{bleed}|".encode() + svg.encode()).hexdigest()
+    if key not in _EDGES:
+        if len(_EDGES) > 4096:
+            _EDGES.clear()
+        _EDGES[key] = _read_edges(svg, group, bleed)
+    return _EDGES[key]
+
+
+PIECE = 3.0      # mm along a side read as one colour
+
+
+def _read_edges(svg: str, group, bleed: float) -> Edges:
+    """The face drawn small on white paper; its band between the outline `miscut` mm inside the
+    trim and the bleed's outline, whole and (rectangles) side by side in PIECE mm lengths."""
+    from .export.raster import Window, px, rasterize
+    dpi, miscut = float(SETTINGS["dpi"]), float(SETTINGS["miscut"])
+    w, h = group.width + 2 * bleed, group.height + 2 * bleed
+    window = Window(-bleed, -bleed, w, h, px(w, dpi), px(h, dpi))
+    lab = srgb_to_lab(_rgb(rasterize(svg, window, clip=group.outline(bleed), background=(1.0, 1.0, 1.0))))
+    band = _mask(group.outline(bleed), window) & ~_mask(group.outline(-miscut), window)
+    sides = _side_pieces(lab, window, bleed, miscut, group.width, group.height) if group.shape in ("rect", "square") else {}
+    return Edges(sides, _one_colour(lab[band]))
+
+
+def _side_pieces(lab, window, bleed, miscut, w, h) -> dict:
+    """Per side, the median colour of each PIECE mm of its band (corners left out: they lie
+    beyond every neighbour's side)."""
+    scale_x, scale_y = window.px_w / window.w, window.px_h / window.h
+
+    def cols(a, b):
+        return slice(round((a + bleed) * scale_x), max(round((b + bleed) * scale_x), round((a + bleed) * scale_x) + 1))
+
+    def rows(a, b):
+        return slice(round((a + bleed) * scale_y), max(round((b + bleed) * scale_y), round((a + bleed) * scale_y) + 1))
+
+    def pieces(length):
+        n = max(1, round(length / PIECE))
+        return [(length * i / n, length * (i + 1) / n) for i in range(n)]
+    strips = {"left": lambda a, b: lab[rows(a, b), cols(-bleed, miscut)],
+              "right": lambda a, b: lab[rows(a, b), cols(w - miscut, w + bleed)],
+              "top": lambda a, b: lab[rows(-bleed, miscut), cols(a, b)],
+              "bottom": lambda a, b: lab[rows(h - miscut, h + bleed), cols(a, b)]}
+    out = {}
+    for side, strip in strips.items():
+        length = h if side in ("left", "right") else w
+        out[side] = [numpy.median(strip(a, b).reshape(-1, 3), axis=0) for a, b in pieces(length)]
+    return out
+
+
+def _one_colour(pixels) -> tuple[float, float, float] | None:
+    """The band's colour, when no more than `stray` of its pixels stray from it."""
+    if not len(pixels):
+        return None
+    middle = numpy.median(pixels, axis=0)
+    far = delta_e(numpy.broadcast_to(middle, pixels.shape), pixels)
+    return tuple(float(v) for v in middle) if float(numpy.mean(far > SAME_COLOUR)) <= float(SETTINGS["stray"]) else None
+
+
+def _mask(outline, window) -> numpy.ndarray:
+    """Pixels whose middle lies inside the outline."""
+    import cairocffi as cairo
+    surface = cairo.ImageSurface(cairo.FORMAT_A8, window.px_w, window.px_h)
+    ctx = cairo.Context(surface)
+    ctx.set_antialias(cairo.ANTIALIAS_NONE)
+    ctx.scale(window.px_w / window.w, window.px_h / window.h)
+    ctx.translate(-window.x, -window.y)
+    outline.trace(ctx)
+    ctx.fill()
+    surface.flush()
+    data = numpy.frombuffer(surface.get_data(), numpy.uint8).reshape(window.px_h, surface.get_stride())
+    return data[:, :window.px_w] > 127
+
+
+def _rgb(surface) -> numpy.ndarray:
+    """cairo's ARGB32 (native order: B, G, R, A on little-endian machines) -> RGB in 0..1."""
+    w, h, stride = surface.get_width(), surface.get_height(), surface.get_stride()
+    argb = numpy.frombuffer(surface.get_data(), numpy.uint8).reshape(h, stride)[:, :4 * w].reshape(h, w, 4)
+    return argb[:, :, [2, 1, 0]].astype(float) / 255.0
+
+
+# --- colour ------------------------------------------------------------------------------------
+
+_D65 = numpy.array([0.95047, 1.0, 1.08883])
+_RGB_TO_XYZ = numpy.array([[0.4124564, 0.3575761, 0.1804375],
+                           [0.2126729, 0.7151522, 0.0721750],
+                           [0.0193339, 0.1191920, 0.9503041]])
+
+
+def srgb_to_lab(rgb) -> numpy.ndarray:
+    """sRGB in 0..1 (..., 3) -> CIE L*a*b* under D65."""
+    rgb = numpy.asarray(rgb, float)
+    linear = numpy.where(rgb <= 0.04045, rgb / 12.92, ((rgb + 0.055) / 1.055) ** 2.4)
+    xyz = linear @ _RGB_TO_XYZ.T / _D65
+    f = numpy.where(xyz > (6 / 29) ** 3, numpy.cbrt(xyz), xyz / (3 * (6 / 29) ** 2) + 4 / 29)
+    return numpy.stack([116 * f[..., 1] - 16, 500 * (f[..., 0] - f[..., 1]), 200 * (f[..., 1] - f[..., 2])], -1)
+
+
+def delta_e(lab1, lab2):
+    """CIEDE2000 colour difference (Sharma, Wu and Dalal 2005), element-wise over (..., 3)."""
+    L1, a1, b1 = numpy.moveaxis(numpy.asarray(lab1, float), -1, 0)
+    L2, a2, b2 = numpy.moveaxis(numpy.asarray(lab2, float), -1, 0)
+    c_bar = (numpy.hypot(a1, b1) + numpy.hypot(a2, b2)) / 2
+    g = 0.5 * (1 - numpy.sqrt(c_bar ** 7 / (c_bar ** 7 + 25.0 ** 7)))
+    a1p, a2p = (1 + g) * a1, (1 + g) * a2
+    c1p, c2p = numpy.hypot(a1p, b1), numpy.hypot(a2p, b2)
+    h1p = numpy.degrees(numpy.arctan2(b1, a1p)) % 360
+    h2p = numpy.degrees(numpy.arctan2(b2, a2p)) % 360
+    dL, dC = L2 - L1, c2p - c1p
+    dh = h2p - h1p
+    dh = numpy.where(dh > 180, dh - 360, numpy.where(dh < -180, dh + 360, dh))
+    dh = numpy.where(c1p * c2p == 0, 0.0, dh)
+    dH = 2 * numpy.sqrt(c1p * c2p) * numpy.sin(numpy.radians(dh / 2))
+    L_bar, c_bar_p = (L1 + L2) / 2, (c1p + c2p) / 2
+    h_sum = h1p + h2p
+    h_bar = numpy.where(numpy.abs(h1p - h2p) > 180, numpy.where(h_sum < 360, h_sum + 360, h_sum - 360), h_sum) / 2
+    h_bar = numpy.where(c1p * c2p == 0, h_sum, h_bar)
+    t = (1 - 0.17 * numpy.cos(numpy.radians(h_bar - 30)) + 0.24 * numpy.cos(numpy.radians(2 * h_bar))
+         + 0.32 * numpy.cos(numpy.radians(3 * h_bar + 6)) - 0.20 * numpy.cos(numpy.radians(4 * h_bar - 63)))
+    s_l = 1 + 0.015 * (L_bar - 50) ** 2 / numpy.sqrt(20 + (L_bar - 50) ** 2)
+    s_c = 1 + 0.045 * c_bar_p
+    s_h = 1 + 0.015 * c_bar_p * t
+    r_c = 2 * numpy.sqrt(c_bar_p ** 7 / (c_bar_p ** 7 + 25.0 ** 7))
+    r_t = -numpy.sin(numpy.radians(60 * numpy.exp(-(((h_bar - 275) / 25) ** 2)))) * r_c
+    value = numpy.sqrt((dL / s_l) ** 2 + (dC / s_c) ** 2 + (dH / s_h) ** 2
+                       + r_t * (dC / s_c) * (dH / s_h))
+    return float(value) if numpy.ndim(value) == 0 else value
