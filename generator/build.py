@@ -359,7 +359,7 @@ def version_stamps(game: Game):
 def _runs(game: Game, groups: list[Group], request: BuildRequest) -> list[Run]:
     """Each group's faces to lay out; shared cut lines only between faces whose edges are one
     colour (edges.py), read from the faces of the groups that could share them."""
-    from .edges import SEPARATE, edge_classes
+    from .edges import WHOLE, cut_parts
     may_share = [g for g in groups if options_for(game, g, request).cuts == "shared"
                  and g.shape in ("rect", "square", "hexagon") and options_for(game, g, request).bleed > 0]
     renderers: dict[float, object] = {}
@@ -369,16 +369,21 @@ def _runs(game: Game, groups: list[Group], request: BuildRequest) -> list[Run]:
         if bleed not in renderers:
             renderers[bleed] = renderer_for(game, bleed, request.lenient, request.face_cache)
         return renderers[bleed].svg(face)
-    classes = edge_classes(may_share, svg_of, lambda g: options_for(game, g, request).bleed)
-    return [_run(game, group, request, classes.get(group.id, SEPARATE)) for group in groups]
+    parts = cut_parts(may_share, svg_of, lambda g: options_for(game, g, request).bleed)
+    return [run for group in groups for part in parts.get(group.id, [WHOLE])
+            for run in [_run(game, group, request, part)] if run.fronts]
 
 
-def _run(game: Game, group: Group, request: BuildRequest, edges: tuple = ("", (True, True))) -> Run:
-    """`edges`: the group's edge colour class and which cut lines its faces may share (edges.py);
-    none: each face keeps its own bleed all round."""
+def _run(game: Game, group: Group, request: BuildRequest, part=None) -> Run:
+    """The group's faces (those of `part`, edges.Part, when given): on shared cuts where the
+    part's edges allow, else each face with its own bleed all round."""
     opts = options_for(game, group, request)
     fronts, backs = expand_faces(group)
-    edge, joins = edges
+    edge, joins = (part.edge, part.joins) if part else ("", (True, True))
+    if part and part.items is not None:
+        keep = set(part.items)
+        chosen = [i for i, face in enumerate(fronts) if face.item.id in keep]
+        fronts, backs = [fronts[i] for i in chosen], (None if backs is None else [backs[i] for i in chosen])
     return Run(group.id, group.name or group.id, fronts, backs, group.width, group.height, group.shape,
                group.orientation, opts.bleed, opts.cuts if any(joins) else "separate", edge=edge, joins=joins)
 

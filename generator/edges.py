@@ -32,7 +32,6 @@ from .errors import BuildError
 
 SETTINGS = yaml.safe_load((Path(__file__).parent / "data" / "cut_edges.yaml").read_text())
 SAME_COLOUR = float(SETTINGS["same_colour"])
-SEPARATE = ("", (False, False))
 SIDES = ("left", "top", "right", "bottom")
 
 
@@ -44,36 +43,84 @@ class Edges:
     whole: tuple[float, float, float] | None
 
 
-def edge_classes(groups, svg_of, bleed_of) -> dict[str, tuple[str, tuple[bool, bool]]]:
-    """Group id -> (class, (side by side, one above the other)): where its faces may share cut
-    lines with each other and, in one class, with other groups' faces. `svg_of(face)` renders a
-    face (a BuildError there: the build reports it later, and the group keeps separate cuts);
-    `bleed_of(group)` is its bleed."""
-    out: dict[str, tuple[str, tuple[bool, bool]]] = {}
-    classes: list[tuple[str, tuple, list]] = []      # (name, joins, faces read) first come
+@dataclass(frozen=True)
+class Part:
+    """Faces of one group laid out together: its items `items` (None: all of them), their edge
+    class (parts of one class may share cuts with each other) and which cut lines they may share:
+    (side by side, one above the other), as the face stands."""
+    items: tuple[str, ...] | None
+    edge: str
+    joins: tuple[bool, bool]
+
+
+WHOLE = Part(None, "", (True, True))         # a group not read: laid out as it asks
+
+
+def cut_parts(groups, svg_of, bleed_of) -> dict[str, list[Part]]:
+    """Group id -> its parts. A group whose faces' edges all match is one part; one whose edges
+    differ is split by edge colour (each seat's cards share cuts among themselves, with gutters
+    to the next seat's) when it has at most `items_split` items, else kept whole on separate
+    cuts. `svg_of(face)` renders a face (a BuildError there: the build reports it later, and the
+    group keeps separate cuts); `bleed_of(group)` is its bleed."""
+    out: dict[str, list[Part]] = {}
+    classes: list[tuple[str, tuple, tuple]] = []      # (name, joins, faces read), first come
     for group in groups:
-        read = _read_group(group, svg_of, bleed_of(group))
-        joins = _joins(group, read) if read else (False, False)
-        if not any(joins):
-            out[group.id] = SEPARATE
-            continue
-        name = next((n for n, j, faces in classes if j == joins and _alike(faces, read)
-                     and _joins(group, _union(faces, read)) == joins), None)
-        if name is None:
-            name = f"edge{len(classes) + 1}"
-            classes.append((name, joins, read))
-        out[group.id] = (name, joins)
+        parts = []
+        for items, joins, read in _split(group, svg_of, bleed_of(group)):
+            if not any(joins):
+                parts.append(Part(items, "", joins))
+                continue
+            name = next((n for n, j, known in classes if j == joins and _alike(known, read)
+                         and _together(group, known, joins, read)), None)
+            if name is None:
+                name = f"edge{len(classes) + 1}"
+                classes.append((name, joins, read))
+            parts.append(Part(items, name, joins))
+        out[group.id] = parts
     return out
 
 
-def _read_group(group, svg_of, bleed: float):
-    """(geometry, {side: [Edges of each face read]}) or None when a face cannot be drawn."""
+def _split(group, svg_of, bleed: float):
+    """(item ids or None, joins, faces read) of each part of the group."""
+    items = group.items
+    whole = len(items) > int(SETTINGS["items_split"])
+    chosen = sampled(items, int(SETTINGS["faces_read"])) if whole else list(items)
+    read = _read_group(group, chosen, svg_of, bleed)
+    if read is None:
+        return [(None, (False, False), None)]
+    joins = _joins(group, read)
+    if whole or any(joins):
+        return [(None, joins, read)]
+    clusters: list[tuple[list[int], tuple]] = []
+    for i in range(len(chosen)):
+        own = _joins(group, _subset(read, [i]))
+        home = next((c for c in clusters if any(own) and c[1] == own
+                     and _together(group, _subset(read, c[0]), own, _subset(read, [i]))), None)
+        if home:
+            home[0].append(i)
+        else:
+            clusters.append(([i], own))
+    # a face alone shares no cut: those go together, each with its own bleed
+    lone = [i for members, j in clusters if sum(chosen[k].copies for k in members) < 2 or not any(j) for i in members]
+    parts = [(tuple(chosen[i].id for i in members), j, _subset(read, members)) for members, j in clusters
+             if not set(members) & set(lone)]
+    if lone:
+        parts.append((tuple(chosen[i].id for i in sorted(lone)), (False, False), None))
+    return parts
+
+
+def _subset(read, indices):
+    return read[0], {side: [faces[i] for i in indices] for side, faces in read[1].items()}
+
+
+def _read_group(group, items, svg_of, bleed: float):
+    """(geometry, {side: [Edges of each item's face]}) or None when a face cannot be drawn."""
     from .render import FaceRef
     geometry = (group.shape, group.width, group.height, group.orientation, bleed)
     faces = {}
     for side in ("front", "back") if group.back_template else ("front",):
         faces[side] = []
-        for item in sampled(group.items, int(SETTINGS["faces_read"])):
+        for item in items:
             try:
                 svg = svg_of(FaceRef(group, item, side))
             except BuildError:
@@ -86,20 +133,28 @@ def _alike(a, b) -> bool:
     return a[0] == b[0] and a[1].keys() == b[1].keys()
 
 
-def _union(a, b):
-    return a[0], {side: a[1][side] + b[1][side] for side in a[1]}
-
-
-def _joins(group, read) -> tuple[bool, bool]:
-    """May the faces read stand side by side on one cut, and one above the other?"""
-    faces = read[1]
+def _joins(group, read, other=None) -> tuple[bool, bool]:
+    """May the faces read stand side by side on one cut, and one above the other? With `other`
+    (faces read of the same geometry): may a face of one stand so beside a face of the other,
+    either way round?"""
+    a, b = read[1], (other or read)[1]
     if group.shape == "hexagon":
-        colours = [e.whole for side in faces.values() for e in side]
-        one = all(c is not None for c in colours) and all(
-            _within([e.whole for e in side], [side[0].whole]) for side in faces.values())
+        if any(e.whole is None for faces in (a, b) for side in faces.values() for e in side):
+            return False, False
+        one = all(_within([e.whole for e in a[s]], [e.whole for e in b[s]]) for s in a)
         return one, one
-    return (all(_within([e.sides["right"] for e in side], [e.sides["left"] for e in side]) for side in faces.values()),
-            all(_within([e.sides["bottom"] for e in side], [e.sides["top"] for e in side]) for side in faces.values()))
+
+    def meet(first, second):
+        return all(_within([e.sides[first] for e in a[s]], [e.sides[second] for e in b[s]])
+                   and (other is None or _within([e.sides[first] for e in b[s]], [e.sides[second] for e in a[s]]))
+                   for s in a)
+    return meet("right", "left"), meet("bottom", "top")
+
+
+def _together(group, a, a_joins, b) -> bool:
+    """Do the faces of a and of b, together, share the cut lines a's share (b's the same)?"""
+    between = _joins(group, a, b)
+    return all(x or not wanted for x, wanted in zip(between, a_joins))
 
 
 def _within(these, those) -> bool:

@@ -39,11 +39,22 @@ def test_white_is_lab_100_and_cream_is_not_white():
 
 def test_each_group_shares_only_the_cut_lines_its_edges_allow():
     game = load_pack(FIXTURES / "cutedges")
-    runs = {run.key: run for run in _runs(game, game.groups, BuildRequest())}
-    assert runs["seats"].cuts == "separate"                 # red and blue edges
-    assert runs["backed"].cuts == "separate"                # fronts alike, backs red and blue
-    assert (runs["plain"].cuts, runs["plain"].joins) == ("shared", (True, True))
-    assert (runs["headed"].cuts, runs["headed"].joins) == ("shared", (True, False))   # header over cream
+    runs: dict[str, list] = {}
+    for run in _runs(game, game.groups, BuildRequest()):
+        runs.setdefault(run.key, []).append(({f.item.id for f in run.fronts}, run.cuts, run.joins))
+    assert runs["seats"] == [({"red"}, "shared", (True, True)), ({"blue"}, "shared", (True, True))]
+    assert runs["backed"] == [({"b1"}, "shared", (True, True)), ({"b2"}, "shared", (True, True))]
+    assert runs["plain"] == [({"p1", "p2"}, "shared", (True, True))]
+    assert runs["headed"] == [({"h1"}, "shared", (True, False))]     # a header over a cream body
+    assert runs["striped"] == [({"s1"}, "shared", (False, True))]    # red on the left, white on the right
+    edges = {run.edge for run in _runs(game, game.groups, BuildRequest())}
+    assert len(edges) == 7          # no two parts alike enough to share cuts with each other
+
+
+def test_without_reading_edges_a_group_shares_every_cut_as_before():
+    game = load_pack(FIXTURES / "cutedges")
+    (run,) = [r for r in _runs(game, game.groups, BuildRequest(cuts="separate")) if r.key == "plain"]
+    assert run.cuts == "separate"
 
 
 @pytest.fixture(scope="module")
@@ -68,20 +79,34 @@ def near(a, b, tol=16):
     return all(abs(x - y) <= tol for x, y in zip(a, b))
 
 
+CLOCKWISE = ("top", "right", "bottom", "left")
+
+
+def edge_colour(face, page_side: str, rotation: int):
+    """The colour a face's template paints along one side (as the side lies on the page)."""
+    data = face.item.data
+    if face.side == "back":
+        return rgb(data["back"])
+    side = CLOCKWISE[(CLOCKWISE.index(page_side) - rotation // 90) % 4]
+    if side == "top" and data["header"]:
+        return rgb(data["header"])
+    if side == "left" and data["stripe"]:
+        return rgb(data["stripe"])
+    return rgb(data["edge"])
+
+
 def test_a_cut_1mm_off_shows_the_faces_own_edge_colour_on_every_side(printed):
-    """Seat cards (edges of different colours) and backs of different colours: 1 mm outside the
-    trim, on every side, lies the face's own edge; on faces that share cuts, the same colour."""
+    """Faces of different seats, sides and backs of different colours: 1 mm outside the trim, on
+    every side, lies the colour of the face's own edge there; where faces share a cut, the
+    neighbour's edge is that colour too."""
     sheets, pixes = printed
     checked = 0
     for sheet, pix in zip(sheets, pixes):
         for p in sheet.placements:
-            data = p.face.item.data
-            own = rgb(data["back"] if p.face.side == "back" else data["edge"])
-            for x, y in ((p.x - 1, p.y + p.h / 2), (p.x + p.w + 1, p.y + p.h / 2),
-                         (p.x + p.w / 2, p.y - 1), (p.x + p.w / 2, p.y + p.h + 1)):
-                header = data["header"] and p.face.side == "front" and p.rotation == 0 and y < p.y
-                assert near(pixel(pix, x, y), rgb(data["header"]) if header else own), \
-                    (sheet.number, sheet.side, p.face.key, (x, y))
+            for side, x, y in (("left", p.x - 1, p.y + p.h / 2), ("right", p.x + p.w + 1, p.y + p.h / 2),
+                               ("top", p.x + p.w / 2, p.y - 1), ("bottom", p.x + p.w / 2, p.y + p.h + 1)):
+                assert near(pixel(pix, x, y), edge_colour(p.face, side, p.rotation)), \
+                    (sheet.number, sheet.side, p.face.key, side)
                 checked += 1
     assert checked >= 4 * 30
 
@@ -98,10 +123,11 @@ def _dark_columns(pix, y_mm, x0_mm, x1_mm) -> list[float]:
     return [sum(run) / len(run) / PX for run in xs]
 
 
-@pytest.mark.parametrize("group,gutters", [("seats", True), ("plain", False)])
+@pytest.mark.parametrize("group,gutters", [("headed", True), ("seats", False), ("plain", False)])
 def test_crop_marks_stand_at_each_faces_own_cut_or_at_the_shared_one(printed, group, gutters):
-    """Above the top row of a group's block: one crop mark per cut line, two between seat cards
-    (a gutter: each its own cut) and one between plain cards (one shared cut)."""
+    """Above the top row of a group's first block: one crop mark per cut line, two between
+    headed cards turned to lie side by side (header beside cream foot: a gutter, each its own
+    cut) and one between cards of one seat, or plain ones (one shared cut)."""
     sheets, pixes = printed
     sheet, pix = next((s, p) for s, p in zip(sheets, pixes)
                       if s.side != "back" and any(q.face.group.id == group for q in s.placements))
