@@ -356,21 +356,35 @@ def _grid_bleeds(k: int, cols: int, bleed: float, shared: tuple[bool, bool]) -> 
     return out
 
 
-def _split(rect, footprints) -> list[tuple[float, float, float, float]]:
-    """What stays free of a rectangle once a block sits at its top-left: the strip to the right
-    of the block, the strip below it, and the notch beside a part-filled last row."""
-    x0, y0, rw, rh = rect
-    right = max(f[2] for f in footprints)
-    bottom = max(f[3] for f in footprints)
+def _taken(footprints) -> list[tuple[float, float, float, float]]:
+    """A block's footprint as rectangles (x0, y0, x1, y1): its full rows, and its last row."""
     last_top = max(f[1] for f in footprints)
     last = [f for f in footprints if f[1] >= last_top - EPS]
-    others = [f for f in footprints if f[1] < last_top - EPS]
-    last_right = max(f[2] for f in last)
-    notch_top = max((f[3] for f in others), default=y0)
-    pieces = [(right, y0, x0 + rw - right, bottom - y0),
-              (x0, bottom, rw, y0 + rh - bottom),
-              (last_right, notch_top, right - last_right, bottom - notch_top)]
-    return [p for p in pieces if p[2] > 1.0 and p[3] > 1.0]
+    full = [f for f in footprints if f[1] < last_top - EPS]
+    boxes = [last] + ([full] if full else [])
+    return [(min(f[0] for f in b), min(f[1] for f in b), max(f[2] for f in b), max(f[3] for f in b)) for b in boxes]
+
+
+def _free_after(free, taken) -> list[tuple[float, float, float, float]]:
+    """Maximal free rectangles (x, y, w, h, which may overlap) once the taken boxes are used:
+    each free rectangle a taken box cuts into is replaced by the parts of it left, right, above
+    and below the box; rectangles inside another are dropped."""
+    for x0, y0, x1, y1 in taken:
+        out = []
+        for fx, fy, fw, fh in free:
+            if x0 >= fx + fw - EPS or x1 <= fx + EPS or y0 >= fy + fh - EPS or y1 <= fy + EPS:
+                out.append((fx, fy, fw, fh))
+                continue
+            out += [r for r in ((fx, fy, x0 - fx, fh), (x1, fy, fx + fw - x1, fh),
+                                (fx, fy, fw, y0 - fy), (fx, y1, fw, fy + fh - y1)) if r[2] > 1.0 and r[3] > 1.0]
+        free = out
+    kept = []
+    for i, r in enumerate(free):
+        inside = any(j != i and o[0] <= r[0] + EPS and o[1] <= r[1] + EPS and r[0] + r[2] <= o[0] + o[2] + EPS
+                     and r[1] + r[3] <= o[1] + o[3] + EPS and (o != r or j < i) for j, o in enumerate(free))
+        if not inside:
+            kept.append(r)
+    return kept
 
 
 def _page_areas(opts: Options) -> tuple[tuple, tuple]:
@@ -495,8 +509,7 @@ def _best_rect(run, page: _Page, n: int, marks: str, shared: bool):
 
 def _place(page: _Page, rect, block: _Block, run: Run, first: int) -> None:
     block.first = first
-    page.free.remove(rect)
-    page.free += _split(rect, block.footprints())
+    page.free = _free_after(page.free, _taken(block.footprints()))
     page.blocks.append(block)
 
 

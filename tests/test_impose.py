@@ -60,19 +60,50 @@ def test_faces_bleed_and_marks_stay_inside_the_printable_area(opts):
 def test_no_face_or_its_bleed_covers_another_face(duplex):
     opts = Options("a4", 210, 297, duplex=duplex)
     for sheet in impose_runs(_mixed_runs(), opts, "Game"):
-        for i, a in enumerate(sheet.placements):
-            for b in sheet.placements[i + 1:]:
-                trim_a, trim_b = (a.x, a.y, a.x + a.w, a.y + a.h), (b.x, b.y, b.x + b.w, b.y + b.h)
-                apart = math.dist((a.x + a.w / 2, a.y + a.h / 2), (b.x + b.w / 2, b.y + b.h / 2))
-                if a.edges and b.edges:          # hexagons on shared cuts: they abut, no bleed between
-                    assert apart >= min(a.w, a.h) - 1e-6
-                    continue
-                if a.clip_to_shape and b.clip_to_shape:     # hexagons, circles: their bleed rings touch at most
-                    assert apart >= min(a.w, a.h) / 2 + min(b.w, b.h) / 2 + max(a.bleed) + max(b.bleed) - 1e-6
-                    continue
-                assert not _overlap(trim_a, trim_b)
-                if a.clip_to_shape is False and b.clip_to_shape is False:   # rectangles: square bleed
-                    assert not _overlap(_bleed_box(a), trim_b) and not _overlap(_bleed_box(b), trim_a)
+        _assert_apart(sheet)
+
+
+@pytest.mark.parametrize("opts", [A4, LETTER], ids=["a4", "letter"])
+def test_many_groups_packed_into_each_others_gaps_never_overlap(opts):
+    """Free space is kept as overlapping maximal rectangles: a block placed in one must be cut
+    out of every other it reaches into."""
+    runs = []
+    for k, (w, h, shape, n) in enumerate([(140, 100, "rect", 3), (63, 88, "rect", 5), (90, 43, "rect", 7),
+                                          (30, 76, "rect", 9), (40, 46.19, "hexagon", 11), (20, 20, "square", 29),
+                                          (25, 25, "circle", 17), (44, 63, "rect", 4), (14, 14, "square", 41),
+                                          (22, 84, "rect", 6), (16, 16, "circle", 23)]):
+        fronts = [f"g{k}-{i}" for i in range(n)]
+        runs.append(Run(f"g{k}", f"G{k}", fronts, None, w, h, shape, "pointy", 3.0, "shared" if k % 2 else "separate"))
+    sheets = impose_runs(runs, opts, "Game")
+    assert sum(len(s.placements) for s in sheets) == sum(len(r.fronts) for r in runs)
+    for sheet in sheets:
+        _assert_apart(sheet)
+
+
+def test_a_piece_fills_the_whole_height_beside_a_smaller_block():
+    """A 120 mm square board top-left leaves a 69 mm strip down the whole page beside it: a
+    50 x 200 mm standee goes there, on the same page, not on a page of its own."""
+    runs = [Run("board", "Board", ["b"], None, 120, 120), Run("standee", "Standee", ["s"], None, 50, 200)]
+    sheets = impose_runs(runs, A4, "Game")
+    assert [len(s.placements) for s in sheets] == [2]
+    _assert_apart(sheets[0])
+
+
+def _assert_apart(sheet):
+    """No face, nor the bleed of a rectangle, covers another face; hexagons and circles at most touch."""
+    for i, a in enumerate(sheet.placements):
+        for b in sheet.placements[i + 1:]:
+            trim_a, trim_b = (a.x, a.y, a.x + a.w, a.y + a.h), (b.x, b.y, b.x + b.w, b.y + b.h)
+            apart = math.dist((a.x + a.w / 2, a.y + a.h / 2), (b.x + b.w / 2, b.y + b.h / 2))
+            if a.edges and b.edges:          # hexagons on shared cuts: they abut, no bleed between
+                assert apart >= min(a.w, a.h) - 1e-6
+                continue
+            if a.clip_to_shape and b.clip_to_shape:     # hexagons, circles: their bleed rings touch at most
+                assert apart >= min(a.w, a.h) / 2 + min(b.w, b.h) / 2 + max(a.bleed) + max(b.bleed) - 1e-6
+                continue
+            assert not _overlap(trim_a, trim_b)
+            if a.clip_to_shape is False and b.clip_to_shape is False:   # rectangles: square bleed
+                assert not _overlap(_bleed_box(a), trim_b) and not _overlap(_bleed_box(b), trim_a)
 
 
 def test_every_side_without_a_neighbour_on_its_cut_line_has_full_bleed():
