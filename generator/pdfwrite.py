@@ -16,7 +16,7 @@ import cairocffi as cairo
 from . import glyphs, interrupt
 from .errors import BuildError
 from .render import MAX_ELEMENTS, drawn_elements, too_many_elements
-from .impose import GUIDE_SIZE, Placement, Sheet
+from .impose import GUIDE_LEADING, GUIDE_SIZE, Placement, Sheet
 from .svgdraw import draw_svg
 from .svgdraw.fontface import font_face
 from .units import MM_PER
@@ -175,11 +175,14 @@ class PdfWriter:
             ctx.set_font_face(font_face(LABEL_FONT, False, False))     # the face the check above read
             if sheet.label_at:
                 ctx.set_font_size(GUIDE_SIZE)
-                ctx.move_to(*sheet.label_at)
+                x, y = sheet.label_at
             else:
                 ctx.set_font_size(2.8)
-                ctx.move_to(sheet.clip[0] if sheet.clip else 10, sheet.height - 5 - 1.5)
-            ctx.show_text(sheet.label)
+                x, y = sheet.clip[0] if sheet.clip else 10, sheet.height - 5 - 1.5
+            for line in sheet.label.split("\n"):      # a page guide too long for one line: two
+                ctx.move_to(x, y)
+                ctx.show_text(line)
+                y += GUIDE_LEADING
 
     def _draw_face(self, ctx, p, uses, reach, recorded, reuse) -> None:
         ctx.save()
