@@ -17,7 +17,8 @@ from .cache import FaceCache, renderer_for
 from .changes import DIGESTS, Baseline, Changes, compare
 from .errors import BuildError
 from .fonts import library
-from .impose import FaceTooLarge, Options, Run, fits_on_a_sheet, impose_board, impose_runs, impose_single, parts_of
+from .impose import FaceTooLarge, Options, Run, fits_on_a_sheet, impose_runs, impose_single
+from .tiling import impose_board, parts_of
 from .manifest import PAPERS, PRINT_SHOP, load_pack
 from .model import Game, Group
 from .packfonts import licence_file

@@ -18,11 +18,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from .pageguide import GUIDE_SIZE, GUIDE_STRIP, label_pages     # noqa: F401 (GUIDE_SIZE: read from here too)
+
 MARK_GUTTERS = ((1.0, 3.0), (0.5, 2.0))   # crop marks (gap to the bleed, length), roomiest first
 FOLD_CLEARANCE = 5.0     # fold line to the nearest bleed, fold-and-glue
 TILE_LABEL_STRIP = 6.0   # reserved under a board piece for its label
-GUIDE_STRIP = 3.0        # reserved at the foot of each sheet for the page guide
-GUIDE_SIZE = 2.2         # page guide text height, mm (about 6 pt)
 EPS = 1e-6
 SQRT3 = math.sqrt(3)
 
@@ -99,6 +99,18 @@ class Sheet:
     label_at: tuple[float, float] | None = None                # the label's baseline start
     shift: tuple[float, float] = (0.0, 0.0)                    # all drawn moved by this: a printer's back offset
     crops: list[tuple[float, float, float, float]] = field(default_factory=list)   # boards: solid crop marks
+    tags: list["Tag"] = field(default_factory=list)            # tiled pieces: the label on the piece
+
+
+@dataclass(frozen=True)
+class Tag:
+    """A label printed on a piece where it is covered or cut off when the board is assembled:
+    its baseline starts at (x, y) and runs across (turn 0) or up the page (turn -90), on a white
+    ground."""
+    text: str
+    x: float
+    y: float
+    turn: int = 0
 
 
 @dataclass(frozen=True)
@@ -558,7 +570,7 @@ def impose_runs(runs: list[Run], opts: Options, title: str = "") -> list[Sheet]:
         sheets.append(front)
         if has_backs and not fold:
             sheets.append(back)
-    _label_pages(sheets, runs, opts, title, len(pages))
+    label_pages(sheets, runs, opts, title)
     return sheets
 
 
@@ -604,7 +616,7 @@ def impose_single(fronts: list, backs: list | None, w: float, h: float, bleed: f
     return sheets
 
 
-# --- marks and page guides ---------------------------------------------------------------------
+# --- marks ---------------------------------------------------------------------
 
 def _add_marks(sheet: Sheet, placements: list[Placement], block: _Block, marks: str) -> None:
     if marks == "none" or not placements:
@@ -645,258 +657,3 @@ def _cut_mark(start, end, gap, length, marks, line):
     if marks == "lines":
         return [line(start - gap - length, end + gap + length)]
     return [line(start - gap - length, start - gap), line(end + gap, end + gap + length)]
-
-
-SIDE_WORDS = {
-    "front": "front of sheet {n} - print double-sided, flip on the {edge} edge",
-    "back": "back of sheet {n}",
-    "one-sided": "sheet {n}, one-sided - nothing is printed behind it",
-    "blank": "back of sheet {n} - left blank: sheet {n} is one-sided",
-    "fold": "sheet {n}, print one-sided - cut out, fold on the dashed line, glue back to back",
-}
-
-
-SHORT_SIDE_WORDS = {      # when the page guide is too long for the page even on two lines
-    "front": "front of sheet {n}, flip on the {edge} edge",
-    "back": "back of sheet {n}",
-    "one-sided": "sheet {n}, one-sided",
-    "blank": "back of sheet {n}, left blank",
-    "fold": "sheet {n}, print one-sided, fold and glue",
-}
-GUIDE_LEADING = 2.7      # mm from one line of a two-line page guide to the next
-
-
-def _label_pages(sheets: list[Sheet], runs: list[Run], opts: Options, title: str, total: int) -> None:
-    """The page guide: game, sheet, side and groups, in the strip kept free at the foot of the
-    page; on a back page in the strip that lies behind the front's (the top, for short-edge
-    flips), so it never sits behind a face. Never cut short: too long for one line, the groups
-    go on a second line where the page leaves room for it (guide_lines)."""
-    names = {run.key: run.name or run.key for run in runs}
-    m, H = opts.margin, opts.page_height
-    for sheet in sheets:
-        behind_top = sheet.side in ("back", "blank") and opts.duplex == "short"
-        top, bottom = _drawn_rows(sheet)
-        room = (top - m - GUIDE_SIZE) if behind_top else (H - m - GUIDE_STRIP - bottom)
-        lines = guide_lines(title, sheet.side, sheet.number, opts.duplex, [names[k] for k in sheet.groups],
-                            opts.page_width - 2 * m, two=room >= GUIDE_LEADING + 0.8)
-        sheet.label = "\n".join(lines)
-        first = m + GUIDE_SIZE if behind_top else H - m - 0.6 - GUIDE_LEADING * (len(lines) - 1)
-        sheet.label_at = (m, first)
-
-
-def guide_lines(title: str, side: str, number: int, duplex: str, groups: list[str], width: float,
-                two: bool = True) -> list[str]:
-    """The page guide as one line where it fits the width; else the groups on a second line
-    (`two`: the page has room for it); else the side said shorter; else the groups that fit
-    named and the rest counted. Never a word cut off."""
-    whole, short = (words[side].format(n=number, edge=duplex) for words in (SIDE_WORDS, SHORT_SIDE_WORDS))
-    named = ", ".join(groups)
-    for what in (whole, short):
-        head = " | ".join(t for t in (title, what) if t)
-        if _fits(" | ".join(t for t in (head, named) if t), width):
-            return [" | ".join(t for t in (head, named) if t)]
-        if two and _fits(head, width) and _fits(named, width):
-            return [head, named]
-    head = " | ".join(t for t in (title, short) if t)
-    for k in range(len(groups) - 1, -1, -1):
-        more = f"{len(groups) - k} more group{'s' if len(groups) - k > 1 else ''} (build.json lists them)"
-        text = " | ".join([head, ", ".join(groups[:k] + [more])])
-        if _fits(text, width):
-            return [text]
-    return [head]
-
-
-def _fits(text: str, width: float) -> bool:
-    return _guide_metrics().width(text, GUIDE_SIZE) <= width
-
-
-_METRICS: list = []
-
-
-def _guide_metrics():
-    """Liberation Sans' advance widths (the page guide's font, pdfwrite.LABEL_FONT)."""
-    if not _METRICS:
-        from .fonts import shipped
-        _METRICS.append(shipped().metrics("Liberation Sans"))
-    return _METRICS[0]
-
-
-def _drawn_rows(sheet: Sheet) -> tuple[float, float]:
-    """How far down the page what is drawn (faces with their bleed, marks) starts and ends."""
-    ys = [v for x0, y0, x1, y1 in sheet.lines for v in (y0, y1)]
-    for p in sheet.placements + sheet.outlines:
-        reach = max(p.bleed) * 2 / SQRT3          # a hexagon's bleed reaches furthest at its corners
-        ys += [p.y - reach, p.y + p.h + reach]
-    return (min(ys), max(ys)) if ys else (sheet.height / 2, sheet.height / 2)
-
-
-# --- polygon boards in rectangular pieces ------------------------------------------------------
-
-@dataclass(frozen=True)
-class Part:
-    """A rectangular piece (x, y, w, h in the face's own millimetres) of a face too large for the
-    paper; it stands for the face everywhere else (`part.group`, `part.item`, ...)."""
-    face: object
-    x: float
-    y: float
-    w: float
-    h: float
-    full: tuple[float, float]        # the whole face's width and height
-    number: int
-    count: int
-
-    @property
-    def offset(self) -> tuple[float, float]:
-        return self.x, self.y
-
-    def __getattr__(self, name):
-        return getattr(self.face, name)
-
-
-def rectangles_of(points) -> list[tuple[float, float, float, float]] | None:
-    """A polygon whose sides all run across or down (an L, a T, a U), as the fewest rectangles
-    got by cutting along the lines through its corners, across or down; None for any other."""
-    pts = [tuple(map(float, p)) for p in points]
-    edges = list(zip(pts, pts[1:] + pts[:1]))
-    if any(abs(a[0] - b[0]) > EPS and abs(a[1] - b[1]) > EPS for a, b in edges):
-        return None
-    across = _slabs(edges, 1)
-    down = [(y, x, h, w) for x, y, w, h in _slabs([((a[1], a[0]), (b[1], b[0])) for a, b in edges], 1)]
-    return min((across, down), key=len)
-
-
-def _slabs(edges, axis) -> list[tuple[float, float, float, float]]:
-    """Cut at every corner's y: each band's runs inside the polygon (even-odd on the upright
-    sides), bands with the same run joined."""
-    ys = sorted({round(p[axis], 6) for edge in edges for p in edge})
-    rects: list[list[float]] = []
-    for y0, y1 in zip(ys, ys[1:]):
-        mid = (y0 + y1) / 2
-        xs = sorted(a[0] for a, b in edges if abs(a[0] - b[0]) < EPS and min(a[1], b[1]) < mid < max(a[1], b[1]))
-        for x0, x1 in zip(xs[0::2], xs[1::2]):
-            same = next((r for r in rects if abs(r[0] - x0) < EPS and abs(r[2] - (x1 - x0)) < EPS
-                         and abs(r[1] + r[3] - y0) < EPS), None)
-            if same:
-                same[3] = y1 - same[1]
-            else:
-                rects.append([x0, y0, x1 - x0, y1 - y0])
-    return [tuple(r) for r in rects]
-
-
-def parts_of(face, points, w: float, h: float) -> list[Part] | None:
-    """The rectangular pieces of a polygon face, or None when it is not made of rectangles."""
-    rects = rectangles_of(points)
-    if not rects or len(rects) < 2:
-        return None
-    return [Part(face, x, y, rw, rh, (w, h), i + 1, len(rects)) for i, (x, y, rw, rh) in enumerate(rects)]
-
-
-# --- boards larger than the paper --------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Piece:
-    row: int
-    col: int
-    x: float          # region of the board (mm, board coordinates incl. bleed at -bleed)
-    y: float
-    w: float
-    h: float
-
-
-def tile_pieces(board_w, board_h, bleed, area_w, area_h, overlap) -> list[Piece]:
-    """Cut a board (plus bleed) into page-sized pieces that overlap their neighbours by `overlap`."""
-    total_w, total_h = board_w + 2 * bleed, board_h + 2 * bleed
-    cols = 1 if total_w <= area_w else math.ceil((total_w - overlap) / (area_w - overlap))
-    rows = 1 if total_h <= area_h else math.ceil((total_h - overlap) / (area_h - overlap))
-    # spread the pieces evenly rather than leaving a sliver at the end
-    piece_w = total_w if cols == 1 else (total_w + (cols - 1) * overlap) / cols
-    piece_h = total_h if rows == 1 else (total_h + (rows - 1) * overlap) / rows
-    return [Piece(r, c, -bleed + c * (piece_w - overlap), -bleed + r * (piece_h - overlap), piece_w, piece_h)
-            for r in range(rows) for c in range(cols)]
-
-
-def impose_board(face, board_w, board_h, title: str, opts: Options, outline=None) -> list[Sheet]:
-    """A board cut into page-sized pieces. `outline` (corner points, for boards that are not
-    rectangles, such as an L-shaped ocean tile): the art is clipped to it, its cut line drawn,
-    and pieces of the bounding box that hold none of it are left out."""
-    W, H, m = opts.page_width, opts.page_height, opts.margin
-    area_w, area_h = W - 2 * m, H - 2 * m - TILE_LABEL_STRIP
-    cropped = not outline and opts.marks in ("crop", "lines")
-    pieces = tile_pieces(board_w, board_h, opts.bleed, area_w, area_h, opts.overlap)
-    if cropped:                 # room round every piece for the board's corner crop marks, unless it costs a page
-        room = 2 * sum(MARK_GUTTERS[-1])
-        roomy = tile_pieces(board_w, board_h, opts.bleed, area_w - room, area_h - room, opts.overlap)
-        pieces = roomy if len(roomy) == len(pieces) else pieces
-    rows, cols = pieces[-1].row + 1, pieces[-1].col + 1
-    if outline:
-        pieces = [p for p in pieces if _touches(p, outline)]
-    sheets = []
-    for piece in pieces:
-        # page position of the piece's top-left, centred in the area
-        px = m + (area_w - piece.w) / 2
-        py = m + (area_h - piece.h) / 2
-        placement = Placement(px - piece.x, py - piece.y, board_w, board_h, (opts.bleed,) * 4, face,
-                              clip_to_shape=bool(outline))
-        label = (f"{title} - row {piece.row + 1} of {rows}, column {piece.col + 1} of {cols} "
-                 f"(piece {chr(65 + piece.row)}{piece.col + 1}); overlap {opts.overlap:g} mm"
-                 if len(pieces) > 1 else title)
-        sheet = Sheet(W, H, "board", [placement], label=label, clip=(px, py, piece.w, piece.h))
-        sheet.lines += _piece_marks(piece, px, py, rows, cols, opts)
-        if cropped:
-            sheet.crops += _board_corner_marks(piece, px - piece.x, py - piece.y, board_w, board_h, opts.bleed)
-        if outline and opts.marks != "none":
-            sheet.outlines.append(placement)
-        sheets.append(sheet)
-    return sheets
-
-
-def _touches(piece: Piece, polygon, samples: int = 24) -> bool:
-    """Does any of the polygon lie in the piece? Sampled on a grid: pieces are page-sized and
-    polygons are boards, so a part smaller than 1/24 of a page is not a piece worth printing."""
-    for i in range(samples + 1):
-        for j in range(samples + 1):
-            if _inside(piece.x + piece.w * i / samples, piece.y + piece.h * j / samples, polygon):
-                return True
-    return False
-
-
-def _inside(x, y, polygon) -> bool:
-    """Even-odd point in polygon."""
-    inside = False
-    for (x0, y0), (x1, y1) in zip(polygon, list(polygon[1:]) + [polygon[0]]):
-        if (y0 > y) != (y1 > y) and x < x0 + (y - y0) * (x1 - x0) / (y1 - y0):
-            inside = not inside
-    return inside
-
-
-def _board_corner_marks(piece: Piece, x0: float, y0: float, board_w: float, board_h: float, bleed: float):
-    """Crop marks at the board's trim corners that lie on this piece: two short lines outside
-    each corner, clear of the bleed (the sheets' tighter gap and length: 0.5 and 2 mm)."""
-    gap, length = MARK_GUTTERS[-1]
-    out = []
-    for cx, sx in ((0.0, -1), (board_w, 1)):
-        for cy, sy in ((0.0, -1), (board_h, 1)):
-            if not (piece.x - EPS <= cx <= piece.x + piece.w + EPS and piece.y - EPS <= cy <= piece.y + piece.h + EPS):
-                continue
-            X, Y = x0 + cx, y0 + cy
-            near, far = bleed + gap, bleed + gap + length
-            out += [(X + sx * near, Y, X + sx * far, Y), (X, Y + sy * near, X, Y + sy * far)]
-    return out
-
-
-def _piece_marks(piece: Piece, px, py, rows, cols, opts: Options):
-    """Alignment lines where each neighbour's edge lands, so pieces are glued square."""
-    lines, o = [], opts.overlap
-    if piece.col < cols - 1:
-        x = px + piece.w - o
-        lines.append((x, py, x, py + piece.h))
-    if piece.row < rows - 1:
-        y = py + piece.h - o
-        lines.append((px, y, px + piece.w, y))
-    if piece.col > 0:
-        x = px + o
-        lines.append((x, py, x, py + piece.h))
-    if piece.row > 0:
-        y = py + o
-        lines.append((px, y, px + piece.w, y))
-    return lines

@@ -3,7 +3,8 @@ import math
 
 import pytest
 
-from generator.impose import GUIDE_STRIP, Options, Run, impose, impose_board, impose_runs, rectangles_of, tile_pieces
+from generator.impose import GUIDE_STRIP, Options, Run, impose, impose_runs
+from generator.tiling import impose_board, rectangles_of, tile_pieces
 
 A4 = Options("a4", 210, 297)
 LETTER = Options("letter", 215.9, 279.4)
@@ -254,28 +255,50 @@ def test_board_pieces_cover_the_board_with_the_overlap():
             assert p.y + p.h - below[0].y == pytest.approx(10)
 
 
-@pytest.mark.parametrize("size", [(150, 150), (300, 400)])
-def test_every_board_piece_has_crop_marks_at_the_board_corners_it_holds(size):
-    """Two 2 mm marks per trim corner, on the piece holding that corner, each starting clear of the
-    bleed, on the trim line's extension, and on the paper at least 2.5 mm from its edge."""
+@pytest.mark.parametrize("size", [(150, 150), (300, 400), (278.5, 239.7)])
+def test_every_board_piece_has_crop_marks_at_the_four_corners_of_its_cut_line(size):
+    """Two 2 mm marks at each corner of every piece's cut line, on the lines' extensions: the
+    board's trim on its outer sides (the marks clear of the bleed), the piece's edge where a
+    neighbour overlaps it; on the paper at least 2.5 mm from its edge."""
     board_w, board_h = size
     sheets = impose_board("f", board_w, board_h, "t", A4)
-    corners = 0
     for sheet in sheets:
         (p,) = sheet.placements
-        held = {(x, y) for x in (p.x, p.x + board_w) for y in (p.y, p.y + board_h)
-                if sheet.clip[0] - 1e-6 <= x - (3 if x == p.x else -3) <= sheet.clip[0] + sheet.clip[2] + 1e-6
-                and sheet.clip[1] - 1e-6 <= y - (3 if y == p.y else -3) <= sheet.clip[1] + sheet.clip[3] + 1e-6}
-        assert len(sheet.crops) == 2 * len(held)
-        corners += len(held)
+        cx, cy, cw, ch = sheet.clip
+        xs = [p.x if abs(cx - (p.x - 3)) < 1e-6 else cx, p.x + board_w if abs(cx + cw - (p.x + board_w + 3)) < 1e-6 else cx + cw]
+        ys = [p.y if abs(cy - (p.y - 3)) < 1e-6 else cy, p.y + board_h if abs(cy + ch - (p.y + board_h + 3)) < 1e-6 else cy + ch]
+        corners = [(x, y) for x in xs for y in ys]
+        assert len(sheet.crops) == 8
         for x0, y0, x1, y1 in sheet.crops:
             assert math.hypot(x1 - x0, y1 - y0) == pytest.approx(2.0)
-            corner = min(held, key=lambda c: math.hypot((x0 + x1) / 2 - c[0], (y0 + y1) / 2 - c[1]))
+            corner = min(corners, key=lambda c: math.hypot((x0 + x1) / 2 - c[0], (y0 + y1) / 2 - c[1]))
             along = (x0, x1, corner[0]) if y0 == y1 == corner[1] else (y0, y1, corner[1]) if x0 == x1 == corner[0] else None
-            assert along, "a mark on the extension of a trim line"
-            assert min(abs(along[0] - along[2]), abs(along[1] - along[2])) >= 3 + 0.5 - 1e-6    # clear of the bleed
+            assert along, "a mark on the extension of a cut line"
+            outer = (corner[0] in (p.x, p.x + board_w)) if y0 == y1 else (corner[1] in (p.y, p.y + board_h))
+            assert min(abs(along[0] - along[2]), abs(along[1] - along[2])) >= (3 if outer else 0) + 0.5 - 1e-6
             assert 2.5 <= min(x0, x1) and max(x0, x1) <= 210 - 2.5 and 2.5 <= min(y0, y1) and max(y0, y1) <= 297 - 2.5
-    assert corners == 4
+
+
+@pytest.mark.parametrize("size", [(300, 400), (278.5, 239.7), (500, 200)])
+def test_each_tiled_piece_is_labelled_where_assembling_hides_the_label(size):
+    """The strip a piece's right (else lower) neighbour is glued over holds its label; the last
+    piece's label lies in its outer bleed, cut off. Each names its piece and its place."""
+    board_w, board_h = size
+    sheets = impose_board("f", board_w, board_h, "Game: Board", A4)
+    assert len(sheets) > 1
+    for sheet in sheets:
+        (tag,) = sheet.tags
+        (p,) = sheet.placements
+        cx, cy, cw, ch = sheet.clip
+        assert tag.text.startswith("Game: Board - piece ") and f" of {len(sheets)} (row " in tag.text
+        if "is glued over this strip" in tag.text and tag.turn == -90:
+            assert cx + cw - 10 < tag.x < cx + cw                       # the right overlap strip
+        elif "is glued over this strip" in tag.text:
+            assert cy + ch - 10 < tag.y < cy + ch                       # the lower overlap strip
+        else:
+            assert tag is sheets[-1].tags[0] and tag.turn == -90
+            assert p.x + board_w < tag.x < p.x + board_w + 3            # in the bleed, cut off
+    assert len(impose_board("f", 150, 150, "t", A4)[0].tags) == 0       # one piece: nothing to assemble
 
 
 def test_board_smaller_than_the_paper_is_one_page():
