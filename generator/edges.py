@@ -11,8 +11,9 @@ Rectangles are read side by side: each side's band in short pieces along it, and
 side by side on one cut when every face's right side matches every face's left side piece by
 piece (CIEDE2000 within `same_colour`), fronts and backs alike; one above the other likewise with
 bottoms and tops. A deck whose cards have a coloured header over a cream body shares the cuts
-between its columns and gets gutters between its rows. Hexagons meet on six sides at once: they
-share cuts only when every band read is one colour, the same for all faces.
+between its columns and gets gutters between its rows. Hexagons in a honeycomb meet on all six
+sides: they share cuts when every face's side i matches every face's side i + 3 (run the other
+way) for every side, so water tiles share with water tiles, whatever waves are drawn on them.
 
 Decided per group, not per neighbouring pair: a grid's cut lines run the whole sheet, so a gutter
 between one pair costs the paper of a gutter for the whole row, and a group is one design
@@ -37,10 +38,10 @@ SIDES = ("left", "top", "right", "bottom")
 
 @dataclass(frozen=True)
 class Edges:
-    """One face's cut bands in CIE L*a*b*: per side its pieces along the side (top to bottom, left
-    to right), and the colour of the whole band when it is one colour (else None)."""
+    """One face's cut band in CIE L*a*b*, per side the colours of its pieces along the side: a
+    rectangle's left, top, right and bottom (top to bottom, left to right), a hexagon's six
+    sides 0-5 clockwise, each from corner to corner clockwise."""
     sides: dict
-    whole: tuple[float, float, float] | None
 
 
 @dataclass(frozen=True)
@@ -138,16 +139,14 @@ def _joins(group, read, other=None) -> tuple[bool, bool]:
     (faces read of the same geometry): may a face of one stand so beside a face of the other,
     either way round?"""
     a, b = read[1], (other or read)[1]
-    if group.shape == "hexagon":
-        if any(e.whole is None for faces in (a, b) for side in faces.values() for e in side):
-            return False, False
-        one = all(_within([e.whole for e in a[s]], [e.whole for e in b[s]]) for s in a)
-        return one, one
 
-    def meet(first, second):
-        return all(_within([e.sides[first] for e in a[s]], [e.sides[second] for e in b[s]])
-                   and (other is None or _within([e.sides[first] for e in b[s]], [e.sides[second] for e in a[s]]))
+    def meet(first, second, turn=lambda pieces: pieces):
+        return all(_within([e.sides[first] for e in a[s]], [turn(e.sides[second]) for e in b[s]])
+                   and (other is None or _within([e.sides[first] for e in b[s]], [turn(e.sides[second]) for e in a[s]]))
                    for s in a)
+    if group.shape == "hexagon":      # side i meets a neighbour's side i + 3, run the other way
+        one = all(meet(i, i + 3, lambda pieces: pieces[::-1]) for i in range(3))
+        return one, one
     return meet("right", "left"), meet("bottom", "top")
 
 
@@ -189,16 +188,16 @@ PIECE = 3.0      # mm along a side read as one colour
 
 
 def _read_edges(svg: str, group, bleed: float) -> Edges:
-    """The face drawn small on white paper; its band between the outline `miscut` mm inside the
-    trim and the bleed's outline, whole and (rectangles) side by side in PIECE mm lengths."""
+    """The face drawn small on white paper; its band from `miscut` mm inside the trim to the
+    bleed's edge, side by side in PIECE mm lengths."""
     from .export.raster import Window, px, rasterize
     dpi, miscut = float(SETTINGS["dpi"]), float(SETTINGS["miscut"])
     w, h = group.width + 2 * bleed, group.height + 2 * bleed
     window = Window(-bleed, -bleed, w, h, px(w, dpi), px(h, dpi))
     lab = srgb_to_lab(_rgb(rasterize(svg, window, clip=group.outline(bleed), background=(1.0, 1.0, 1.0))))
-    band = _mask(group.outline(bleed), window) & ~_mask(group.outline(-miscut), window)
-    sides = _side_pieces(lab, window, bleed, miscut, group.width, group.height) if group.shape in ("rect", "square") else {}
-    return Edges(sides, _one_colour(lab[band]))
+    if group.shape == "hexagon":
+        return Edges(_hex_side_pieces(lab, window, bleed, miscut, group))
+    return Edges(_side_pieces(lab, window, bleed, miscut, group.width, group.height))
 
 
 def _side_pieces(lab, window, bleed, miscut, w, h) -> dict:
@@ -226,28 +225,32 @@ def _side_pieces(lab, window, bleed, miscut, w, h) -> dict:
     return out
 
 
-def _one_colour(pixels) -> tuple[float, float, float] | None:
-    """The band's colour, when no more than `stray` of its pixels stray from it."""
-    if not len(pixels):
-        return None
-    middle = numpy.median(pixels, axis=0)
-    far = delta_e(numpy.broadcast_to(middle, pixels.shape), pixels)
-    return tuple(float(v) for v in middle) if float(numpy.mean(far > SAME_COLOUR)) <= float(SETTINGS["stray"]) else None
-
-
-def _mask(outline, window) -> numpy.ndarray:
-    """Pixels whose middle lies inside the outline."""
-    import cairocffi as cairo
-    surface = cairo.ImageSurface(cairo.FORMAT_A8, window.px_w, window.px_h)
-    ctx = cairo.Context(surface)
-    ctx.set_antialias(cairo.ANTIALIAS_NONE)
-    ctx.scale(window.px_w / window.w, window.px_h / window.h)
-    ctx.translate(-window.x, -window.y)
-    outline.trace(ctx)
-    ctx.fill()
-    surface.flush()
-    data = numpy.frombuffer(surface.get_data(), numpy.uint8).reshape(window.px_h, surface.get_stride())
-    return data[:, :window.px_w] > 127
+def _hex_side_pieces(lab, window, bleed, miscut, group) -> dict:
+    """Per side of the hexagon (0-5, clockwise from its first corner), the median colour of each
+    PIECE mm along it, read on a grid across the band (from `miscut` inside to the bleed's edge);
+    the corners' ends left out, as a rectangle's corners are."""
+    from .shapes import hex_points
+    corners = numpy.array(hex_points(group.width, group.height, group.orientation))
+    centre = corners.mean(axis=0)
+    scale = numpy.array([window.px_w / window.w, window.px_h / window.h])
+    out = {}
+    for i in range(6):
+        a, b = corners[i], corners[(i + 1) % 6]
+        along = b - a
+        length = float(numpy.hypot(*along))
+        normal = (a + b) / 2 - centre
+        normal /= numpy.hypot(*normal)
+        n = max(1, round(length / PIECE))
+        across = numpy.linspace(-miscut, bleed * 0.9, 4)
+        pieces = []
+        for k in range(n):
+            ts = numpy.linspace((k + 0.15) / n, (k + 0.85) / n, 4)
+            points = (a + ts[:, None, None] * along + across[None, :, None] * normal).reshape(-1, 2)
+            cols = numpy.clip(((points[:, 0] + bleed) * scale[0]).astype(int), 0, lab.shape[1] - 1)
+            rows = numpy.clip(((points[:, 1] + bleed) * scale[1]).astype(int), 0, lab.shape[0] - 1)
+            pieces.append(numpy.median(lab[rows, cols], axis=0))
+        out[i] = pieces
+    return out
 
 
 def _rgb(surface) -> numpy.ndarray:
