@@ -126,7 +126,10 @@ def _read_group(group, items, svg_of, bleed: float):
                 svg = svg_of(FaceRef(group, item, side))
             except BuildError:
                 return None
-            faces[side].append(face_edges(svg, group, bleed))
+            edges = face_edges(svg, group, bleed)
+            if edges is None:
+                return None
+            faces[side].append(edges)
     return geometry, faces
 
 
@@ -171,16 +174,26 @@ def sampled(items: list, most: int) -> list:
     return [items[round(i * (len(items) - 1) / (most - 1))] for i in range(most)]
 
 
-_EDGES: dict[str, Edges] = {}          # by face SVG, shape and bleed: a shared back is read once
+_EDGES: dict[str, Edges | None] = {}          # by face SVG, shape and bleed: a shared back is read once
 
 
-def face_edges(svg: str, group, bleed: float) -> Edges:
+READ_MOST_ELEMENTS = 20_000    # a face drawn with more is not read (its group keeps separate cuts)
+
+
+def face_edges(svg: str, group, bleed: float) -> Edges | None:
+    """The face's edges; None where it cannot be read: too large to draw quickly, or drawing it
+    fails (a glyph the font lacks, a coordinate of 1e308), which drawing the PDF then reports
+    with its place, so it is not reported here too."""
+    from .render import drawn_elements
     key = hashlib.sha256(f"{group.shape}|{group.width}|{group.height}|{group.orientation}|"
                          f"{group.corner_radius}|{bleed}|".encode() + svg.encode()).hexdigest()
     if key not in _EDGES:
         if len(_EDGES) > 4096:
             _EDGES.clear()
-        _EDGES[key] = _read_edges(svg, group, bleed)
+        try:
+            _EDGES[key] = _read_edges(svg, group, bleed) if drawn_elements(svg) <= READ_MOST_ELEMENTS else None
+        except Exception:                  # noqa: BLE001 (any drawing failure: see above)
+            _EDGES[key] = None
     return _EDGES[key]
 
 
