@@ -17,7 +17,8 @@ from .cache import renderer_for
 from .changes import DIGESTS, Baseline, Changes, compare, shown_faces
 from .errors import BuildError
 from .fonts import library
-from .impose import FaceTooLarge, Options, Run, fits_on_a_sheet, impose_board, impose_runs, impose_single, parts_of
+from .impose import FaceTooLarge, Options, Run, fits_on_a_sheet, impose_runs, impose_single
+from .tiling import impose_board, parts_of
 from .manifest import PAPERS, PRINT_SHOP, load_pack
 from .model import Game, Group
 from .packfonts import licence_file
@@ -308,7 +309,7 @@ def _plan(game, groups, request, options, role) -> list:
         if pages > MAX_PAGES:
             raise BuildError(_too_many_pages(group, pages, pages))
         return [sheet for face in faces for sheet in tiled(face)]
-    return impose_runs([_run(group, options[group.id]) for group in groups], opts,
+    return impose_runs(_runs(game, groups, request, options), opts,
                        GUIDE_TITLES.get(role, "{}").format(_titled(game)))
 
 
@@ -320,10 +321,35 @@ def _titled(game: Game) -> str:
     return titled(game.title, game.version)
 
 
-def _run(group: Group, opts: Options) -> Run:
+def _runs(game: Game, groups: list[Group], request: BuildRequest, options: dict) -> list[Run]:
+    """Each group's faces to lay out; shared cut lines only between faces whose edges are one
+    colour (edges.py), read from the faces of the groups that could share them."""
+    from .edges import WHOLE, cut_parts
+    may_share = [g for g in groups if options[g.id].cuts == "shared"
+                 and g.shape in ("rect", "square", "hexagon") and options[g.id].bleed > 0]
+    renderers: dict[float, object] = {}
+
+    def svg_of(face):
+        bleed = options[face.group.id].bleed
+        if bleed not in renderers:
+            renderers[bleed] = renderer_for(game, bleed, request.lenient, request.face_cache)
+        return renderers[bleed].svg(face)
+    parts = cut_parts(may_share, svg_of, lambda g: options[g.id].bleed)
+    return [run for group in groups for part in parts.get(group.id, [WHOLE])
+            for run in [_run(group, options[group.id], part)] if run.fronts]
+
+
+def _run(group: Group, opts: Options, part=None) -> Run:
+    """The group's faces (those of `part`, edges.Part, when given): on shared cuts where the
+    part's edges allow, else each face with its own bleed all round."""
     fronts, backs = expand_faces(group)
+    edge, joins = (part.edge, part.joins) if part else ("", (True, True))
+    if part and part.items is not None:
+        keep = set(part.items)
+        chosen = [i for i, face in enumerate(fronts) if face.item.id in keep]
+        fronts, backs = [fronts[i] for i in chosen], (None if backs is None else [backs[i] for i in chosen])
     return Run(group.id, group.name or group.id, fronts, backs, group.width, group.height, group.shape,
-               group.orientation, opts.bleed, opts.cuts)
+               group.orientation, opts.bleed, opts.cuts if any(joins) else "separate", edge=edge, joins=joins)
 
 
 def _in_pieces(group: Group, opts: Options) -> list[Run] | None:

@@ -18,11 +18,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from .pageguide import GUIDE_SIZE, GUIDE_STRIP, label_pages     # noqa: F401 (GUIDE_SIZE: read from here too)
+
 MARK_GUTTERS = ((1.0, 3.0), (0.5, 2.0))   # crop marks (gap to the bleed, length), roomiest first
 FOLD_CLEARANCE = 5.0     # fold line to the nearest bleed, fold-and-glue
 TILE_LABEL_STRIP = 6.0   # reserved under a board piece for its label
-GUIDE_STRIP = 3.0        # reserved at the foot of each sheet for the page guide
-GUIDE_SIZE = 2.2         # page guide text height, mm (about 6 pt)
 EPS = 1e-6
 SQRT3 = math.sqrt(3)
 
@@ -99,6 +99,18 @@ class Sheet:
     label_at: tuple[float, float] | None = None                # the label's baseline start
     shift: tuple[float, float] = (0.0, 0.0)                    # all drawn moved by this: a printer's back offset
     crops: list[tuple[float, float, float, float]] = field(default_factory=list)   # boards: solid crop marks
+    tags: list["Tag"] = field(default_factory=list)            # tiled pieces: the label on the piece
+
+
+@dataclass(frozen=True)
+class Tag:
+    """A label printed on a piece where it is covered or cut off when the board is assembled:
+    its baseline starts at (x, y) and runs across (turn 0) or up the page (turn -90), on a white
+    ground."""
+    text: str
+    x: float
+    y: float
+    turn: int = 0
 
 
 @dataclass(frozen=True)
@@ -115,6 +127,9 @@ class Run:
     bleed: float = 3.0
     cuts: str = "shared"
     owners: tuple[str, ...] | None = None     # per face, the group it belongs to (merged runs)
+    edge: str = ""          # edge colour class (edges.py): only runs of one class share cut lines together
+    joins: tuple[bool, bool] = (True, True)   # on shared cuts, may faces abut side by side, one above
+                                              # the other (as the face stands, unturned; edges.py)
 
     @property
     def rectangular(self) -> bool:
@@ -142,10 +157,19 @@ class Slots:
     shared_cuts: bool
 
 
-def _grid_shape(area_w, area_h, w, h, bleed, shared) -> tuple[int, int]:
-    if shared:
-        return int((area_w - 2 * bleed + EPS) // w), int((area_h - 2 * bleed + EPS) // h)
-    return int((area_w + EPS) // (w + 2 * bleed)), int((area_h + EPS) // (h + 2 * bleed))
+def _grid_shape(area_w, area_h, w, h, bleed, shared: tuple[bool, bool]) -> tuple[int, int]:
+    """Columns and rows: faces abut on shared cuts across and/or down, else a bleed each side."""
+    def count(length, size, share):
+        return int((length - 2 * bleed + EPS) // size) if share else int((length + EPS) // (size + 2 * bleed))
+    return count(area_w, w, shared[0]), count(area_h, h, shared[1])
+
+
+def _page_joins(run: Run, rotation: int, shared: bool) -> tuple[bool, bool]:
+    """Which cut lines faces of the run share as they lie on the page: across (between columns)
+    and down (between rows). A quarter turn makes the face's side-by-side sides top and bottom."""
+    if not shared:
+        return False, False
+    return run.joins if rotation in (0, 180) else run.joins[::-1]
 
 
 def honeycomb_slots(area_w, area_h, w, h, bleed, shape, orientation, offsets=(True, False)) -> Slots:
@@ -262,18 +286,19 @@ def _candidate_layouts(run: Run, rect, n: int, marks: str, shared: bool):
         turns.append((run.h, run.w, 90))
     gutters = MARK_GUTTERS if run.rectangular and marks in ("crop", "lines") else ((0.0, 0.0),)
     for fw, fh, rotation in turns:
+        joins = _page_joins(run, rotation, shared)
         for gutter in gutters:
             g = sum(gutter)
-            cols, rows = _grid_shape(rw - 2 * g, rh - 2 * g, fw, fh, b, shared)
+            cols, rows = _grid_shape(rw - 2 * g, rh - 2 * g, fw, fh, b, joins)
             k = min(n, max(cols, 0) * max(rows, 0))
             if not k:
                 continue
-            pitch_x, pitch_y = (fw, fh) if shared else (fw + 2 * b, fh + 2 * b)
+            pitch_x, pitch_y = (fw if joins[0] else fw + 2 * b), (fh if joins[1] else fh + 2 * b)
             boxes = []
             for i in range(k):
                 r, c = divmod(i, cols)
                 boxes.append((x0 + g + b + c * pitch_x, y0 + g + b + r * pitch_y, fw, fh, rotation))
-            yield _Block(run, 0, boxes, _grid_bleeds(k, cols, b, shared), gutter, shared)
+            yield _Block(run, 0, boxes, _grid_bleeds(k, cols, b, joins), gutter, any(joins))
 
 
 def _shared_honeycomb(run: Run, rect, n: int, w: float, h: float, orientation: str, rotation: int):
@@ -328,37 +353,50 @@ def hex_bleed_outline(x, y, w, h, edges) -> tuple[tuple[float, float], ...]:
     return tuple(corners)
 
 
-def _grid_bleeds(k: int, cols: int, bleed: float, shared: bool) -> list[tuple]:
+def _grid_bleeds(k: int, cols: int, bleed: float, shared: tuple[bool, bool]) -> list[tuple]:
     """Full bleed on every side without a neighbour on a shared cut line: the ends of a part-filled
-    row and the faces above its empty slots keep theirs."""
-    if not shared:
-        return [(bleed,) * 4] * k
+    row and the faces above its empty slots keep theirs, and every side across a cut not shared."""
+    across, down = shared
     out = []
     for i in range(k):
         r, c = divmod(i, cols)
-        left = 0.0 if c > 0 else bleed
-        right = 0.0 if c + 1 < cols and i + 1 < k else bleed
-        top = 0.0 if r > 0 else bleed
-        bottom = 0.0 if i + cols < k else bleed
+        left = 0.0 if across and c > 0 else bleed
+        right = 0.0 if across and c + 1 < cols and i + 1 < k else bleed
+        top = 0.0 if down and r > 0 else bleed
+        bottom = 0.0 if down and i + cols < k else bleed
         out.append((left, top, right, bottom))
     return out
 
 
-def _split(rect, footprints) -> list[tuple[float, float, float, float]]:
-    """What stays free of a rectangle once a block sits at its top-left: the strip to the right
-    of the block, the strip below it, and the notch beside a part-filled last row."""
-    x0, y0, rw, rh = rect
-    right = max(f[2] for f in footprints)
-    bottom = max(f[3] for f in footprints)
+def _taken(footprints) -> list[tuple[float, float, float, float]]:
+    """A block's footprint as rectangles (x0, y0, x1, y1): its full rows, and its last row."""
     last_top = max(f[1] for f in footprints)
     last = [f for f in footprints if f[1] >= last_top - EPS]
-    others = [f for f in footprints if f[1] < last_top - EPS]
-    last_right = max(f[2] for f in last)
-    notch_top = max((f[3] for f in others), default=y0)
-    pieces = [(right, y0, x0 + rw - right, bottom - y0),
-              (x0, bottom, rw, y0 + rh - bottom),
-              (last_right, notch_top, right - last_right, bottom - notch_top)]
-    return [p for p in pieces if p[2] > 1.0 and p[3] > 1.0]
+    full = [f for f in footprints if f[1] < last_top - EPS]
+    boxes = [last] + ([full] if full else [])
+    return [(min(f[0] for f in b), min(f[1] for f in b), max(f[2] for f in b), max(f[3] for f in b)) for b in boxes]
+
+
+def _free_after(free, taken) -> list[tuple[float, float, float, float]]:
+    """Maximal free rectangles (x, y, w, h, which may overlap) once the taken boxes are used:
+    each free rectangle a taken box cuts into is replaced by the parts of it left, right, above
+    and below the box; rectangles inside another are dropped."""
+    for x0, y0, x1, y1 in taken:
+        out = []
+        for fx, fy, fw, fh in free:
+            if x0 >= fx + fw - EPS or x1 <= fx + EPS or y0 >= fy + fh - EPS or y1 <= fy + EPS:
+                out.append((fx, fy, fw, fh))
+                continue
+            out += [r for r in ((fx, fy, x0 - fx, fh), (x1, fy, fx + fw - x1, fh),
+                                (fx, fy, fw, y0 - fy), (fx, y1, fw, fy + fh - y1)) if r[2] > 1.0 and r[3] > 1.0]
+        free = out
+    kept = []
+    for i, r in enumerate(free):
+        inside = any(j != i and o[0] <= r[0] + EPS and o[1] <= r[1] + EPS and r[0] + r[2] <= o[0] + o[2] + EPS
+                     and r[1] + r[3] <= o[1] + o[3] + EPS and (o != r or j < i) for j, o in enumerate(free))
+        if not inside:
+            kept.append(r)
+    return kept
 
 
 def _page_areas(opts: Options) -> tuple[tuple, tuple]:
@@ -425,11 +463,11 @@ def _pack(runs: list[Run], opts: Options) -> list[_Page]:
 def _merge_alike(runs: list[Run]) -> list[Run]:
     """Groups of faces alike in size, shape, bleed, cuts and sidedness (five small decks of
     poker cards) are packed as one run, so they fill whole sheets together rather than each
-    leaving its own part-filled block."""
+    leaving its own part-filled block; on shared cuts only groups whose edges are one colour."""
     alike: dict[tuple, list[Run]] = {}
     for run in runs:
         key = (round(run.w, 3), round(run.h, 3), run.shape, run.orientation, run.bleed, run.cuts,
-               run.backs is None)
+               run.backs is None, (run.edge, run.joins) if run.cuts == "shared" else "")
         alike.setdefault(key, []).append(run)
     merged = []
     for same in alike.values():
@@ -440,7 +478,7 @@ def _merge_alike(runs: list[Run]) -> list[Run]:
         merged.append(Run("+".join(r.key for r in same), first.name, [f for r in same for f in r.fronts],
                           None if first.backs is None else [b for r in same for b in r.backs],
                           first.w, first.h, first.shape, first.orientation, first.bleed, first.cuts,
-                          tuple(r.key for r in same for _ in r.fronts)))
+                          tuple(r.key for r in same for _ in r.fronts), first.edge, first.joins))
     return merged
 
 
@@ -483,8 +521,7 @@ def _best_rect(run, page: _Page, n: int, marks: str, shared: bool):
 
 def _place(page: _Page, rect, block: _Block, run: Run, first: int) -> None:
     block.first = first
-    page.free.remove(rect)
-    page.free += _split(rect, block.footprints())
+    page.free = _free_after(page.free, _taken(block.footprints()))
     page.blocks.append(block)
 
 
@@ -533,7 +570,7 @@ def impose_runs(runs: list[Run], opts: Options, title: str = "") -> list[Sheet]:
         sheets.append(front)
         if has_backs and not fold:
             sheets.append(back)
-    _label_pages(sheets, runs, opts, title, len(pages))
+    label_pages(sheets, runs, opts, title)
     return sheets
 
 
@@ -579,7 +616,7 @@ def impose_single(fronts: list, backs: list | None, w: float, h: float, bleed: f
     return sheets
 
 
-# --- marks and page guides ---------------------------------------------------------------------
+# --- marks ---------------------------------------------------------------------
 
 def _add_marks(sheet: Sheet, placements: list[Placement], block: _Block, marks: str) -> None:
     if marks == "none" or not placements:
@@ -620,205 +657,3 @@ def _cut_mark(start, end, gap, length, marks, line):
     if marks == "lines":
         return [line(start - gap - length, end + gap + length)]
     return [line(start - gap - length, start - gap), line(end + gap, end + gap + length)]
-
-
-SIDE_WORDS = {
-    "front": "front of sheet {n} - print double-sided, flip on the {edge} edge",
-    "back": "back of sheet {n}",
-    "one-sided": "sheet {n}, one-sided - nothing is printed behind it",
-    "blank": "back of sheet {n} - left blank: sheet {n} is one-sided",
-    "fold": "sheet {n}, print one-sided - cut out, fold on the dashed line, glue back to back",
-}
-
-
-def _label_pages(sheets: list[Sheet], runs: list[Run], opts: Options, title: str, total: int) -> None:
-    """The page guide: game, sheet, side and groups, in the strip kept free at the foot of the
-    page; on a back page in the strip that lies behind the front's (the top, for short-edge
-    flips), so it never sits behind a face."""
-    names = {run.key: run.name or run.key for run in runs}
-    m, H = opts.margin, opts.page_height
-    for sheet in sheets:
-        groups = [names[k] for k in sheet.groups]
-        what = SIDE_WORDS[sheet.side].format(n=sheet.number, edge=opts.duplex)
-        text = " | ".join(t for t in (title, what, ", ".join(groups)) if t)
-        sheet.label = _fit_label(text, opts.page_width - 2 * m)
-        behind_top = sheet.side in ("back", "blank") and opts.duplex == "short"
-        sheet.label_at = (m, m + GUIDE_SIZE if behind_top else H - m - 0.6)
-
-
-def _fit_label(text: str, width: float) -> str:
-    """Shorten a page guide to the width (Liberation Sans averages about 0.5 em a character)."""
-    most = int(width / (GUIDE_SIZE * 0.55))
-    return text if len(text) <= most else text[: most - 3].rstrip(" ,|") + "..."
-
-
-# --- polygon boards in rectangular pieces ------------------------------------------------------
-
-@dataclass(frozen=True)
-class Part:
-    """A rectangular piece (x, y, w, h in the face's own millimetres) of a face too large for the
-    paper; it stands for the face everywhere else (`part.group`, `part.item`, ...)."""
-    face: object
-    x: float
-    y: float
-    w: float
-    h: float
-    full: tuple[float, float]        # the whole face's width and height
-    number: int
-    count: int
-
-    @property
-    def offset(self) -> tuple[float, float]:
-        return self.x, self.y
-
-    def __getattr__(self, name):
-        return getattr(self.face, name)
-
-
-def rectangles_of(points) -> list[tuple[float, float, float, float]] | None:
-    """A polygon whose sides all run across or down (an L, a T, a U), as the fewest rectangles
-    got by cutting along the lines through its corners, across or down; None for any other."""
-    pts = [tuple(map(float, p)) for p in points]
-    edges = list(zip(pts, pts[1:] + pts[:1]))
-    if any(abs(a[0] - b[0]) > EPS and abs(a[1] - b[1]) > EPS for a, b in edges):
-        return None
-    across = _slabs(edges, 1)
-    down = [(y, x, h, w) for x, y, w, h in _slabs([((a[1], a[0]), (b[1], b[0])) for a, b in edges], 1)]
-    return min((across, down), key=len)
-
-
-def _slabs(edges, axis) -> list[tuple[float, float, float, float]]:
-    """Cut at every corner's y: each band's runs inside the polygon (even-odd on the upright
-    sides), bands with the same run joined."""
-    ys = sorted({round(p[axis], 6) for edge in edges for p in edge})
-    rects: list[list[float]] = []
-    for y0, y1 in zip(ys, ys[1:]):
-        mid = (y0 + y1) / 2
-        xs = sorted(a[0] for a, b in edges if abs(a[0] - b[0]) < EPS and min(a[1], b[1]) < mid < max(a[1], b[1]))
-        for x0, x1 in zip(xs[0::2], xs[1::2]):
-            same = next((r for r in rects if abs(r[0] - x0) < EPS and abs(r[2] - (x1 - x0)) < EPS
-                         and abs(r[1] + r[3] - y0) < EPS), None)
-            if same:
-                same[3] = y1 - same[1]
-            else:
-                rects.append([x0, y0, x1 - x0, y1 - y0])
-    return [tuple(r) for r in rects]
-
-
-def parts_of(face, points, w: float, h: float) -> list[Part] | None:
-    """The rectangular pieces of a polygon face, or None when it is not made of rectangles."""
-    rects = rectangles_of(points)
-    if not rects or len(rects) < 2:
-        return None
-    return [Part(face, x, y, rw, rh, (w, h), i + 1, len(rects)) for i, (x, y, rw, rh) in enumerate(rects)]
-
-
-# --- boards larger than the paper --------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Piece:
-    row: int
-    col: int
-    x: float          # region of the board (mm, board coordinates incl. bleed at -bleed)
-    y: float
-    w: float
-    h: float
-
-
-def tile_pieces(board_w, board_h, bleed, area_w, area_h, overlap) -> list[Piece]:
-    """Cut a board (plus bleed) into page-sized pieces that overlap their neighbours by `overlap`."""
-    total_w, total_h = board_w + 2 * bleed, board_h + 2 * bleed
-    cols = 1 if total_w <= area_w else math.ceil((total_w - overlap) / (area_w - overlap))
-    rows = 1 if total_h <= area_h else math.ceil((total_h - overlap) / (area_h - overlap))
-    # spread the pieces evenly rather than leaving a sliver at the end
-    piece_w = total_w if cols == 1 else (total_w + (cols - 1) * overlap) / cols
-    piece_h = total_h if rows == 1 else (total_h + (rows - 1) * overlap) / rows
-    return [Piece(r, c, -bleed + c * (piece_w - overlap), -bleed + r * (piece_h - overlap), piece_w, piece_h)
-            for r in range(rows) for c in range(cols)]
-
-
-def impose_board(face, board_w, board_h, title: str, opts: Options, outline=None) -> list[Sheet]:
-    """A board cut into page-sized pieces. `outline` (corner points, for boards that are not
-    rectangles, such as an L-shaped ocean tile): the art is clipped to it, its cut line drawn,
-    and pieces of the bounding box that hold none of it are left out."""
-    W, H, m = opts.page_width, opts.page_height, opts.margin
-    area_w, area_h = W - 2 * m, H - 2 * m - TILE_LABEL_STRIP
-    cropped = not outline and opts.marks in ("crop", "lines")
-    pieces = tile_pieces(board_w, board_h, opts.bleed, area_w, area_h, opts.overlap)
-    if cropped:                 # room round every piece for the board's corner crop marks, unless it costs a page
-        room = 2 * sum(MARK_GUTTERS[-1])
-        roomy = tile_pieces(board_w, board_h, opts.bleed, area_w - room, area_h - room, opts.overlap)
-        pieces = roomy if len(roomy) == len(pieces) else pieces
-    rows, cols = pieces[-1].row + 1, pieces[-1].col + 1
-    if outline:
-        pieces = [p for p in pieces if _touches(p, outline)]
-    sheets = []
-    for piece in pieces:
-        # page position of the piece's top-left, centred in the area
-        px = m + (area_w - piece.w) / 2
-        py = m + (area_h - piece.h) / 2
-        placement = Placement(px - piece.x, py - piece.y, board_w, board_h, (opts.bleed,) * 4, face,
-                              clip_to_shape=bool(outline))
-        label = (f"{title} - row {piece.row + 1} of {rows}, column {piece.col + 1} of {cols} "
-                 f"(piece {chr(65 + piece.row)}{piece.col + 1}); overlap {opts.overlap:g} mm"
-                 if len(pieces) > 1 else title)
-        sheet = Sheet(W, H, "board", [placement], label=label, clip=(px, py, piece.w, piece.h))
-        sheet.lines += _piece_marks(piece, px, py, rows, cols, opts)
-        if cropped:
-            sheet.crops += _board_corner_marks(piece, px - piece.x, py - piece.y, board_w, board_h, opts.bleed)
-        if outline and opts.marks != "none":
-            sheet.outlines.append(placement)
-        sheets.append(sheet)
-    return sheets
-
-
-def _touches(piece: Piece, polygon, samples: int = 24) -> bool:
-    """Does any of the polygon lie in the piece? Sampled on a grid: pieces are page-sized and
-    polygons are boards, so a part smaller than 1/24 of a page is not a piece worth printing."""
-    for i in range(samples + 1):
-        for j in range(samples + 1):
-            if _inside(piece.x + piece.w * i / samples, piece.y + piece.h * j / samples, polygon):
-                return True
-    return False
-
-
-def _inside(x, y, polygon) -> bool:
-    """Even-odd point in polygon."""
-    inside = False
-    for (x0, y0), (x1, y1) in zip(polygon, list(polygon[1:]) + [polygon[0]]):
-        if (y0 > y) != (y1 > y) and x < x0 + (y - y0) * (x1 - x0) / (y1 - y0):
-            inside = not inside
-    return inside
-
-
-def _board_corner_marks(piece: Piece, x0: float, y0: float, board_w: float, board_h: float, bleed: float):
-    """Crop marks at the board's trim corners that lie on this piece: two short lines outside
-    each corner, clear of the bleed (the sheets' tighter gap and length: 0.5 and 2 mm)."""
-    gap, length = MARK_GUTTERS[-1]
-    out = []
-    for cx, sx in ((0.0, -1), (board_w, 1)):
-        for cy, sy in ((0.0, -1), (board_h, 1)):
-            if not (piece.x - EPS <= cx <= piece.x + piece.w + EPS and piece.y - EPS <= cy <= piece.y + piece.h + EPS):
-                continue
-            X, Y = x0 + cx, y0 + cy
-            near, far = bleed + gap, bleed + gap + length
-            out += [(X + sx * near, Y, X + sx * far, Y), (X, Y + sy * near, X, Y + sy * far)]
-    return out
-
-
-def _piece_marks(piece: Piece, px, py, rows, cols, opts: Options):
-    """Alignment lines where each neighbour's edge lands, so pieces are glued square."""
-    lines, o = [], opts.overlap
-    if piece.col < cols - 1:
-        x = px + piece.w - o
-        lines.append((x, py, x, py + piece.h))
-    if piece.row < rows - 1:
-        y = py + piece.h - o
-        lines.append((px, y, px + piece.w, y))
-    if piece.col > 0:
-        x = px + o
-        lines.append((x, py, x, py + piece.h))
-    if piece.row > 0:
-        y = py + o
-        lines.append((px, y, px + piece.w, y))
-    return lines

@@ -16,7 +16,8 @@ import cairocffi as cairo
 from . import glyphs, interrupt, version
 from .errors import BuildError
 from .render import MAX_ELEMENTS, drawn_elements, too_many_elements
-from .impose import GUIDE_SIZE, Placement, Sheet
+from .impose import Placement, Sheet
+from .pageguide import GUIDE_LEADING, GUIDE_SIZE
 from .svgdraw import draw_svg
 from .svgdraw.fontface import font_face
 from .units import MM_PER
@@ -156,6 +157,9 @@ class PdfWriter:
         self._draw_cut_guides(ctx, sheet)      # a board piece's guides stay inside its window
         if sheet.clip:
             ctx.restore()
+        _draw_crops(ctx, sheet.crops)          # ... and its crop marks outside it
+        for tag in sheet.tags:
+            _draw_tag(ctx, tag)
         if sheet.label:
             try:
                 glyphs.check(sheet.label, glyphs.font_coverage(LABEL_FONT, False, False)[0], "page label", LABEL_FONT)
@@ -165,11 +169,14 @@ class PdfWriter:
             ctx.set_font_face(font_face(LABEL_FONT, False, False))     # the face the check above read
             if sheet.label_at:
                 ctx.set_font_size(GUIDE_SIZE)
-                ctx.move_to(*sheet.label_at)
+                x, y = sheet.label_at
             else:
                 ctx.set_font_size(2.8)
-                ctx.move_to(sheet.clip[0] if sheet.clip else 10, sheet.height - 5 - 1.5)
-            ctx.show_text(sheet.label)
+                x, y = sheet.clip[0] if sheet.clip else 10, sheet.height - 5 - 1.5
+            for line in sheet.label.split("\n"):      # a page guide too long for one line: two
+                ctx.move_to(x, y)
+                ctx.show_text(line)
+                y += GUIDE_LEADING
 
     def _draw_face(self, ctx, p, uses, reach, recorded, reuse) -> None:
         ctx.save()
@@ -224,7 +231,6 @@ class PdfWriter:
         ctx.set_line_width(MARK_WIDTH)
         ctx.set_source_rgb(0, 0, 0)
         stroke_segments(ctx, sheet.lines, dash=FOLD_DASH if sheet.side == "board" else None)
-        stroke_segments(ctx, sheet.crops)       # a board's crop marks: solid, like the sheets'
         if sheet.outlines:      # white under black dashes: visible on any background
             for p in sheet.outlines:
                 ctx.save()
@@ -248,6 +254,34 @@ class PdfWriter:
 
 
 FOLD_DASH = (2.0, 1.5)      # mm: a board's overlap lines and a tuck box's folds
+
+
+def _draw_crops(ctx, crops) -> None:
+    """A board piece's crop marks: solid, like the sheets', on the paper round its window."""
+    if not crops:
+        return
+    ctx.save()
+    ctx.set_line_width(MARK_WIDTH)
+    ctx.set_source_rgb(0, 0, 0)
+    stroke_segments(ctx, crops)
+    ctx.restore()
+
+
+def _draw_tag(ctx, tag) -> None:
+    """A piece's label (impose.Tag) on a white ground, over the art it sits on."""
+    ctx.save()
+    ctx.set_font_face(font_face(LABEL_FONT, False, False))
+    ctx.set_font_size(GUIDE_SIZE)
+    ctx.translate(tag.x, tag.y)
+    ctx.rotate(math.radians(tag.turn))
+    width = ctx.text_extents(tag.text)[4]
+    ctx.rectangle(-0.6, -0.8 * GUIDE_SIZE, width + 1.2, 1.1 * GUIDE_SIZE)
+    ctx.set_source_rgb(1, 1, 1)
+    ctx.fill()
+    ctx.set_source_rgb(0.2, 0.2, 0.2)
+    ctx.move_to(0, 0)
+    ctx.show_text(tag.text)
+    ctx.restore()
 
 
 def stroke_segments(ctx, segments, dash=None) -> None:

@@ -3,7 +3,8 @@ import math
 
 import pytest
 
-from generator.impose import GUIDE_STRIP, Options, Run, impose, impose_board, impose_runs, rectangles_of, tile_pieces
+from generator.impose import GUIDE_STRIP, Options, Run, impose, impose_runs
+from generator.tiling import impose_board, rectangles_of, tile_pieces
 
 A4 = Options("a4", 210, 297)
 LETTER = Options("letter", 215.9, 279.4)
@@ -60,19 +61,50 @@ def test_faces_bleed_and_marks_stay_inside_the_printable_area(opts):
 def test_no_face_or_its_bleed_covers_another_face(duplex):
     opts = Options("a4", 210, 297, duplex=duplex)
     for sheet in impose_runs(_mixed_runs(), opts, "Game"):
-        for i, a in enumerate(sheet.placements):
-            for b in sheet.placements[i + 1:]:
-                trim_a, trim_b = (a.x, a.y, a.x + a.w, a.y + a.h), (b.x, b.y, b.x + b.w, b.y + b.h)
-                apart = math.dist((a.x + a.w / 2, a.y + a.h / 2), (b.x + b.w / 2, b.y + b.h / 2))
-                if a.edges and b.edges:          # hexagons on shared cuts: they abut, no bleed between
-                    assert apart >= min(a.w, a.h) - 1e-6
-                    continue
-                if a.clip_to_shape and b.clip_to_shape:     # hexagons, circles: their bleed rings touch at most
-                    assert apart >= min(a.w, a.h) / 2 + min(b.w, b.h) / 2 + max(a.bleed) + max(b.bleed) - 1e-6
-                    continue
-                assert not _overlap(trim_a, trim_b)
-                if a.clip_to_shape is False and b.clip_to_shape is False:   # rectangles: square bleed
-                    assert not _overlap(_bleed_box(a), trim_b) and not _overlap(_bleed_box(b), trim_a)
+        _assert_apart(sheet)
+
+
+@pytest.mark.parametrize("opts", [A4, LETTER], ids=["a4", "letter"])
+def test_many_groups_packed_into_each_others_gaps_never_overlap(opts):
+    """Free space is kept as overlapping maximal rectangles: a block placed in one must be cut
+    out of every other it reaches into."""
+    runs = []
+    for k, (w, h, shape, n) in enumerate([(140, 100, "rect", 3), (63, 88, "rect", 5), (90, 43, "rect", 7),
+                                          (30, 76, "rect", 9), (40, 46.19, "hexagon", 11), (20, 20, "square", 29),
+                                          (25, 25, "circle", 17), (44, 63, "rect", 4), (14, 14, "square", 41),
+                                          (22, 84, "rect", 6), (16, 16, "circle", 23)]):
+        fronts = [f"g{k}-{i}" for i in range(n)]
+        runs.append(Run(f"g{k}", f"G{k}", fronts, None, w, h, shape, "pointy", 3.0, "shared" if k % 2 else "separate"))
+    sheets = impose_runs(runs, opts, "Game")
+    assert sum(len(s.placements) for s in sheets) == sum(len(r.fronts) for r in runs)
+    for sheet in sheets:
+        _assert_apart(sheet)
+
+
+def test_a_piece_fills_the_whole_height_beside_a_smaller_block():
+    """A 120 mm square board top-left leaves a 69 mm strip down the whole page beside it: a
+    50 x 200 mm standee goes there, on the same page, not on a page of its own."""
+    runs = [Run("board", "Board", ["b"], None, 120, 120), Run("standee", "Standee", ["s"], None, 50, 200)]
+    sheets = impose_runs(runs, A4, "Game")
+    assert [len(s.placements) for s in sheets] == [2]
+    _assert_apart(sheets[0])
+
+
+def _assert_apart(sheet):
+    """No face, nor the bleed of a rectangle, covers another face; hexagons and circles at most touch."""
+    for i, a in enumerate(sheet.placements):
+        for b in sheet.placements[i + 1:]:
+            trim_a, trim_b = (a.x, a.y, a.x + a.w, a.y + a.h), (b.x, b.y, b.x + b.w, b.y + b.h)
+            apart = math.dist((a.x + a.w / 2, a.y + a.h / 2), (b.x + b.w / 2, b.y + b.h / 2))
+            if a.edges and b.edges:          # hexagons on shared cuts: they abut, no bleed between
+                assert apart >= min(a.w, a.h) - 1e-6
+                continue
+            if a.clip_to_shape and b.clip_to_shape:     # hexagons, circles: their bleed rings touch at most
+                assert apart >= min(a.w, a.h) / 2 + min(b.w, b.h) / 2 + max(a.bleed) + max(b.bleed) - 1e-6
+                continue
+            assert not _overlap(trim_a, trim_b)
+            if a.clip_to_shape is False and b.clip_to_shape is False:   # rectangles: square bleed
+                assert not _overlap(_bleed_box(a), trim_b) and not _overlap(_bleed_box(b), trim_a)
 
 
 def test_every_side_without_a_neighbour_on_its_cut_line_has_full_bleed():
@@ -223,28 +255,50 @@ def test_board_pieces_cover_the_board_with_the_overlap():
             assert p.y + p.h - below[0].y == pytest.approx(10)
 
 
-@pytest.mark.parametrize("size", [(150, 150), (300, 400)])
-def test_every_board_piece_has_crop_marks_at_the_board_corners_it_holds(size):
-    """Two 2 mm marks per trim corner, on the piece holding that corner, each starting clear of the
-    bleed, on the trim line's extension, and on the paper at least 2.5 mm from its edge."""
+@pytest.mark.parametrize("size", [(150, 150), (300, 400), (278.5, 239.7)])
+def test_every_board_piece_has_crop_marks_at_the_four_corners_of_its_cut_line(size):
+    """Two 2 mm marks at each corner of every piece's cut line, on the lines' extensions: the
+    board's trim on its outer sides (the marks clear of the bleed), the piece's edge where a
+    neighbour overlaps it; on the paper at least 2.5 mm from its edge."""
     board_w, board_h = size
     sheets = impose_board("f", board_w, board_h, "t", A4)
-    corners = 0
     for sheet in sheets:
         (p,) = sheet.placements
-        held = {(x, y) for x in (p.x, p.x + board_w) for y in (p.y, p.y + board_h)
-                if sheet.clip[0] - 1e-6 <= x - (3 if x == p.x else -3) <= sheet.clip[0] + sheet.clip[2] + 1e-6
-                and sheet.clip[1] - 1e-6 <= y - (3 if y == p.y else -3) <= sheet.clip[1] + sheet.clip[3] + 1e-6}
-        assert len(sheet.crops) == 2 * len(held)
-        corners += len(held)
+        cx, cy, cw, ch = sheet.clip
+        xs = [p.x if abs(cx - (p.x - 3)) < 1e-6 else cx, p.x + board_w if abs(cx + cw - (p.x + board_w + 3)) < 1e-6 else cx + cw]
+        ys = [p.y if abs(cy - (p.y - 3)) < 1e-6 else cy, p.y + board_h if abs(cy + ch - (p.y + board_h + 3)) < 1e-6 else cy + ch]
+        corners = [(x, y) for x in xs for y in ys]
+        assert len(sheet.crops) == 8
         for x0, y0, x1, y1 in sheet.crops:
             assert math.hypot(x1 - x0, y1 - y0) == pytest.approx(2.0)
-            corner = min(held, key=lambda c: math.hypot((x0 + x1) / 2 - c[0], (y0 + y1) / 2 - c[1]))
+            corner = min(corners, key=lambda c: math.hypot((x0 + x1) / 2 - c[0], (y0 + y1) / 2 - c[1]))
             along = (x0, x1, corner[0]) if y0 == y1 == corner[1] else (y0, y1, corner[1]) if x0 == x1 == corner[0] else None
-            assert along, "a mark on the extension of a trim line"
-            assert min(abs(along[0] - along[2]), abs(along[1] - along[2])) >= 3 + 0.5 - 1e-6    # clear of the bleed
+            assert along, "a mark on the extension of a cut line"
+            outer = (corner[0] in (p.x, p.x + board_w)) if y0 == y1 else (corner[1] in (p.y, p.y + board_h))
+            assert min(abs(along[0] - along[2]), abs(along[1] - along[2])) >= (3 if outer else 0) + 0.5 - 1e-6
             assert 2.5 <= min(x0, x1) and max(x0, x1) <= 210 - 2.5 and 2.5 <= min(y0, y1) and max(y0, y1) <= 297 - 2.5
-    assert corners == 4
+
+
+@pytest.mark.parametrize("size", [(300, 400), (278.5, 239.7), (500, 200)])
+def test_each_tiled_piece_is_labelled_where_assembling_hides_the_label(size):
+    """The strip a piece's right (else lower) neighbour is glued over holds its label; the last
+    piece's label lies in its outer bleed, cut off. Each names its piece and its place."""
+    board_w, board_h = size
+    sheets = impose_board("f", board_w, board_h, "Game: Board", A4)
+    assert len(sheets) > 1
+    for sheet in sheets:
+        (tag,) = sheet.tags
+        (p,) = sheet.placements
+        cx, cy, cw, ch = sheet.clip
+        assert tag.text.startswith("Game: Board - piece ") and f" of {len(sheets)} (row " in tag.text
+        if "is glued over this strip" in tag.text and tag.turn == -90:
+            assert cx + cw - 10 < tag.x < cx + cw                       # the right overlap strip
+        elif "is glued over this strip" in tag.text:
+            assert cy + ch - 10 < tag.y < cy + ch                       # the lower overlap strip
+        else:
+            assert tag is sheets[-1].tags[0] and tag.turn == -90
+            assert p.x + board_w < tag.x < p.x + board_w + 3            # in the bleed, cut off
+    assert len(impose_board("f", 150, 150, "t", A4)[0].tags) == 0       # one piece: nothing to assemble
 
 
 def test_board_smaller_than_the_paper_is_one_page():

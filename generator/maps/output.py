@@ -5,7 +5,8 @@ import functools
 
 from ..errors import BuildError
 from ..glyphs import GlyphError
-from ..impose import Options, impose_board
+from ..impose import Options
+from ..tiling import impose_board
 from ..parallel import write_pdf
 from ..pdfwrite import PdfWriter
 from ..shapes import rect_outline

@@ -1,0 +1,217 @@
+"""A board larger than the paper -> page-sized pieces to cut out and join; a board shaped of
+rectangles (an L-shaped ocean) -> its rectangles, laid out like cards.
+
+Pure geometry in millimetres, like impose.py (whose Sheet, Placement and Options it makes):
+each piece's window on its page, its crop marks, alignment lines and its label (a Tag placed
+where assembling the board hides it).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from .impose import EPS, MARK_GUTTERS, TILE_LABEL_STRIP, Options, Placement, Sheet, Tag
+from .pageguide import GUIDE_SIZE, _guide_metrics
+
+
+# --- polygon boards in rectangular pieces ------------------------------------------------------
+
+@dataclass(frozen=True)
+class Part:
+    """A rectangular piece (x, y, w, h in the face's own millimetres) of a face too large for the
+    paper; it stands for the face everywhere else (`part.group`, `part.item`, ...)."""
+    face: object
+    x: float
+    y: float
+    w: float
+    h: float
+    full: tuple[float, float]        # the whole face's width and height
+    number: int
+    count: int
+
+    @property
+    def offset(self) -> tuple[float, float]:
+        return self.x, self.y
+
+    def __getattr__(self, name):
+        return getattr(self.face, name)
+
+
+def rectangles_of(points) -> list[tuple[float, float, float, float]] | None:
+    """A polygon whose sides all run across or down (an L, a T, a U), as the fewest rectangles
+    got by cutting along the lines through its corners, across or down; None for any other."""
+    pts = [tuple(map(float, p)) for p in points]
+    edges = list(zip(pts, pts[1:] + pts[:1]))
+    if any(abs(a[0] - b[0]) > EPS and abs(a[1] - b[1]) > EPS for a, b in edges):
+        return None
+    across = _slabs(edges, 1)
+    down = [(y, x, h, w) for x, y, w, h in _slabs([((a[1], a[0]), (b[1], b[0])) for a, b in edges], 1)]
+    return min((across, down), key=len)
+
+
+def _slabs(edges, axis) -> list[tuple[float, float, float, float]]:
+    """Cut at every corner's y: each band's runs inside the polygon (even-odd on the upright
+    sides), bands with the same run joined."""
+    ys = sorted({round(p[axis], 6) for edge in edges for p in edge})
+    rects: list[list[float]] = []
+    for y0, y1 in zip(ys, ys[1:]):
+        mid = (y0 + y1) / 2
+        xs = sorted(a[0] for a, b in edges if abs(a[0] - b[0]) < EPS and min(a[1], b[1]) < mid < max(a[1], b[1]))
+        for x0, x1 in zip(xs[0::2], xs[1::2]):
+            same = next((r for r in rects if abs(r[0] - x0) < EPS and abs(r[2] - (x1 - x0)) < EPS
+                         and abs(r[1] + r[3] - y0) < EPS), None)
+            if same:
+                same[3] = y1 - same[1]
+            else:
+                rects.append([x0, y0, x1 - x0, y1 - y0])
+    return [tuple(r) for r in rects]
+
+
+def parts_of(face, points, w: float, h: float) -> list[Part] | None:
+    """The rectangular pieces of a polygon face, or None when it is not made of rectangles."""
+    rects = rectangles_of(points)
+    if not rects or len(rects) < 2:
+        return None
+    return [Part(face, x, y, rw, rh, (w, h), i + 1, len(rects)) for i, (x, y, rw, rh) in enumerate(rects)]
+
+
+# --- boards larger than the paper --------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Piece:
+    row: int
+    col: int
+    x: float          # region of the board (mm, board coordinates incl. bleed at -bleed)
+    y: float
+    w: float
+    h: float
+
+
+def tile_pieces(board_w, board_h, bleed, area_w, area_h, overlap) -> list[Piece]:
+    """Cut a board (plus bleed) into page-sized pieces that overlap their neighbours by `overlap`."""
+    total_w, total_h = board_w + 2 * bleed, board_h + 2 * bleed
+    cols = 1 if total_w <= area_w else math.ceil((total_w - overlap) / (area_w - overlap))
+    rows = 1 if total_h <= area_h else math.ceil((total_h - overlap) / (area_h - overlap))
+    # spread the pieces evenly rather than leaving a sliver at the end
+    piece_w = total_w if cols == 1 else (total_w + (cols - 1) * overlap) / cols
+    piece_h = total_h if rows == 1 else (total_h + (rows - 1) * overlap) / rows
+    return [Piece(r, c, -bleed + c * (piece_w - overlap), -bleed + r * (piece_h - overlap), piece_w, piece_h)
+            for r in range(rows) for c in range(cols)]
+
+
+def impose_board(face, board_w, board_h, title: str, opts: Options, outline=None) -> list[Sheet]:
+    """A board cut into page-sized pieces. `outline` (corner points, for boards that are not
+    rectangles, such as an L-shaped ocean tile): the art is clipped to it, its cut line drawn,
+    and pieces of the bounding box that hold none of it are left out."""
+    W, H, m = opts.page_width, opts.page_height, opts.margin
+    area_w, area_h = W - 2 * m, H - 2 * m - TILE_LABEL_STRIP
+    cropped = not outline and opts.marks in ("crop", "lines")
+    pieces = tile_pieces(board_w, board_h, opts.bleed, area_w, area_h, opts.overlap)
+    if cropped:                 # room round every piece for the board's corner crop marks, unless it costs a page
+        room = 2 * sum(MARK_GUTTERS[-1])
+        roomy = tile_pieces(board_w, board_h, opts.bleed, area_w - room, area_h - room, opts.overlap)
+        pieces = roomy if len(roomy) == len(pieces) else pieces
+    rows, cols = pieces[-1].row + 1, pieces[-1].col + 1
+    if outline:
+        pieces = [p for p in pieces if _touches(p, outline)]
+    sheets = []
+    for piece in pieces:
+        # page position of the piece's top-left, centred in the area
+        px = m + (area_w - piece.w) / 2
+        py = m + (area_h - piece.h) / 2
+        placement = Placement(px - piece.x, py - piece.y, board_w, board_h, (opts.bleed,) * 4, face,
+                              clip_to_shape=bool(outline))
+        label = (f"{title} - row {piece.row + 1} of {rows}, column {piece.col + 1} of {cols} "
+                 f"(piece {_piece_name(piece)}); overlap {opts.overlap:g} mm"
+                 if len(pieces) > 1 else title)
+        sheet = Sheet(W, H, "board", [placement], label=label, clip=(px, py, piece.w, piece.h))
+        sheet.lines += _piece_marks(piece, px, py, rows, cols, opts)
+        if cropped:
+            sheet.crops += _piece_crop_marks(piece, px, py, rows, cols, opts.bleed)
+        if outline and opts.marks != "none":
+            sheet.outlines.append(placement)
+        if len(pieces) > 1:
+            sheet.tags.append(_piece_tag(piece, px, py, rows, cols, len(pieces), title, opts))
+        sheets.append(sheet)
+    return sheets
+
+
+def _piece_name(piece: Piece) -> str:
+    return f"{chr(65 + piece.row)}{piece.col + 1}"
+
+
+def _piece_tag(piece: Piece, px, py, rows, cols, count, title, opts: Options) -> Tag:
+    """The piece's label, inside it where assembling hides it: in the strip its right (else its
+    lower) neighbour is glued over; the last piece, which nothing covers, in its outer bleed
+    (cut off), or just outside its cut line where the bleed is too narrow for the text."""
+    name = f"{title} - piece {_piece_name(piece)} of {count} (row {piece.row + 1} of {rows}, column {piece.col + 1} of {cols})"
+    right = f"{chr(65 + piece.row)}{piece.col + 2}"
+    below = f"{chr(66 + piece.row)}{piece.col + 1}"
+    o, rise = opts.overlap, 0.35 * GUIDE_SIZE
+    if piece.col < cols - 1:
+        text = f"{name}: {right} is glued over this strip"
+        length = _guide_metrics().width(text, GUIDE_SIZE)
+        return Tag(text, px + piece.w - o / 2 + rise, py + (piece.h + length) / 2, -90)
+    if piece.row < rows - 1:
+        text = f"{name}: {below} is glued over this strip"
+        length = _guide_metrics().width(text, GUIDE_SIZE)
+        return Tag(text, px + (piece.w - length) / 2, py + piece.h - o / 2 + rise)
+    over = [f"{chr(65 + piece.row)}{piece.col}'s" if piece.col else "", f"{chr(64 + piece.row)}{piece.col + 1}'s" if piece.row else ""]
+    text = f"{name}: glued over {' and '.join(t for t in over if t)} dashed line{'s' if all(over) else ''}"
+    length = _guide_metrics().width(text, GUIDE_SIZE)
+    inset = opts.bleed / 2 if opts.bleed >= GUIDE_SIZE + 0.4 else -(MARK_GUTTERS[-1][0] + GUIDE_SIZE / 2)
+    return Tag(text, px + piece.w - inset + rise, py + (piece.h + length) / 2, -90)
+
+
+def _touches(piece: Piece, polygon, samples: int = 24) -> bool:
+    """Does any of the polygon lie in the piece? Sampled on a grid: pieces are page-sized and
+    polygons are boards, so a part smaller than 1/24 of a page is not a piece worth printing."""
+    for i in range(samples + 1):
+        for j in range(samples + 1):
+            if _inside(piece.x + piece.w * i / samples, piece.y + piece.h * j / samples, polygon):
+                return True
+    return False
+
+
+def _inside(x, y, polygon) -> bool:
+    """Even-odd point in polygon."""
+    inside = False
+    for (x0, y0), (x1, y1) in zip(polygon, list(polygon[1:]) + [polygon[0]]):
+        if (y0 > y) != (y1 > y) and x < x0 + (y - y0) * (x1 - x0) / (y1 - y0):
+            inside = not inside
+    return inside
+
+
+def _piece_crop_marks(piece: Piece, px, py, rows, cols, bleed: float):
+    """Crop marks at the four corners of the piece's cut line: the board's trim on its outer
+    sides (marks clear of the bleed), the piece's edge on the sides a neighbour overlaps; two
+    short lines outside each corner (the sheets' tighter gap and length: 0.5 and 2 mm)."""
+    gap, length = MARK_GUTTERS[-1]
+    outer = {"left": piece.col == 0, "right": piece.col == cols - 1, "top": piece.row == 0, "bottom": piece.row == rows - 1}
+    x = {"left": px + (bleed if outer["left"] else 0.0), "right": px + piece.w - (bleed if outer["right"] else 0.0)}
+    y = {"top": py + (bleed if outer["top"] else 0.0), "bottom": py + piece.h - (bleed if outer["bottom"] else 0.0)}
+    out = []
+    for xs, sx in (("left", -1), ("right", 1)):
+        for ys, sy in (("top", -1), ("bottom", 1)):
+            X, Y = x[xs], y[ys]
+            near_x, near_y = (bleed if outer[xs] else 0.0) + gap, (bleed if outer[ys] else 0.0) + gap
+            out += [(X + sx * near_x, Y, X + sx * (near_x + length), Y), (X, Y + sy * near_y, X, Y + sy * (near_y + length))]
+    return out
+
+
+def _piece_marks(piece: Piece, px, py, rows, cols, opts: Options):
+    """Alignment lines where each neighbour's edge lands, so pieces are glued square."""
+    lines, o = [], opts.overlap
+    if piece.col < cols - 1:
+        x = px + piece.w - o
+        lines.append((x, py, x, py + piece.h))
+    if piece.row < rows - 1:
+        y = py + piece.h - o
+        lines.append((px, y, px + piece.w, y))
+    if piece.col > 0:
+        x = px + o
+        lines.append((x, py, x, py + piece.h))
+    if piece.row > 0:
+        y = py + o
+        lines.append((px, y, px + piece.w, y))
+    return lines
