@@ -133,8 +133,8 @@ class Checker:
         self._outside(layout, report)
         if kinds:
             self.places.check(layout, kinds, self._records, report)
-        known = {c: t for c, t in kinds.items() if t in self.types}
-        self.grow.check(layout, known, self._records, self.edge, report, self.name)
+        self.grow.check(layout, {c: t for c, t in kinds.items() if t in self.types}, self._records, self.edge, report,
+                        self.name)
         if self.laid:
             laid_check.check(self, layout, kinds, report)
         return out
@@ -157,13 +157,10 @@ class Checker:
                 report("cell-shape", f"cell {n + 1} ({cell!r:.60}) has no whole-number {keys[0]}, {keys[1]}")
                 continue
             c = (cell[keys[0]], cell[keys[1]])
-            if self.grow.grown and c not in kinds:    # no outline: the cells laid are the board
-                kinds[c], records[c] = cell.get("type"), cell
-            elif self.grow.grown:
-                twice.append(c)
-            elif c not in self.on_board and cell.get("type") in self.outside_types and c not in self._spaces:
+            outside = c not in self.on_board and not self.grow.grown    # a grown board: every cell laid is on it
+            if outside and cell.get("type") in self.outside_types and c not in self._spaces:
                 self._spaces[c] = cell
-            elif c not in self.on_board:
+            elif outside:
                 off.append(c)
             elif c in kinds:
                 twice.append(c)

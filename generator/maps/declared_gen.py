@@ -16,7 +16,7 @@ import copy
 import random
 
 from . import declared_apart, declared_areas as areas, declared_connect, declared_fair, declared_grow_gen as grow, \
-    declared_holds as holds, grid
+    declared_holds as holds, declared_outside, grid
 from .declared import GLOBAL_RULES, LOCAL_RULES, Declared, Rule, count_is_dealt
 from .layout import Layout
 from .rules import MapError, MapOptions
@@ -440,7 +440,7 @@ class Generator:
         marks = self._markers(rng, kind, starts, players)
         if marks is None:
             return "markers (no cells meet markers: and the marker rules)"
-        spaces = self._outside(rng, kind, players)
+        spaces = declared_outside.place(self.spec, self.board, rng, kind, players)
         if spaces is None:
             return "outside (no spaces off the board meet the min_distance rules)"
         layout = self._layout(kind, tokens, starts, players, carried, marks, spaces)
@@ -474,44 +474,6 @@ class Generator:
             else:
                 return None
         return out
-
-    def _outside(self, rng: random.Random, kind: list, players: int) -> list | None:
-        """A cell one step off the board for each outside space, as far from the other spaces and
-        from the board's cells as the min_distance rules naming its type say."""
-        spaces = self.spec.outside or []
-        if not spaces:
-            return []
-        on = set(self.spec.coords)
-        neighbours = grid.neighbours_fn(self.spec.grid)
-        ring = sorted({m for c in self.spec.coords for m in neighbours(c) if m not in on})
-        dist, coords = self.board.distance, self.spec.coords
-        apart = [r for r in self.spec.rules if r.kind == "min_distance"]
-
-        memo: dict = {}
-
-        def keeps_apart(t, u):          # asked for every cell and space: worked out once per pair of types
-            if (t, u) not in memo:
-                memo[t, u] = [r.args["distance"][players] for r in apart
-                              if (t in r.args["a"] and u in r.args["b"]) or (t in r.args["b"] and u in r.args["a"])]
-            return memo[t, u]
-
-        # the cells of the ring each space may take, whatever the other spaces do
-        allowed = []
-        for space in spaces:
-            far = [(coords[j], d) for j, u in enumerate(kind) for d in keeps_apart(space["type"], u)]
-            allowed.append([c for c in ring if all(dist(c, m) >= d for m, d in far)])
-        for _ in range(200):
-            chosen: list = []
-            for space, cells in zip(spaces, allowed):
-                t = space["type"]
-                open_ = [c for c in cells if c not in chosen and all(
-                    dist(c, o) >= d for o, s in zip(chosen, spaces) for d in keeps_apart(t, s["type"]))]
-                if not open_:
-                    break
-                chosen.append(open_[int(rng.random() * len(open_))])
-            else:
-                return chosen
-        return None
 
     def _carried(self, kind: list, carried: dict, bound=frozenset()) -> dict:
         """cell -> the values its tile carries (the type's shuffled tiles, in cell order; the
