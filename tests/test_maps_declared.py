@@ -14,10 +14,10 @@ import pytest
 import yaml
 
 from conftest import ROOT, run_cli
-from generator.maps import (cones_of_dunshire_check, cones_of_dunshire_gen, declared, declared_check, declared_gen, engine, grid,
-                            royal_dukes_gen)
+from generator.maps import declared, declared_check, declared_gen, engine, grid, royal_dukes_gen
 from generator.maps.layout import Layout
 from generator.maps.rules import MapOptions
+from map_oracles import cones_of_dunshire_check, cones_of_dunshire_gen
 
 RD = ROOT / "components" / "royal-dukes"
 PLAIN = MapOptions(balance=False)
@@ -377,9 +377,9 @@ def _cones_terrain():
 
 
 def _terrain_verdicts(layout: Layout, check=None) -> tuple:
-    """(hand-written, declared) verdicts on a Cones of Dunshire layout: legal or not."""
-    found = dict(engine.check_all(layout, "cones-of-dunshire"))
-    return not engine.broken_rules(found["python"]), not engine.broken_rules(found["declared"])
+    """(hand-written oracle, declared) verdicts on a Cones of Dunshire layout: legal or not."""
+    return (not engine.broken_rules(cones_of_dunshire_check.check(layout)),
+            not engine.broken_rules(engine.check(layout, "cones-of-dunshire")))
 
 
 def _broken_terrain(rng: random.Random, layout: Layout) -> Layout:
@@ -432,27 +432,39 @@ def _broken_terrain(rng: random.Random, layout: Layout) -> Layout:
     return out
 
 
-def test_cones_of_dunshire_has_both_checkers():
-    assert [name for name, _ in engine.rules_for("cones-of-dunshire").checkers] == ["python", "declared"]
+def test_cones_of_dunshire_is_driven_by_its_declared_form():
+    rules = engine.rules_for("cones-of-dunshire")
+    assert "python_rules" not in rules.data and [name for name, _ in rules.checkers] == ["declared"]
+    assert isinstance(rules.gen, declared_gen.Generator)
 
 
-@pytest.mark.slow
-def test_cones_both_checkers_agree_on_thousands_of_layouts():
+def _cones_agree(declared_n: int, oracle_n: int, broken_n: int, seed: int) -> Counter:
     gen, check = _cones_terrain()
-    rng = random.Random(21)
-    layouts = [gen.generate(rng, 8, PLAIN) for _ in range(1000)]
-    layouts += [cones_of_dunshire_gen.generate(rng, 8, PLAIN) for _ in range(300)]
+    rng = random.Random(seed)
+    layouts = [gen.generate(rng, 8, PLAIN) for _ in range(declared_n)]
+    layouts += [cones_of_dunshire_gen.generate(rng, 8, PLAIN) for _ in range(oracle_n)]
     for layout in layouts:
         assert _terrain_verdicts(layout, check) == (True, True)
     mix = Counter((c["type"], c.get("elevation")) for c in layouts[0].cells)
     assert mix[("mountain", 1)] == 6 and mix[("mountain", 3)] == 4 and mix[("summit", 4)] == 2
     agreed = Counter()
-    for n in range(2000):
+    for n in range(broken_n):
         layout = _broken_terrain(rng, layouts[n % len(layouts)])
         python, ours = _terrain_verdicts(layout, check)
         assert python == ours, layout.to_dict()
         agreed[python] += 1
-    assert agreed[True] > 200 and agreed[False] > 1200          # both verdicts were exercised
+    return agreed
+
+
+def test_cones_both_checkers_agree_on_layouts_of_both_generators_and_broken_ones():
+    agreed = _cones_agree(60, 40, 300, 22)
+    assert agreed[True] > 20 and agreed[False] > 150
+
+
+@pytest.mark.slow
+def test_cones_both_checkers_agree_on_thousands_of_layouts():
+    agreed = _cones_agree(1000, 300, 2000, 21)
+    assert agreed[True] > 150 and agreed[False] > 1200          # both verdicts were exercised (191 and 1,809)
 
 
 def test_reachable_breaks_alone_when_the_summit_cannot_be_climbed():
@@ -547,7 +559,8 @@ def test_start_areas_apart_breaks_alone(tmp_path):
     moves = [(j, c) for i, a in enumerate(starts) for j in range(len(starts)) if j != i for c in layout.cells
              if grid.hex_distance((c["q"], c["r"]), tuple(a["cell"])) == 2 and c["type"] in ("green", "blue", "red", "yellow")
              and all(grid.hex_distance((c["q"], c["r"]), tuple(p["cell"])) >= 2 for k, p in enumerate(starts) if k != j)
-             and not high & set(grid.hex_neighbours((c["q"], c["r"])))]
+             and not high & set(grid.hex_neighbours((c["q"], c["r"])))
+             and not any(d.get("doom_point") for d in layout.cells if grid.hex_distance((d["q"], d["r"]), (c["q"], c["r"])) <= 1)]
     j, c = moves[0]                              # a start moved two steps from another: their areas meet
     starts[j]["cell"] = [c["q"], c["r"]]
     found = check.check(layout)

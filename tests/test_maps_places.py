@@ -122,7 +122,7 @@ def _move_rock_across(layout):
     ("area-over", "glow", "has glow none, not 3", False),
     ("seat-owner", "seats", "the seats hold players", False),
     ("seat-piece", "seats", "the seats' pieces differ", False),
-    ("piece", "idol-guard", "guard pieces differ", False),
+    ("piece", "idol-guard", "guard piece(s), needs 1", False),
     ("quota-spread", "even-rocks", "more than 0 apart", False),
     ("count-in", "gems-mid", "not 4", False),
 ])

@@ -1,21 +1,25 @@
-"""Shires map rules: generated layouts are legal, every rule is caught when broken alone, the
-checker survives malformed layouts, generation is deterministic and balancing helps."""
+"""Shires map rules: the declared form (components/shires/map.yaml `layout:`) against the
+hand-written oracle (tests/map_oracles/): layouts of both generators are legal to both checkers,
+every rule is caught by both when broken alone, the checkers survive malformed layouts,
+generation is deterministic and balancing helps."""
 from __future__ import annotations
 
 import ast
 import json
 import random
 import statistics
+from collections import Counter
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from generator.maps import engine, shires_check, shires_gen
+from generator.maps import engine
 from generator.maps.grid import edge_cells, hex_distance, hex_neighbours
 from generator.maps.layout import Layout, dumps, load
 from generator.maps.rules import MapOptions, map_data
+from map_oracles import shires_check, shires_gen
 
 DATA = map_data("shires")
 RULES = sorted(DATA["rules"])
@@ -32,7 +36,34 @@ BUILDINGS = {3: {"timber-camp": 5, "quarry": 5, "iron-mine": 5},
 
 
 def plain(seed: int, players: int) -> Layout:
+    """A layout of the hand-written oracle generator."""
     return shires_gen.generate(random.Random(seed), players, PLAIN)
+
+
+def declared_plain(seed: int, players: int) -> Layout:
+    """A layout of the declared rules (what `pnpgen map shires --balance off` makes)."""
+    return engine.generate("shires", seed, players, PLAIN)
+
+
+SOURCES = {"oracle": plain, "declared": declared_plain}
+POLICIES = set(DATA["policies"])
+
+
+def verdicts(layout: Layout) -> dict:
+    """checker -> (legal?, the policies it notes): the oracle's with map.yaml's `policies`."""
+    oracle = shires_check.check(layout)
+    declared = engine.check(layout, "shires")
+    return {"oracle": (not [v for v in oracle if v.rule not in POLICIES], sorted({v.rule for v in oracle if v.rule in POLICIES})),
+            "declared": (not engine.broken_rules(declared), sorted({v.rule for v in declared if v.policy}))}
+
+
+def agree(layout: Layout) -> tuple:
+    """Both checkers' verdict, asserted equal: legal or not, and on a legal layout the same notes."""
+    found = verdicts(layout)
+    assert found["oracle"][0] == found["declared"][0], (found, layout.to_dict())
+    if found["oracle"][0]:
+        assert found["oracle"] == found["declared"], (found, layout.to_dict())
+    return found["oracle"]
 
 
 def rule_ids(layout: Layout) -> list[str]:
@@ -120,8 +151,13 @@ def test_balanced_layouts_are_legal(players):
         assert engine.check(layout) == []
 
 
+def test_the_declared_form_drives_map_and_build():
+    rules = engine.rules_for("shires")
+    assert "python_rules" not in rules.data and [name for name, _ in rules.checkers] == ["declared"]
+
+
 def test_default_and_range():
-    assert shires_gen.PLAYERS == (3, 5, 4)
+    assert shires_gen.PLAYERS == engine.player_counts("shires") == (3, 5, 4)
     assert engine.generate("shires", 5, None, PLAIN).players == 4
     with pytest.raises(engine.MapError):
         engine.generate("shires", 5, 6, PLAIN)
@@ -144,10 +180,10 @@ def test_marked_hexes_are_removed_for_fewer_players():
 
 # ------------------------------------------------------------------ each rule broken alone
 
-def find(players: int, found) -> Layout:
+def find(players: int, found, source=plain) -> Layout:
     """The first plain layout (seeds 0, 1, ...) that `found` turns into a broken one."""
     for seed in range(300):
-        broken = found(plain(seed, players))
+        broken = found(source(seed, players))
         if broken is not None:
             return broken
     raise AssertionError("no layout could be broken that way")
@@ -273,11 +309,25 @@ def test_every_rule_has_a_breaking_test():
     assert sorted(BREAKERS) == RULES
 
 
+# the declared checker's ids where they differ from the oracle's (a structure check of the
+# vocabulary), and the policy a hex touching too few also breaks there
+DECLARED_IDS = {"hex-tiles": [{"tile"}], "placement-order": [{"order"}],
+                "later-hexes-touch": [{"later-hexes-touch"}, {"later-hexes-touch", "adjacent-faces"}]}
+
+
 @pytest.mark.parametrize("rule", RULES)
 @pytest.mark.parametrize("players", PLAYER_COUNTS)
-def test_breaking_one_rule_reports_exactly_that_rule(rule, players):
-    broken = find(players, BREAKERS[rule])
+@pytest.mark.parametrize("source", sorted(SOURCES))
+def test_breaking_one_rule_reports_exactly_that_rule(rule, players, source):
+    """Each rule broken alone, on a layout of either generator: the oracle reports that rule, the
+    declared checker the same rule (with the rulebook's quote) and the same verdict."""
+    broken = find(players, BREAKERS[rule], SOURCES[source])
     only(broken, rule)
+    declared = engine.check(broken, "shires")
+    assert {v.rule for v in declared} in DECLARED_IDS.get(rule, [{rule}]), [str(v) for v in declared]
+    if rule in DATA["rules"] and rule not in DECLARED_IDS:
+        assert all(v.quote for v in declared)
+    agree(broken)
 
 
 # more ways to break single rules
@@ -437,6 +487,32 @@ _JUNK = st.one_of(st.none(), st.booleans(), st.integers(-3, 40), st.text(max_siz
 
 
 @pytest.mark.slow
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@given(data=st.data())
+def test_declared_checker_never_raises_on_mangled_layouts(data):
+    """The declared checker, as `pnpgen map --check` runs it, on layouts mangled the same way."""
+    layout = clone(declared_plain(data.draw(st.integers(0, 20)), data.draw(st.sampled_from(PLAYER_COUNTS))))
+    for _ in range(data.draw(st.integers(1, 4))):
+        target = data.draw(st.sampled_from(["cell", "placement", "top"]))
+        if target == "cell":
+            cell = data.draw(st.sampled_from(layout.cells))
+            key = data.draw(st.sampled_from(sorted(cell) + ["extra"]))
+            if data.draw(st.booleans()):
+                cell.pop(key, None)
+            else:
+                cell[key] = data.draw(_JUNK)
+        elif target == "placement" and layout.placements:
+            p = data.draw(st.sampled_from(layout.placements))
+            p[data.draw(st.sampled_from(sorted(p)))] = data.draw(_JUNK)
+        else:
+            setattr(layout, data.draw(st.sampled_from(["players", "game"])), data.draw(_JUNK))
+    from generator.maps.layout import _structure_problem
+    assume(not _structure_problem(layout.to_dict()))          # what `pnpgen map --check` lets through
+    for v in engine.check(layout, "shires"):
+        assert v.rule and v.message
+
+
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(data=st.data())
 def test_checker_never_raises_on_mangled_layouts(data):
@@ -498,14 +574,138 @@ def test_json_round_trip(tmp_path):
 
 @pytest.mark.slow
 def test_balance_improves_fairness():
-    plain_m = [engine.generate("shires", seed, 4, PLAIN).metrics for seed in range(20)]
-    fair_m = [engine.generate("shires", seed, 4, MapOptions()).metrics for seed in range(20)]
+    """The declared objective (the players' simulated choices of a starting Hamlet get even sums)
+    evens what it optimises, and the oracle's own start metrics follow."""
+    plain_l = [engine.generate("shires", seed, 4, PLAIN) for seed in range(20)]
+    fair_l = [engine.generate("shires", seed, 4, MapOptions()) for seed in range(20)]
 
-    def mean(ms, key):
-        return statistics.mean(m[key] for m in ms)
-    assert mean(fair_m, "start_value_spread") < mean(plain_m, "start_value_spread")
-    assert mean(fair_m, "start_wood_spread") < mean(plain_m, "start_wood_spread")
-    assert statistics.mean(shires_gen.score(m) for m in fair_m) > statistics.mean(shires_gen.score(m) for m in plain_m)
-    for m in fair_m:
-        json.dumps(m)
-        assert all(round(v, 4) == v for v in m.values() if isinstance(v, float))
+    def mean(layouts, key):
+        return statistics.mean(shires_gen.metrics(l)[key] for l in layouts)
+    assert statistics.mean(l.metrics["building_picks_spread"] for l in fair_l) < \
+        0.5 * statistics.mean(l.metrics["building_picks_spread"] for l in plain_l)
+    assert mean(fair_l, "start_value_spread") < mean(plain_l, "start_value_spread")
+    assert mean(fair_l, "start_wood_spread") < mean(plain_l, "start_wood_spread")
+    for layout in fair_l:
+        json.dumps(layout.metrics)
+        assert all(round(v, 4) == v for v in layout.metrics.values() if isinstance(v, float))
+
+
+# ------------------------------------------------------------------ the two checkers agree
+
+def _layouts(rng: random.Random, n: int) -> list[Layout]:
+    """n layouts of each generator, at random player counts."""
+    out = []
+    for _ in range(n):
+        players = rng.choice(PLAYER_COUNTS)
+        out.append(shires_gen.generate(rng, players, PLAIN))
+        out.append(engine.generate("shires", rng.randrange(10 ** 9), players, PLAIN))
+    return out
+
+
+def _broken(rng: random.Random, layout: Layout) -> Layout:
+    """One random change a hand editing a layout file might make."""
+    out = clone(layout)
+    cells, placements = out.cells, out.placements
+    a, b = rng.sample(cells, 2)
+    move_ = rng.randrange(12)
+    if move_ == 0:                                  # two hexes swap their places in the laying order
+        a["order"], b["order"] = b["order"], a["order"]
+    elif move_ == 1:                                # two hexes laid one after the other swap
+        ranked = by_order(out)
+        k = rng.randrange(1, len(ranked) - 1)
+        ranked[k]["order"], ranked[k + 1]["order"] = ranked[k + 1]["order"], ranked[k]["order"]
+    elif move_ == 2:                                # a hex moved to an open spot (coasts kept right)
+        move(out, coord(a), rng.choice(outside(out)))
+    elif move_ == 3:                                # a hex laid by another player
+        a["placed_by"] = rng.randint(0, out.players + 1)
+    elif move_ == 4:                                # a hex left out
+        remove(out, coord(a))
+    elif move_ == 5:                                # a piece moved to another hex
+        rng.choice(placements)["cell"] = [b["q"], b["r"]]
+    elif move_ == 6:                                # a piece lost
+        placements.remove(rng.choice(placements))
+    elif move_ == 7:                                # another starting building
+        building = rng.choice([p for p in placements if p["kind"] == "starting-building"])
+        building["building"] = rng.choice(["timber-camp", "quarry", "iron-mine", "sawmill"])
+    elif move_ == 8:                                # a wrong coast mark
+        a["coastal"] = not a["coastal"]
+    elif move_ == 9:                                # another tile of the type (maybe one marked for more players)
+        a["tile"] = f"{a['type']}-{rng.randint(1, 22)}"
+    elif move_ == 10:                               # the exploration flag of a Blank hex flipped
+        blank = next((c for c in cells if c["type"] == "blank"), a)
+        blank["exploration"] = not blank.get("exploration")
+    else:                                           # two hexes swap tiles and types (pieces stay)
+        for key in ("type", "tile", "exploration"):
+            x, y = a.pop(key, None), b.pop(key, None)
+            for cell, value in ((a, y), (b, x)):
+                if value is not None:
+                    cell[key] = value
+    return out
+
+
+def test_both_checkers_pass_layouts_of_both_generators():
+    for layout in _layouts(random.Random(24), 150):
+        assert agree(layout) == (True, [])
+
+
+def test_both_checkers_agree_on_broken_layouts():
+    rng = random.Random(25)
+    layouts = _layouts(rng, 20)
+    seen = Counter(agree(_broken(rng, layouts[n % len(layouts)]))[0] for n in range(300))
+    assert seen[True] > 20 and seen[False] > 150             # both verdicts were exercised
+
+
+@pytest.mark.slow
+def test_both_checkers_agree_on_thousands_of_layouts():
+    rng = random.Random(26)
+    layouts = _layouts(rng, 1500)
+    for layout in layouts:
+        assert agree(layout) == (True, [])
+    seen = Counter(agree(_broken(rng, layouts[n])) [0] for n in range(3000))
+    assert seen[True] > 200 and seen[False] > 1500
+
+
+# ------------------------------------------------------------------ drawn as before
+
+@pytest.mark.parametrize("players", PLAYER_COUNTS)
+def test_the_declared_map_is_drawn_with_every_hex_and_piece(players, tmp_path):
+    """`pnpgen map shires` draws what the layout holds: a name per hex, Coastal and Exploration
+    under the hexes that are, one marker per piece (starting buildings by the resource they make),
+    and the rasterized page shows Hamlet brown where the Hamlets are."""
+    import xml.etree.ElementTree as ET
+
+    import pymupdf
+    from conftest import run_cli
+    from generator.maps.output import render_layout
+    layout = engine.generate("shires", 7, players)
+    svg, _, _ = render_layout(layout, "Title")
+    ns = "{http://www.w3.org/2000/svg}"
+    texts = [(float(t.get("y")), "".join(t.itertext())) for t in ET.fromstring(svg).iter(ns + "text")]
+    legend_top = next(y for y, s in texts if s == "Tiles")
+    board = [s for y, s in texts if y < legend_top]
+    legend = {s for y, s in texts if y > legend_top}
+    types = [c["type"] for c in layout.cells]
+    assert board.count("Hamlet") == types.count("hamlet") == HEXES[players]["hamlet"]
+    assert board.count("Open Space") == types.count("blank") and board.count("Trade Spot") == types.count("trade")
+    labels = " ".join(board)
+    assert labels.count("Coastal") == sum(c["coastal"] for c in layout.cells) > 0
+    assert labels.count("Exploration") == sum(bool(c.get("exploration")) for c in layout.cells) == {3: 2, 4: 3, 5: 3}[players]
+    assert {"Timber Camp (makes Wood)", "Quarry (makes Stone)", "Iron Mine (makes Iron)", "Small Field (field side up)",
+            "Exploration token (face down)"} <= legend
+    # one marker per piece, each in its kind's colour (plus one in the legend per kind or building)
+    root = ET.fromstring(svg)
+    fills = [e.get("fill") for e in root.iter() if e.tag in (ns + "polygon", ns + "circle")]
+    circles = [e.get("fill") for e in root.iter(ns + "circle")]
+    assert fills.count("#b39a45") == HEXES[players]["hamlet"] + 1                   # Small Fields
+    assert fills.count("#8c8c8c") == HEXES[players]["hamlet"] + 3                   # starting buildings
+    assert circles.count("#d8d2b8") == {3: 2, 4: 3, 5: 3}[players] + 1               # Exploration tokens
+    code, out, err = run_cli("map", "shires", "--players", str(players), "--seed", "7", "--format", "png",
+                             "--dpi", "40", "--out", tmp_path)
+    assert code == 0, err
+    [png] = (tmp_path / "shires").glob("*.png")
+    pix = pymupdf.Pixmap(str(png))
+    hamlet = bytes.fromhex("a9783f")
+    samples = pix.samples
+    n = pix.n
+    brown = sum(1 for i in range(0, len(samples), n * 3) if samples[i:i + 3] == hamlet)
+    assert brown > 0.02 * pix.width * pix.height / 3                  # the Hamlets are drawn in their colour

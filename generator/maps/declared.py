@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import declared_areas as areas, declared_read as read
+from . import declared_areas as areas, declared_grow_read as grow, declared_laid_read, declared_read as read
 from .declared_read import DeclarationError, Rule, known
 
 __all__ = ["DeclarationError", "Declared", "Rule", "load"]
@@ -45,8 +45,12 @@ class Declared:
     walls: frozenset = frozenset()      # frozensets of two neighbouring cells with a closed edge between
     areas: list | None = None           # {cells, over, values}: values every cell of a place carries
     seats: dict | None = None           # {key, places, taken per players, turn, near}
-    pieces: list | None = None          # {kind, over, where, fields}: a piece on every such cell
+    pieces: list | None = None          # {kind, over, where, fields, pile, id, quote}: set on cells at setup
     bound: list | None = None           # bags dealt into a place: [{cells, share, bags: [(bag index, group)]}]
+    first: tuple | None = None          # a grown board (shape: grown): the cell of the first tile laid
+    tiles: dict | None = None           # type -> its numbered tiles (declared_grow_read.tiles)
+    sets: dict | None = None            # a laid map: each player's set of tiles (declared_laid_read.py)
+    turn_pieces: list | None = None     # a laid map: the pieces every player sets, in turn
 
 
 def load(section, source: "str | Path" = "map.yaml") -> Declared:
@@ -55,26 +59,32 @@ def load(section, source: "str | Path" = "map.yaml") -> Declared:
     section = rd.mapping(section, "")
     rd.keys(section, "", ("board", "players", "fill", "types", "groups", "deal", "tokens", "regions",
                           "constraints", "starts", "objective", "tries", "markers", "outside",
-                          "areas", "seats", "pieces"))
+                          "areas", "seats", "pieces", "sets", "turn_pieces"))
     board = rd.mapping(section.get("board"), "board")
     rd.keys(board, "board", ("grid", "orientation", "shape", "cols", "rows", "radius", "cells", "labels", "fixed",
-                             "walls"))
+                             "walls", "first"))
     grid_type = board.get("grid", "hex")
     if grid_type not in ("hex", "square"):
         rd.fail("board.grid", f"is {grid_type!r}", "use hex or square")
+    first = grow.grown_first(rd, board)
+    if first is not None:
+        grow.check_grown(rd, section, board, [])
     coords = read.board_cells(rd, board, grid_type)
     _numbers_bounded(rd, section)
     labels = read.board_labels(rd, board, coords, grid_type)
-    regions = read.regions(rd, section.get("regions"), coords, grid_type, areas.selector)
+    regions = read.regions(rd, section.get("regions"), coords, grid_type, areas.selector) if coords else {}
     rd.place = lambda where, value: areas.selector(rd, where, value, coords, grid_type, regions)
     players = rd.players = read.player_counts(rd, section.get("players", {"min": 1, "max": 1}))
-    types = {}
+    types, tile_sets = {}, {}
     for name, spec in rd.mapping(section.get("types", {}), "types").items():
         spec = rd.mapping(spec or {}, f"types.{name}")
-        rd.keys(spec, f"types.{name}", ("values",))
+        rd.keys(spec, f"types.{name}", ("values", "tiles"))
         types[str(name)] = dict(rd.mapping(spec.get("values", {}), f"types.{name}.values"))
+        if spec.get("tiles") is not None:
+            tile_sets[str(name)] = grow.tiles(rd, name, spec["tiles"], players)
     fill = str(section.get("fill", "empty"))
-    types.setdefault(fill, {})
+    if first is None:                   # a grown board has no cells left over to fill
+        types.setdefault(fill, {})
     groups = {name: frozenset([name]) for name in types}
     for name, members in rd.mapping(section.get("groups", {}), "groups").items():
         if name in types:
@@ -86,18 +96,21 @@ def load(section, source: "str | Path" = "map.yaml") -> Declared:
         groups[str(name)] = frozenset(members)
     index = {c: i for i, c in enumerate(coords)}
     fixed = read.fixed_cells(rd, board.get("fixed", []), index, types, grid_type)
-    deal = read.bags(rd, section.get("deal", []), types, players)
+    deal = read.bags(rd, section.get("deal", []), types, players, tile_sets)
     tokens = read.token_lists(rd, section.get("tokens", []), groups, players)
     markers = read.marker_lists(rd, section.get("markers", []), groups, players)
     rules = [read.constraint(rd, n, r, groups, tokens, markers, players)
              for n, r in enumerate(section.get("constraints", []) or [])]
+    if first is not None:
+        grow.check_grown(rd, section, board, rules)
     starts = read.start_rules(rd, section.get("starts"), groups, players)
     if starts is None and any(r.kind in START_RULES for r in rules):
         rd.fail("starts", "the start rules need start positions", "add starts: {over: TYPE, near: 1}")
     place = _places(rd, section, board, coords, grid_type, regions, types, groups, fixed, index)
     rd.area_keys = {k for area in place["areas"] for k in area["values"]}
-    objective = read.objectives(rd, section.get("objective", []), types, groups, starts or place["seats"], tokens)
-    for t in sorted({fill, *fixed.values()}):
+    objective = read.objectives(rd, section.get("objective", []), types, groups, starts or place["seats"], tokens,
+                                place["pieces"])
+    for t in sorted({fill, *fixed.values()} & set(types)):
         if any(isinstance(v, list) for v in types[t].values()):
             rd.fail(f"types.{t}.values", "lists choices, but its cells are not dealt from a bag",
                     "give the fill and fixed types one value each")
@@ -109,7 +122,9 @@ def load(section, source: "str | Path" = "map.yaml") -> Declared:
                     types, groups, deal, tokens, rules, starts, objective,
                     rd.whole(section.get("tries", 40), "tries", 1, 10_000), str(source), markers,
                     read.outside_spaces(rd, section.get("outside", []), types), regions,
-                    read.walls(rd, board.get("walls"), coords, grid_type), **place)
+                    read.walls(rd, board.get("walls"), coords, grid_type), first=first, tiles=tile_sets, **place)
+    grow.check_terms(rd, spec, dealt_counts)
+    spec.sets, spec.turn_pieces = declared_laid_read.read(rd, section, board, types, groups, players, rules, objective)
     _deal_fits_board(rd, spec)
     _deal_meets_counts(rd, spec)
     _markers_meet_counts(rd, spec)
@@ -124,7 +139,7 @@ def _places(rd, section, board, coords, grid_type, regions, types, groups, fixed
     free = set(range(len(coords))) - set(fixed)
     return {"areas": areas.areas(rd, section.get("areas", []), select, types, groups, read.known),
             "seats": areas.seats(rd, section.get("seats"), index, rd.players, read.cell),
-            "pieces": areas.pieces(rd, section.get("pieces", []), groups, read.known),
+            "pieces": grow.pieces(rd, section.get("pieces", []), groups, rd.players),
             "bound": areas.bound_bags(rd, section.get("deal", []), select, regions, rd.players, free)}
 
 
@@ -147,7 +162,7 @@ def _deal_fits_board(rd, spec: Declared) -> None:
     """More tiles than cells can never be dealt: said now, not after 400 boards."""
     for players in range(spec.players[0], spec.players[1] + 1):
         tiles = sum(high if option else count[players] for _, count, option, high, _ in spec.deal)
-        room = len(spec.coords) - len(spec.fixed)
+        room = len(spec.coords) - len(spec.fixed) if spec.first is None else read.MAX_CELLS
         if tiles > room:
             rd.fail("deal", f"deals {tiles:,} tiles with {players} players onto {room:,} free cells",
                     "deal fewer tiles or draw a larger board")
@@ -158,7 +173,8 @@ def _on_board(spec: Declared) -> set:
     or a space off the board."""
     dealt = {side for sides, count, option, high, _ in spec.deal
              if (high if option else max(count.values(), default=0)) > 0 for side in sides}
-    return dealt | set(spec.fixed.values()) | {spec.fill} | {o["type"] for o in spec.outside or []}
+    laid = {t for t, _ in spec.sets["tiles"]} if spec.sets else set()
+    return dealt | set(spec.fixed.values()) | {spec.fill} | {o["type"] for o in spec.outside or []} | laid
 
 
 def _rules_name_what_is_there(rd, spec: Declared) -> None:
@@ -174,6 +190,7 @@ def _rules_name_what_is_there(rd, spec: Declared) -> None:
                         f"no fixed cell holds it and it is not the fill", "deal it, or remove the rule")
     for where, over in ([(f"tokens[{n + 1}].over", t["over"]) for n, t in enumerate(spec.tokens)]
                         + [(f"markers[{n + 1}].over", m["over"]) for n, m in enumerate(spec.markers or [])]
+                        + [(f"pieces[{n + 1}].over", p["over"]) for n, p in enumerate(spec.pieces or [])]
                         + ([("starts.over", spec.starts["over"])] if spec.starts else [])):
         if not over & there:
             rd.fail(where, f"'{names.get(over, '?')}' is never on the board: no bag deals it, no fixed cell "

@@ -6,8 +6,8 @@ checked values, and what the generator makes of them.
 - `areas:` values every cell of a place carries, whatever tile lies there (a biome's tier);
 - bags dealt into a place (`deal: [{..., in: {...}, share: CUT, group: NAME}]`), shared out
   near-equally among the parts of a cut;
-- `seats:` fixed places players sit at, taken per player count, with their starting pieces;
-- `pieces:` a piece on every cell of a type (where its values say).
+- `seats:` fixed places players sit at, taken per player count, with their starting pieces.
+(`pieces:` on every cell of a type are declared_grow_read/_gen's, shared with grown boards.)
 
 declared.py reads these with the rest; declared_gen.py deals with them. The checker,
 declared_check_areas.py, is written apart and shares nothing with this module.
@@ -183,23 +183,6 @@ def seats(rd, value, index: dict, players: tuple, cell) -> dict | None:
             "near": rd.whole(value.get("near", 1), "seats.near", 0, 20)}
 
 
-def pieces(rd, entries, groups: dict, known) -> list:
-    """`pieces: [{kind, over, where, fields}]`: one piece on every cell of `over` whose values
-    are `where`'s."""
-    out = []
-    for where, entry in rd.entries(entries, "pieces", ("kind", "over", "where", "fields", "id", "quote", "policy")):
-        if not isinstance(entry.get("kind"), str):
-            rd.fail(f"{where}.kind", "must name the kind of piece")
-        known(rd, f"{where}.over", entry.get("over"), groups)
-        fields = dict(rd.mapping(entry.get("fields", {}), f"{where}.fields"))
-        taken = {"kind", "cell"} & set(fields)
-        if taken:
-            rd.fail(f"{where}.fields", f"sets {', '.join(sorted(taken))}, which the piece itself fills in")
-        out.append({"kind": entry["kind"], "over": groups[entry["over"]],
-                    "where": dict(rd.mapping(entry.get("where", {}), f"{where}.where")), "fields": fields})
-    return out
-
-
 # --- generation ------------------------------------------------------------------------------
 
 def deal_bound(rng: random.Random, places: list, deal: list, players: int) -> "list | None":
@@ -332,8 +315,8 @@ def area_values(spec, c: int, t: str) -> dict:
 
 def finish(spec, cells: list, kind: list, players: int, on_area=None) -> list:
     """Write the areas' values and the seats' players onto the layout's cells (each its own copy
-    of a value that is a mapping or list); the seats' pieces, then the cells' (cell_pieces). on_area: the areas'
-    values per cell and type, made once (area_values of each)."""
+    of a value that is a mapping or list); the seats' pieces (the cells' `pieces:` are
+    declared_grow_gen's). on_area: the areas' values per cell and type, made once (area_values of each)."""
     for c, t in enumerate(kind):
         if on_area:
             cells[c].update(on_area[c][t])
@@ -348,15 +331,4 @@ def finish(spec, cells: list, kind: list, players: int, on_area=None) -> list:
             cells[place["index"]][seat["key"]] = owner.get(place["index"])
         for p, k in enumerate(seat["taken"][players]):
             placements += [{**piece, seat["key"]: p + 1} for piece in seat["places"][k]["pieces"]]
-    return placements + cell_pieces(spec, cells, kind)
-
-
-def cell_pieces(spec, cells: list, kind: list) -> list:
-    """`pieces:`: one piece on every cell of its types whose values are `where`'s."""
-    out = []
-    keys = ("q", "r") if spec.grid == "hex" else ("x", "y")
-    for piece in spec.pieces or ():
-        for c, t in enumerate(kind):
-            if t in piece["over"] and all(cells[c].get(k) == v for k, v in piece["where"].items()):
-                out.append({"kind": piece["kind"], "cell": [cells[c][keys[0]], cells[c][keys[1]]], **piece["fields"]})
-    return out
+    return placements

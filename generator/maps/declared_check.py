@@ -11,13 +11,14 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from . import declared_check_areas, grid
+from . import declared_check_areas, declared_grow_check as grow, declared_laid_check as laid_check, grid
 from .layout import Layout, LayoutKeys
 from .rules import Violation, coords_text, is_int, read_map_yaml
 
 SHOWN = 12
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 STRUCTURE = {
+    **grow.STRUCTURE,
     "game": "House rule: a layout names the game whose rules it follows.",
     "players": "House rule: a layout is for a player count the game allows.",
     "grid": "House rule: a layout is drawn on the board's grid.",
@@ -44,7 +45,9 @@ class Checker:
         self.decl = section = data["layout"]
         board = section["board"]
         self.grid = board.get("grid", "hex")
-        self.cells = self._cells(board)
+        self.grow = grow.GrowChecks(section)     # a grown board, numbered tiles, pieces, edge marks
+        self.laid = board.get("shape") == "laid"      # no printed board: the layout's tiles are the map
+        self.cells = [] if self.grow.grown else self._cells(board)
         self.on_board = set(self.cells)
         self.edge = set(grid.edge_cells(self.cells, self.grid))
         walls = [[tuple(a), tuple(b)] for a, b in board.get("walls") or []]
@@ -58,7 +61,8 @@ class Checker:
                 col, row = grid.axial_to_offset(c)
                 self.labels[c] = f"{LETTERS[row % 26]}{col + 1}"
         self.types = {str(k): dict((v or {}).get("values", {})) for k, v in (section.get("types") or {}).items()}
-        self.types.setdefault(str(section.get("fill", "empty")), {})
+        if not self.grow.grown:                  # a grown board has no cells left over to fill
+            self.types.setdefault(str(section.get("fill", "empty")), {})
         self.groups = {**{t: {t} for t in self.types}, **{k: set(v) for k, v in (section.get("groups") or {}).items()}}
         self.fixed = {tuple(c): f["type"] for f in board.get("fixed") or [] for c in f["cells"]}
         players = section.get("players") or {"min": 1, "max": 1}
@@ -78,8 +82,12 @@ class Checker:
         cells = {*(("q", "r") if self.grid == "hex" else ("x", "y")), "type", "label"}
         cells |= {k for values in self.types.values() for k in values}
         cells |= {t["name"] for t in self.tokens} | {m["name"] for m in self.markers}
-        cells |= {k for o in self.outside for k in (o.get("values") or {})}
+        cells |= {k for o in self.outside for k in (o.get("values") or {})} | self.grow.cell_keys()
+        cells |= laid_check.cell_keys(self.decl)
         placements = {"kind", "cell", "player", "role", *((self.starts or {}).get("fields") or {})}
+        placements |= {"label"} if (self.starts or {}).get("labels") else set()      # drawing only
+        placements |= self.grow.placement_keys()
+        placements |= {"owner", "roll"} if laid_check.piece_kinds(self.decl) else set()
         placements |= {k for o in self.outside for k in (o.get("piece") or {})}
         cells |= self.places.cell_keys()
         placements |= self.places.piece_keys()
@@ -87,6 +95,8 @@ class Checker:
 
     def _cells(self, board) -> list:
         shape = board.get("shape", "rectangle")
+        if shape == "laid":
+            return []                        # read from each layout (check)
         if shape == "cells":
             return [tuple(c) for c in board["cells"]]
         if shape == "hexagon":
@@ -111,6 +121,8 @@ class Checker:
         def report(rule, message, quote=None, policy=False):
             out.append(Violation(rule, message, STRUCTURE.get(rule, "") if quote is None else quote, policy))
 
+        if self.laid:
+            laid_check.lay(self, layout)
         kinds = self._structure(layout, report)
         players = getattr(layout, "players", None)
         for n, rule in enumerate(self.constraints):
@@ -121,6 +133,10 @@ class Checker:
         self._outside(layout, report)
         if kinds:
             self.places.check(layout, kinds, self._records, report)
+        self.grow.check(layout, {c: t for c, t in kinds.items() if t in self.types}, self._records, self.edge, report,
+                        self.name)
+        if self.laid:
+            laid_check.check(self, layout, kinds, report)
         return out
 
     def _structure(self, layout, report) -> dict:
@@ -141,9 +157,10 @@ class Checker:
                 report("cell-shape", f"cell {n + 1} ({cell!r:.60}) has no whole-number {keys[0]}, {keys[1]}")
                 continue
             c = (cell[keys[0]], cell[keys[1]])
-            if c not in self.on_board and cell.get("type") in self.outside_types and c not in self._spaces:
+            outside = c not in self.on_board and not self.grow.grown    # a grown board: every cell laid is on it
+            if outside and cell.get("type") in self.outside_types and c not in self._spaces:
                 self._spaces[c] = cell
-            elif c not in self.on_board:
+            elif outside:
                 off.append(c)
             elif c in kinds:
                 twice.append(c)
@@ -191,7 +208,8 @@ class Checker:
     def _constraint(self, n, rule, kinds, players, report) -> None:
         kind = next(k for k in rule if k not in ("id", "quote", "policy", "exactly", "min", "max", "per",
                                                   "distance", "values", "within", "cells", "where",
-                                                  "from", "by", "step", "equal", "spread", "in"))
+                                                  "from", "by", "step", "equal", "spread", "in", *grow.ARGS,
+                                                  *laid_check.ARGS))
         rule_id = str(rule.get("id") or f"{kind.replace('_', '-')}-{n + 1}")
         quote, policy = str(rule.get("quote", "")), bool(rule.get("policy", False))
 
@@ -257,8 +275,8 @@ class Checker:
             if big:
                 broken(f"{len(big)} connected piece(s) of one {target} type larger than {most}: "
                        + "; ".join(f"{kinds[p[0]]} {self.names(p)}" for p in big[:SHOWN]))
-        elif kind in ("start_edge", "start_nearest"):
-            pass                        # checked with the starts
+        elif kind in ("start_edge", "start_nearest") or kind in grow.RULES:
+            pass                        # checked with the starts, or by declared_grow_check
         elif kind == "connected":
             pieces = grid.components(self._members(target, kinds), self.grid, self._around)
             if len(pieces) > 1:
@@ -357,8 +375,9 @@ class Checker:
         placements = getattr(layout, "placements", None) or []
         piece = (self.starts or {}).get("around_piece")
         declared = ({"start", piece} if self.starts else set()) | {o["piece"]["kind"] for o in self.outside if o.get("piece")} \
-            | self.places.kinds()
-        others = [p for p in placements if not (isinstance(p, dict) and p.get("kind") in declared)]
+            | self.places.kinds() | self.grow.kinds() | laid_check.piece_kinds(self.decl)
+        others = [p for p in placements if not (isinstance(p, dict) and isinstance(p.get("kind"), str)
+                                                and p["kind"] in declared)]
         if others:
             report("placement", f"{len(others)} placement(s) the rules do not declare")
         if not self.starts:
@@ -441,7 +460,8 @@ class Checker:
         problems = []
         left = dict(self._spaces)
         pieces = [p for p in getattr(layout, "placements", None) or []
-                  if isinstance(p, dict) and p.get("kind") in {o.get("piece", {}).get("kind") for o in self.outside}]
+                  if isinstance(p, dict) and isinstance(p.get("kind"), str)
+                  and p["kind"] in {o.get("piece", {}).get("kind") for o in self.outside}]
         for space in self.outside:
             values = space.get("values") or {}
             where = [c for c, rec in sorted(left.items()) if rec.get("type") == space["type"]

@@ -1,7 +1,7 @@
 """The checker's side of the places on the board (docs/maps.md, "Places"): a layout -> what it
 breaks of the `areas:` (values every cell of a place carries), the `seats:` (whose seat each
-place is, and the pieces set there), the `pieces:` (one on every such cell), and the places
-`in:` that count and quota rules read.
+place is, and the pieces set there), and the places `in:` that count and quota rules read
+(`pieces:` on cells are declared_grow_check's).
 
 Written apart from the generator's declared_areas.py and sharing nothing with it: it reads the
 section as the YAML gives it, finds each place for itself, and counts from the layout alone.
@@ -23,7 +23,6 @@ class Places:
         self.ring = {c: min(dist(c, e) for e in edge) for c in checker.cells}
         self.areas = decl.get("areas") or []
         self.seats = decl.get("seats")
-        self.pieces = decl.get("pieces") or []
         self._cache: dict = {}
 
     # --- places ----------------------------------------------------------------------------
@@ -43,9 +42,8 @@ class Places:
         return self._cache[key]
 
     def kinds(self) -> set:
-        """The kinds of piece the seats and the cells' pieces set down."""
-        seat = {p["kind"] for place in (self.seats or {}).get("places", []) for p in place.get("pieces", [])}
-        return seat | {p["kind"] for p in self.pieces}
+        """The kinds of piece the seats set down (the cells' `pieces:` are declared_grow_check's)."""
+        return {p["kind"] for place in (self.seats or {}).get("places", []) for p in place.get("pieces", [])}
 
     def cell_keys(self) -> set:
         return {k for a in self.areas for k in a["values"]} | ({self.seats.get("key", "owner")} if self.seats else set())
@@ -53,14 +51,13 @@ class Places:
     def piece_keys(self) -> set:
         keys = {k for place in (self.seats or {}).get("places", []) for p in place.get("pieces", []) for k in p} - {"in"}
         keys |= {self.seats.get("key", "owner")} if self.seats else set()
-        return keys | {k for p in self.pieces for k in (p.get("fields") or {})}
+        return keys
 
     # --- the checks --------------------------------------------------------------------------
     def check(self, layout, kinds: dict, records: dict, report) -> None:
         self._areas(kinds, records, report)
         if self.seats:
             self._seats(layout, kinds, records, report)
-        self._pieces(layout, kinds, records, report)
 
     def _rule(self, entry: dict, default: str) -> tuple:
         return str(entry.get("id") or default), str(entry.get("quote", "")), bool(entry.get("policy", False))
@@ -151,22 +148,6 @@ class Places:
                     and len(cell) == 2 and tuple(cell) in self.select(place):
                 return _text(piece)
         return _text(placed)
-
-    def _pieces(self, layout, kinds, records, report) -> None:
-        """One piece of the kind, with its fields, on every cell of `over` whose values are `where`'s."""
-        for n, piece in enumerate(self.pieces):
-            over, where = self.ck.groups.get(piece["over"], set()), piece.get("where") or {}
-            want = sorted(_text({"kind": piece["kind"], "cell": [c[0], c[1]], **(piece.get("fields") or {})})
-                          for c, t in kinds.items() if t in over and all(_same(records[c].get(k, _MISSING), v)
-                                                                          for k, v in where.items()))
-            placed = sorted(_text(p) for p in getattr(layout, "placements", None) or []
-                            if isinstance(p, dict) and p.get("kind") == piece["kind"])
-            if placed != want:
-                missing, extra = _differ(want, placed)
-                rule, quote, policy = self._rule(piece, f"pieces-{n + 1}")
-                report(rule, f"{piece['kind']} pieces differ from one on every {piece['over']} cell"
-                       + (f" with {where}" if where else "") + (f"; missing {', '.join(missing[:6])}" if missing else "")
-                       + (f"; not wanted {', '.join(extra[:6])}" if extra else ""), quote, policy)
 
 
 _MISSING = object()

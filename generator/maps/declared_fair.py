@@ -4,6 +4,7 @@ Values are read from the layout's cells: a type's value, one a tile carries, or 
 """
 from __future__ import annotations
 
+from . import declared_pick, declared_steps
 from .layout import Layout
 
 
@@ -15,10 +16,19 @@ def metrics(spec, board, layout: Layout) -> dict:
         i = index.get(layout.coord(cell))
         if i is not None:
             kind[i], record[i] = cell.get("type"), cell
-    out = {}
+    walked = [g for g in spec.objective if g.get("walk")]
+    out = declared_steps.metrics(walked, layout, spec,
+                                 [spec.coords[s] for s in _starts(layout, spec, index) if s is not None]) if walked else {}
     for goal in spec.objective:
-        value = _values(goal, record)
+        if goal.get("walk"):
+            continue
         name = goal["value"]
+        if goal["kind"] == "pick_spread":        # the players' simulated choices of a cell
+            sums = declared_pick.pick_sums(layout, goal)
+            out[f"{goal['name']}_picks"] = [round(s, 4) for s in sums]
+            out[f"{goal['name']}_picks_spread"] = round(max(sums) - min(sums), 4) if sums else 0.0
+            continue
+        value = _values(goal, record)
         if goal["kind"] == "region_spread":
             for scheme in goal["per"]:
                 sums = _region_sums(goal, scheme, kind, value, board)
@@ -42,8 +52,12 @@ def metrics(spec, board, layout: Layout) -> dict:
 def spreads(goal) -> list[str]:
     """The metrics an objective evens out."""
     name = goal["value"]
+    if goal.get("walk"):
+        return [f"{declared_steps.metric_name(goal)}_spread"]
     if goal["kind"] == "region_spread":
         return [f"{name}_{s}_spread" for s in goal["per"]]
+    if goal["kind"] == "pick_spread":
+        return [f"{goal['name']}_picks_spread"]
     if goal["kind"] == "nearest_spread":
         return [f"{name}_nearest_spread"]
     return [f"{name}_per_type_spread" if goal["kind"] == "type_spread" else f"{name}_near_starts_spread"]
@@ -108,6 +122,7 @@ def _start_sums(layout, value, board, spec, index) -> list[float]:
     """Each start's (or taken seat's, in player order) sum of the value within `near` steps."""
     sums = []
     near = (spec.starts or spec.seats or {}).get("near", 1)
+    near = near.get(layout.players, 1) if isinstance(near, dict) else near     # starts.near: per player count
     for s in _starts(layout, spec, index):
         sums.append(sum((v for i, v in enumerate(value)
                          if v is not None and board.distance(spec.coords[s], spec.coords[i]) <= near), 0.0))

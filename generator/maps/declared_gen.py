@@ -15,7 +15,8 @@ from __future__ import annotations
 import copy
 import random
 
-from . import declared_areas as areas, declared_fair, declared_holds as holds, grid
+from . import declared_apart, declared_areas as areas, declared_connect, declared_fair, declared_grow_gen as grow, \
+    declared_holds as holds, declared_outside, grid
 from .declared import GLOBAL_RULES, LOCAL_RULES, Declared, Rule, count_is_dealt
 from .layout import Layout
 from .rules import MapError, MapOptions
@@ -60,6 +61,8 @@ class _Board:
         self.regions = {s: part_of for s, (_, part_of) in spec.regions.items()}
         self.region_names = {s: names for s, (names, _) in spec.regions.items()}
         self._within: dict = {}
+        self.clash: dict = {}              # declared_apart.clash_bits, per cell
+        self.coords = spec.coords
 
     def within(self, d: int, coords) -> list[list[int]]:
         """For each cell, the other cells closer than d steps (cached per d)."""
@@ -83,6 +86,8 @@ class Generator:
         self._placement_stage = ("dealing (no cell left for a tile under the placement rules "
                                  f"{', '.join(dict.fromkeys(local))})" if local else "dealing (more tiles than free cells)")
         self.board = _Board(spec)
+        self._grower = grow.Grower(spec) if spec.first is not None else None
+        self._growth = declared_connect.Growth(spec.rules, self.board.nbrs)
         # placement classes per player count (distances may differ by it); equal ones shared
         made: dict = {}
         self._placements = {}
@@ -248,10 +253,13 @@ class Generator:
                                              [b[:] for b in blocked])
         put, lift, reopen = self._deal_ops(state)
         class_of, rand, cost = self.class_of, rng.random, self._cost
+        grow = self._growth.start() if self._growth.of else None
         for c, t, _ in bound:              # a cell of its place that the placement rules closed: dealt again
             if class_of[t] >= 0 and pos[class_of[t]][c] < 0:
                 return None
             put(t, c)
+            if grow:
+                grow.put(t, c)
         work = 0
         placed: list[int] = []
         pending = list(reversed(bag))
@@ -269,13 +277,19 @@ class Generator:
                 repairs -= 1
                 resting = placed.pop(int(rand() * len(placed)))
                 pending.append(lift(resting))
+                if grow:
+                    grow.lift(pending[-1], resting)
                 work += cost[pending[-1]]
                 continue
             work += cost[pending[-1]]
             if work > WORK_PER_BOARD:
                 return OVER_WORK
-            c = cells[int(rand() * len(cells))]
-            put(pending.pop(), c)
+            pool = grow.near(pending[-1], cells) if grow else cells
+            c = pool[int(rand() * len(pool))]
+            t = pending.pop()
+            put(t, c)
+            if grow:
+                grow.put(t, c)
             placed.append(c)
             if resting >= 0:
                 reopen(resting)
@@ -359,7 +373,6 @@ class Generator:
         disjoint = any(r.kind == "start_areas_apart" for r in self.spec.rules)
         if len(cells) < players:
             return None
-        area = self.board.area
         quotas = [r for r in self.spec.rules if r.kind == "start_quota"]
         coords, dist = self.spec.coords, self.board.distance
         cells = [c for c in cells if all(holds.start_quota_holds(r, c, kind, coords, dist, players) for r in quotas)]
@@ -367,19 +380,13 @@ class Generator:
         nearest = [(r, self._nearest(r, kind, cells)) for r in self._rules("start_nearest")]
         cells = [c for c in cells if all(holds.bound(r, "min", players, 0) <= steps[c] <= holds.bound(r, "max", players, steps[c])
                                          for r, steps in nearest)]
-        for _ in range(200):
-            rng.shuffle(cells)
-            chosen: list[int] = []
-            for c in cells:
-                if all(dist(coords[c], coords[s]) >= d for s in chosen for d in apart) and \
-                        not (disjoint and any(not area[c].isdisjoint(area[s]) for s in chosen)):
-                    chosen.append(c)
-                    if len(chosen) == players:
-                        break
-            if len(chosen) == players and all(max(steps[c] for c in chosen) - min(steps[c] for c in chosen)
-                                              <= r.args["spread"][players] for r, steps in nearest if "spread" in r.args):
-                return chosen
-        return None
+        clash = {c: declared_apart.clash_bits(self.board, c, tuple(apart), disjoint) for c in cells}
+
+        def spread_ok(chosen) -> bool:
+            return all(max(steps[c] for c in chosen) - min(steps[c] for c in chosen) <= r.args["spread"][players]
+                       for r, steps in nearest if "spread" in r.args)
+
+        return declared_apart.pick_apart(rng, cells, players, clash, spread_ok)
 
     def _rules(self, kind: str) -> list:
         return [r for r in self.spec.rules if r.kind == kind]
@@ -409,6 +416,8 @@ class Generator:
         spec = self.spec
         # this player count's placement classes (the same for every count unless distances differ)
         self.classes, self.class_of, self.open_cell, self.effects, self._start, self._cost = self._placements[players]
+        if self._grower is not None:            # a grown board: the tiles are laid one by one
+            return self._grower.attempt(self, rng, players, options)
         bag, carried = self._bag(rng, players, options)
         bound = areas.deal_bound(rng, spec.bound, spec.deal, players) if spec.bound else []
         kind = None if bound is None else self._deal(rng, bag, bound)
@@ -431,10 +440,15 @@ class Generator:
         marks = self._markers(rng, kind, starts, players)
         if marks is None:
             return "markers (no cells meet markers: and the marker rules)"
-        spaces = self._outside(rng, kind, players)
+        spaces = declared_outside.place(self.spec, self.board, rng, kind, players)
         if spaces is None:
             return "outside (no spaces off the board meet the min_distance rules)"
-        return self._layout(kind, tokens, starts, players, carried, marks, spaces)
+        layout = self._layout(kind, tokens, starts, players, carried, marks, spaces)
+        if self.spec.tiles or self.spec.pieces or self._rules("mark_edge"):
+            on_board = layout.cells[:len(self.spec.coords)]
+            edge = {c for c, e in zip(self.spec.coords, self.board.edge) if e}
+            layout.placements += grow.finish(self.spec, rng, on_board, self.spec.coords, edge, players)
+        return layout
 
     def _markers(self, rng: random.Random, kind: list, starts: list, players: int) -> dict | None:
         """Marker name -> the cells it marks: random cells of its types, kept apart as the rules say."""
@@ -460,40 +474,6 @@ class Generator:
             else:
                 return None
         return out
-
-    def _outside(self, rng: random.Random, kind: list, players: int) -> list | None:
-        """A cell one step off the board for each outside space, as far from the other spaces and
-        from the board's cells as the min_distance rules naming its type say."""
-        spaces = self.spec.outside or []
-        if not spaces:
-            return []
-        on = set(self.spec.coords)
-        neighbours = grid.neighbours_fn(self.spec.grid)
-        ring = sorted({m for c in self.spec.coords for m in neighbours(c) if m not in on})
-        dist, coords = self.board.distance, self.spec.coords
-        apart = [r for r in self.spec.rules if r.kind == "min_distance"]
-
-        def keeps_apart(t, u):
-            return [r.args["distance"][players] for r in apart
-                    if (t in r.args["a"] and u in r.args["b"]) or (t in r.args["b"] and u in r.args["a"])]
-
-        # the cells of the ring each space may take, whatever the other spaces do
-        allowed = []
-        for space in spaces:
-            far = [(coords[j], d) for j, u in enumerate(kind) for d in keeps_apart(space["type"], u)]
-            allowed.append([c for c in ring if all(dist(c, m) >= d for m, d in far)])
-        for _ in range(200):
-            chosen: list = []
-            for space, cells in zip(spaces, allowed):
-                t = space["type"]
-                open_ = [c for c in cells if c not in chosen and all(
-                    dist(c, o) >= d for o, s in zip(chosen, spaces) for d in keeps_apart(t, s["type"]))]
-                if not open_:
-                    break
-                chosen.append(open_[int(rng.random() * len(open_))])
-            else:
-                return chosen
-        return None
 
     def _carried(self, kind: list, carried: dict, bound=frozenset()) -> dict:
         """cell -> the values its tile carries (the type's shuffled tiles, in cell order; the
@@ -562,7 +542,8 @@ class Generator:
         decl = spec.starts or {}
         out, beside = [], []
         for p, c in enumerate(starts):
-            seat = {"player": p + 1, **({"role": decl["roles"][p]} if decl.get("roles") else {})}
+            seat = {"player": p + 1, **({"role": decl["roles"][p]} if decl.get("roles") else {}),
+                    **({"label": decl["labels"][p]} if decl.get("labels") else {})}
             out.append({"kind": "start", **seat, "cell": list(spec.coords[c]), **copy.deepcopy(decl.get("fields", {}))})
             if decl.get("around_piece"):
                 beside += [{"kind": decl["around_piece"], **seat, "cell": list(spec.coords[m])}

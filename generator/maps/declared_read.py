@@ -10,13 +10,14 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import grid
+from . import declared_grow_read as grow, declared_steps, grid
+from .declared_laid_read import LAID_OBJECTIVES, LAID_READERS
 from .rules import is_int
 
 MAX_CELLS = 2_000           # cells of a board (a 44 x 44 map): distance tables grow with its square
-BOARD_SHAPES = ("rectangle", "hexagon", "rows", "cells")
+BOARD_SHAPES = ("rectangle", "hexagon", "rows", "cells", "grown", "laid")
 MARKER_RULES = ("marked", "marker_distance", "marker_off_start_areas")
-OBJECTIVES = ("region_spread", "start_spread", "type_spread", "nearest_spread")
+OBJECTIVES = ("region_spread", "start_spread", "type_spread", "pick_spread", "nearest_spread", *LAID_OBJECTIVES)
 
 
 class DeclarationError(Exception):
@@ -116,6 +117,8 @@ def _too_many_cells(rd, where: str, n: int) -> None:
 
 def board_cells(rd, board, grid_type) -> list:
     shape = board.get("shape", "rectangle")
+    if shape == "grown":                # no outline: the cells are the tiles as laid (declared_grow_*)
+        return []
     if shape == "rectangle":
         cols, rows = rd.whole(board.get("cols"), "board.cols", 1, 200), rd.whole(board.get("rows"), "board.rows", 1, 200)
         _too_many_cells(rd, "board", cols * rows)
@@ -142,6 +145,8 @@ def board_cells(rd, board, grid_type) -> list:
         if len(set(out)) != len(out):
             rd.fail("board.rows", "lists a cell twice")
         return out
+    if shape == "laid":             # no printed board: the tiles the players lay are the map
+        return []
     if shape == "cells":
         cells = board.get("cells")
         if not isinstance(cells, list) or not cells:
@@ -203,10 +208,13 @@ def fixed_cells(rd, entries, index, types, grid_type) -> dict:
     return out
 
 
-def bags(rd, entries, types, players) -> list:
+def bags(rd, entries, types, players, tile_sets=None) -> list:
     out = []
     for where, entry in rd.entries(entries, "deal", ("type", "sides", "count", "option", "max", "values",
-                                                            "in", "share", "group")):
+                                                            "in", "share", "group", "tiles")):
+        if "tiles" in entry:            # every numbered tile of a type used at the player count
+            out.append(grow.tile_bag(rd, where, entry, types, tile_sets or {}, players))
+            continue
         if ("type" in entry) == ("sides" in entry):
             rd.fail(where, "needs type: (a one-sided tile) or sides: [a, b] (a two-sided tile)")
         sides = (entry["type"],) if "type" in entry else tuple(entry["sides"] or ())
@@ -463,19 +471,28 @@ def _start_nearest(rd, where, entry, args, groups) -> None:
                 "cell may be, or how much those distances may differ)")
 
 
-MORE_RULES = {"clusters": _clusters, "start_edge": _start_edge, "start_nearest": _start_nearest}
+MORE_RULES = {"clusters": _clusters, "start_edge": _start_edge, "start_nearest": _start_nearest,
+              **grow.RULE_READERS}
+RULE_KEYS.update(grow.RULE_KEYS)
+# a laid map's set and piece rules (declared_laid_read.py)
+RULE_KEYS.update({kind: keys for kind, (keys, _) in LAID_READERS.items()})
+MORE_RULES.update({kind: reader for kind, (_, reader) in LAID_READERS.items()})
 
 
 def start_rules(rd, value, groups, players) -> dict | None:
     if value is None:
         return None
     value = rd.mapping(value, "starts")
-    rd.keys(value, "starts", ("over", "near", "roles", "neighbours", "around", "fields", "around_piece"))
+    rd.keys(value, "starts", ("over", "near", "roles", "labels", "neighbours", "around", "fields", "around_piece"))
     known(rd, "starts.over", value.get("over"), groups)       # `over`, not `on`: YAML reads a bare on as true
     roles = value.get("roles")
     if roles is not None and (not isinstance(roles, list) or not all(isinstance(r, str) for r in roles)
                               or len(set(roles)) != len(roles) or len(roles) < players[1]):
         rd.fail("starts.roles", f"must name {players[1]} different roles, one per seat in player order")
+    labels = value.get("labels")            # drawing only: the letters printed on a seat's pieces
+    if labels is not None and (not isinstance(labels, list) or not all(isinstance(x, str) and x for x in labels)
+                               or len(labels) < players[1]):
+        rd.fail("starts.labels", f"must give {players[1]} short names, one per seat in player order")
     if "around" in value:
         known(rd, "starts.around", value["around"], groups)
     fields = dict(rd.mapping(value.get("fields", {}), "starts.fields"))
@@ -485,12 +502,12 @@ def start_rules(rd, value, groups, players) -> dict | None:
     piece = value.get("around_piece")
     if piece is not None and (not isinstance(piece, str) or piece == "start"):
         rd.fail("starts.around_piece", f"must name the kind of piece set beside each start, not {piece!r}")
-    return {"over": groups[value["over"]], "near": rd.whole(value.get("near", 1), "starts.near", 0, 20),
-            "roles": roles, "around": groups.get(value.get("around")), "fields": fields, "around_piece": piece,
+    return {"over": groups[value["over"]], "near": rd.per_players(value.get("near", 1), "starts.near", players, 0, 20),
+            "roles": roles, "labels": labels, "around": groups.get(value.get("around")), "fields": fields, "around_piece": piece,
             "neighbours": None if value.get("neighbours") is None else rd.whole(value["neighbours"], "starts.neighbours", 0, 8)}
 
 
-def objectives(rd, entries, types, groups, starts, tokens) -> list:
+def objectives(rd, entries, types, groups, starts, tokens, pieces=()) -> list:
     out = []
     for n, entry in enumerate(entries or []):
         where = f"objective[{n + 1}]"
@@ -499,6 +516,21 @@ def objectives(rd, entries, types, groups, starts, tokens) -> list:
         if len(kinds) != 1:
             rd.fail(where, f"must be one of {', '.join(OBJECTIVES)}")
         kind = kinds[0]
+        if kind == "pick_spread":
+            goal = grow.pick_objective(rd, where, entry, types, groups, tokens, pieces,
+                                       _counted_as(rd, f"{where}.as", entry.get("as")))
+            if any(o.get("name") == goal["name"] for o in out):
+                rd.fail(f"{where}.name", f"a second pick_spread named '{goal['name']}'", "give it a name: of its own")
+            out.append(goal)
+            continue
+        if kind in LAID_OBJECTIVES:
+            out.append(LAID_OBJECTIVES[kind](rd, where, entry, groups))
+            continue
+        if kind == "nearest_spread" and set(entry) & set(declared_steps.WALK_KEYS):    # walked steps
+            if starts is None:
+                rd.fail(where, "nearest_spread needs starts: or seats:")
+            out.append(declared_steps.read(rd, where, entry, groups))
+            continue
         rd.keys(entry, where, (kind, "per", "through", "weight", "over", "as"))
         value = entry[kind]
         if kind == "nearest_spread":                 # names the types whose nearest cell is measured

@@ -8,10 +8,10 @@ well-formed layout. check() never raises.
 """
 from __future__ import annotations
 
-from .grid import components, hex_neighbours
-from .layout import Layout, LayoutKeys
-from .rules import Violation, map_data
-from .rules import coord_text as _name, coords_text, is_int as _is_int
+from generator.maps.grid import components, hex_neighbours
+from generator.maps.layout import Layout, LayoutKeys
+from generator.maps.rules import Violation, map_data
+from generator.maps.rules import coord_text as _name, coords_text, is_int as _is_int
 
 GAME = "dragon-towers"
 # the keys this game's cells and placements carry (map --check refuses any other)

@@ -1,16 +1,20 @@
 """Shires (seed 002): is a layout a legal setup? Written from the rulebook's setup section and
 components/shires/map.yaml, apart from the generator (it imports nothing of shires_gen).
 
+The hand-written checker of Shires before the game was declared in the map vocabulary: kept as an
+independent test oracle that the declared checker (generator/maps/declared_check.py) must agree
+with (tests/test_maps_shires.py).
+
 Every rule id in map.yaml `rules:` is checked here; `structure:` ids report layouts that are not
 a Shires map at all (wrong game, player count, unknown hex types, duplicate or detached hexes,
 unknown placements). The checker never raises on malformed input: it reports and skips.
 """
 from __future__ import annotations
 
-from .grid import HEX_DIRECTIONS, components, hex_distance
-from .layout import Layout, LayoutKeys
-from .rules import Violation, cached_map_data
-from .rules import Report, coord_text as _name, coords_text, is_int as _is_int
+from generator.maps.grid import HEX_DIRECTIONS, components, hex_distance
+from generator.maps.layout import Layout, LayoutKeys
+from generator.maps.rules import Violation, cached_map_data
+from generator.maps.rules import Report, coord_text as _name, coords_text, is_int as _is_int
 
 # the keys this game's cells and placements carry (map --check refuses any other)
 KEYS = LayoutKeys(cells=frozenset(("q", "r", "type", "tile", "order", "placed_by", "coastal", "exploration")),

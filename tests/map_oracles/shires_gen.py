@@ -1,5 +1,9 @@
 """Shires (seed 002): the players build the map together, hex by hex, then seed it.
 
+The hand-written generator that made Shires maps before the game was declared in the map
+vocabulary (components/shires/map.yaml `layout:`): kept here as an independent test oracle
+(tests/test_maps_shires.py, bench/bench_shires.py), reading the oracle's data sections of map.yaml.
+
 Setup as the rulebook tells it (components/shires/map.yaml holds every count):
   - the hexes for the player count (marked "4+"/"5" hexes removed) are shuffled into a pile;
   - players take turns, one hex each, player 1 first: each player's first two hexes touch at
@@ -18,9 +22,9 @@ from __future__ import annotations
 
 import random
 
-from .grid import HEX_DIRECTIONS, hex_distance
-from .layout import Layout, make_cell
-from .rules import MapOptions, map_data
+from generator.maps.grid import HEX_DIRECTIONS, hex_distance
+from generator.maps.layout import Layout, make_cell
+from generator.maps.rules import MapOptions, map_data
 
 DATA = map_data("shires")
 PLAYERS = (DATA["players"]["min"], DATA["players"]["max"], DATA["players"]["default"])

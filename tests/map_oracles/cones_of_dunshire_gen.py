@@ -23,9 +23,9 @@ from __future__ import annotations
 import random
 from collections import deque
 
-from .grid import hex_distance, hex_neighbours, offset_to_axial
-from .layout import Layout, make_cell
-from .rules import MapOptions, map_data
+from generator.maps.grid import hex_distance, hex_neighbours, offset_to_axial
+from generator.maps.layout import Layout, make_cell
+from generator.maps.rules import MapOptions, map_data
 
 GAME = "cones-of-dunshire"
 DATA = map_data(GAME)

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import random
 
-from .grid import hex_disc, hex_distance, hex_neighbours
-from .layout import Layout, make_cell
-from .rules import MapOptions, map_data
+from generator.maps.grid import hex_disc, hex_distance, hex_neighbours
+from generator.maps.layout import Layout, make_cell
+from generator.maps.rules import MapOptions, map_data
 
 GAME = "dragon-towers"
 _DATA = map_data(GAME)

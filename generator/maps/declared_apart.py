@@ -1,0 +1,55 @@
+"""Choosing cells that keep apart (declared_gen.py's starts): `want` cells of the candidates, no
+two clashing, in a random order, by a depth-first search that takes each cell first and drops it
+only when that leads nowhere. The first path is the plain random greedy choice; the search goes
+on where the greedy choice fails, prunes a branch as soon as the cells left cannot make up the
+number, and so says "none" at once on a board that has no such set (instead of shuffling a
+fixed number of times). Bounded by NODES steps.
+"""
+from __future__ import annotations
+
+import random
+
+NODES = 20_000              # search steps for one board before it is given up
+
+
+def clash_bits(board, c: int, apart: tuple, disjoint: bool) -> int:
+    """The cells (as bits) that may not hold a start beside one on c: closer than a
+    start_distance, or (start_areas_apart) with areas that meet; worked out once per cell."""
+    key = (c, apart, disjoint)
+    if key not in board.clash:
+        near = max(apart, default=0)
+        bits = 0
+        for j in range(board.n):
+            if (near and board.distance(board.coords[c], board.coords[j]) < near) or \
+                    (disjoint and not board.area[c].isdisjoint(board.area[j])):
+                bits |= 1 << j
+        board.clash[key] = bits
+    return board.clash[key]
+
+
+def pick_apart(rng: random.Random, cells: list, want: int, clash: dict, accept=None) -> list | None:
+    """`want` of `cells`, none in another's `clash` bits, that `accept(chosen)` takes; None when
+    there is no such set (or NODES steps did not find one)."""
+    order = cells[:]
+    rng.shuffle(order)
+    n = len(order)
+    left = [0] * (n + 1)                # the candidates from place i on, as bits
+    for i in range(n - 1, -1, -1):
+        left[i] = left[i + 1] | 1 << order[i]
+    stack = [(0, 0, ())]                # (next place, cells kept off, chosen so far)
+    for _ in range(NODES):
+        if not stack:
+            return None
+        i, blocked, chosen = stack.pop()
+        if len(chosen) == want:
+            if accept is None or accept(chosen):
+                return list(chosen)
+            continue
+        if len(chosen) + (left[i] & ~blocked).bit_count() < want:
+            continue
+        while blocked >> order[i] & 1:
+            i += 1
+        c = order[i]
+        stack.append((i + 1, blocked, chosen))                       # without c, tried after
+        stack.append((i + 1, blocked | clash[c], chosen + (c,)))     # with c, tried first
+    return None
