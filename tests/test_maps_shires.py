@@ -486,12 +486,10 @@ _JUNK = st.one_of(st.none(), st.booleans(), st.integers(-3, 40), st.text(max_siz
                   st.lists(st.integers(-2, 2), max_size=3), st.dictionaries(st.text(max_size=2), st.integers(), max_size=2))
 
 
-@pytest.mark.slow
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
-@given(data=st.data())
-def test_declared_checker_never_raises_on_mangled_layouts(data):
-    """The declared checker, as `pnpgen map --check` runs it, on layouts mangled the same way."""
-    layout = clone(declared_plain(data.draw(st.integers(0, 20)), data.draw(st.sampled_from(PLAYER_COUNTS))))
+def _mangled(data, make):
+    """A copy of a layout `make` gave, with 1-4 cells, placements or top-level keys dropped or
+    set to junk."""
+    layout = clone(make(data.draw(st.integers(0, 20)), data.draw(st.sampled_from(PLAYER_COUNTS))))
     for _ in range(data.draw(st.integers(1, 4))):
         target = data.draw(st.sampled_from(["cell", "placement", "top"]))
         if target == "cell":
@@ -506,6 +504,15 @@ def test_declared_checker_never_raises_on_mangled_layouts(data):
             p[data.draw(st.sampled_from(sorted(p)))] = data.draw(_JUNK)
         else:
             setattr(layout, data.draw(st.sampled_from(["players", "game"])), data.draw(_JUNK))
+    return layout
+
+
+@pytest.mark.slow
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@given(data=st.data())
+def test_declared_checker_never_raises_on_mangled_layouts(data):
+    """The declared checker, as `pnpgen map --check` runs it, on layouts mangled the same way."""
+    layout = _mangled(data, declared_plain)
     from generator.maps.layout import _structure_problem
     assume(not _structure_problem(layout.to_dict()))          # what `pnpgen map --check` lets through
     for v in engine.check(layout, "shires"):
@@ -516,22 +523,7 @@ def test_declared_checker_never_raises_on_mangled_layouts(data):
 @settings(max_examples=300, deadline=None)
 @given(data=st.data())
 def test_checker_never_raises_on_mangled_layouts(data):
-    layout = clone(plain(data.draw(st.integers(0, 20)), data.draw(st.sampled_from(PLAYER_COUNTS))))
-    for _ in range(data.draw(st.integers(1, 4))):
-        target = data.draw(st.sampled_from(["cell", "placement", "top"]))
-        if target == "cell":
-            cell = data.draw(st.sampled_from(layout.cells))
-            key = data.draw(st.sampled_from(sorted(cell) + ["extra"]))
-            if data.draw(st.booleans()):
-                cell.pop(key, None)
-            else:
-                cell[key] = data.draw(_JUNK)
-        elif target == "placement" and layout.placements:
-            p = data.draw(st.sampled_from(layout.placements))
-            key = data.draw(st.sampled_from(sorted(p)))
-            p[key] = data.draw(_JUNK)
-        else:
-            setattr(layout, data.draw(st.sampled_from(["players", "game"])), data.draw(_JUNK))
+    layout = _mangled(data, plain)
     violations = shires_check.check(layout)
     assert all(v.rule in DATA["rules"] or v.rule in DATA["structure"] for v in violations)
     assert not any("could not be read" in v.message for v in violations)
