@@ -235,6 +235,16 @@ def test_each_mistake_in_a_place_is_located(tmp_path, edit, said):
     assert re.search(said, message), message
 
 
+def test_an_unknown_top_level_key_is_named_under_layout(tmp_path):
+    section = copy.deepcopy(GAME)
+    section["seatz"] = section.pop("seats")
+    path = tmp_path / "map.yaml"
+    path.write_text(yaml.safe_dump({"layout": section}, sort_keys=False))
+    with pytest.raises(declared.DeclarationError) as error:
+        declared.load(section, path)
+    assert re.match(r".*map\.yaml:\d+:\d+: layout: unknown key 'seatz'; did you mean 'seats'\?", str(error.value)), str(error.value)
+
+
 def test_a_count_the_deal_cannot_keep_is_still_checked(tmp_path):
     """Rules the deal keeps by itself are not checked again while dealing; one it cannot keep
     (five gems asked in the middle ring, four dealt there) fails every board, named."""

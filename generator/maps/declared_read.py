@@ -44,7 +44,8 @@ class Reader:
         self.area_keys: set = set()                    # the values `areas:` write, once read
 
     def fail(self, where: str, message: str, hint: str = "") -> None:
-        raise DeclarationError(f"{self.mark(where)}: layout.{where}: {message}" + (f"; {hint}" if hint else ""))
+        raise DeclarationError(f"{self.mark(where)}: {'layout.' + where if where else 'layout'}: {message}"
+                               + (f"; {hint}" if hint else ""))
 
     def mark(self, where: str) -> str:
         """file:line:col of the value at `where` (e.g. constraints[3].distance), as far as it exists."""
