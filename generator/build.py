@@ -119,9 +119,6 @@ def _map_files(game: Game, request: BuildRequest, result: BuildResult) -> dict[s
                    bleed=0.0, marks="none")
     try:
         layout = engine.generate(game.root, game.defaults["map_seed"])
-    except engine.RulesNotForThisCopy as exc:
-        result.warnings.append(f"no map layout: {exc}")
-        return {}
     except engine.MapError as exc:
         raise BuildError(f"{game.id}: map: {exc}") from None
     files = {}

@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import declared_areas as areas, declared_grow_read as grow, declared_laid_read, declared_read as read
+from . import declared_areas as areas, declared_grow_read as grow, declared_laid_read, declared_options, \
+    declared_read as read
 from .declared_read import DeclarationError, Rule, known
 
 __all__ = ["DeclarationError", "Declared", "Rule", "load"]
@@ -51,6 +52,7 @@ class Declared:
     tiles: dict | None = None           # type -> its numbered tiles (declared_grow_read.tiles)
     sets: dict | None = None            # a laid map: each player's set of tiles (declared_laid_read.py)
     turn_pieces: list | None = None     # a laid map: the pieces every player sets, in turn
+    options: dict | None = None         # switch -> the breaks of placement rules it allows (declared_options.py)
 
 
 def load(section, source: "str | Path" = "map.yaml") -> Declared:
@@ -59,7 +61,7 @@ def load(section, source: "str | Path" = "map.yaml") -> Declared:
     section = rd.mapping(section, "")
     rd.keys(section, "", ("board", "players", "fill", "types", "groups", "deal", "tokens", "regions",
                           "constraints", "starts", "objective", "tries", "markers", "outside",
-                          "areas", "seats", "pieces", "sets", "turn_pieces"))
+                          "areas", "seats", "pieces", "sets", "turn_pieces", "options"))
     board = rd.mapping(section.get("board"), "board")
     rd.keys(board, "board", ("grid", "orientation", "shape", "cols", "rows", "radius", "cells", "labels", "fixed",
                              "walls", "first"))
@@ -124,6 +126,7 @@ def load(section, source: "str | Path" = "map.yaml") -> Declared:
                     read.outside_spaces(rd, section.get("outside", []), types), regions,
                     read.walls(rd, board.get("walls"), coords, grid_type), first=first, tiles=tile_sets, **place)
     grow.check_terms(rd, spec, dealt_counts)
+    spec.options = declared_options.read(rd, section.get("options"), rules, players)
     spec.sets, spec.turn_pieces = declared_laid_read.read(rd, section, board, types, groups, players, rules, objective)
     _deal_fits_board(rd, spec)
     _deal_meets_counts(rd, spec)

@@ -11,7 +11,9 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from . import declared_check_areas, declared_grow_check as grow, declared_laid_check as laid_check, grid
+from . import declared_check_areas, declared_check_starts as start_checks, declared_grow_check as grow, \
+    declared_laid_check as laid_check, grid
+from .declared_check_starts import distance_for as _steps, per_count as _for
 from .layout import Layout, LayoutKeys
 from .rules import Violation, coords_text, is_int, read_map_yaml
 
@@ -35,7 +37,10 @@ STRUCTURE = {
     "start": "House rule: each player has one start position, on a cell where starts are allowed.",
     "marker": "House rule: a marker is written true, and only on cells of the types it may mark.",
     "outside": "House rule: each space off the board is there once, one step from the board, with its piece.",
+    "rules-mode": "House rule: a layout names the rules it was made under as metrics.rules: strict (the default) "
+                  "or an option the map declares.",
 }
+STRICT = "strict"           # a layout's metrics.rules without any option (also when it says nothing)
 
 
 class Checker:
@@ -125,6 +130,7 @@ class Checker:
             laid_check.lay(self, layout)
         kinds = self._structure(layout, report)
         players = getattr(layout, "players", None)
+        self._allowed = self._allowance(layout, players, report)
         for n, rule in enumerate(self.constraints):
             self._constraint(n, rule, kinds, players, report)
         self._tokens(layout, kinds, report)
@@ -201,6 +207,20 @@ class Checker:
             report("cell-value", "; ".join(wrong_value[:SHOWN]))
         return {c: t for c, t in kinds.items() if isinstance(t, str)}
 
+    def _allowance(self, layout, players, report) -> dict:
+        """rule id -> the breaks the layout's mode (metrics.rules: strict, or an option of
+        `options:`) allows it; an unknown mode is reported and checked as strict."""
+        options = self.decl.get("options") or {}
+        metrics = getattr(layout, "metrics", None)
+        self._mode = mode = metrics.get("rules", STRICT) if isinstance(metrics, dict) else STRICT
+        if mode != STRICT and not (isinstance(mode, str) and mode in options):
+            report("rules-mode", f"metrics.rules is {mode!r}, not {' or '.join([STRICT, *map(str, options)])}; "
+                                 f"checked as {STRICT}")
+            self._mode = mode = STRICT
+        named = {str(rule_id) for option in options.values() for rule_id in (option or {}).get("allow") or {}}
+        allow = (options.get(mode) or {}).get("allow") or {} if mode != STRICT else {}
+        return {**{rule_id: 0 for rule_id in named}, **{str(k): _steps(v, players) for k, v in allow.items()}}
+
     def _members(self, name, kinds) -> list:
         types = self.groups[name]
         return sorted(c for c, t in kinds.items() if t in types)
@@ -213,7 +233,12 @@ class Checker:
         rule_id = str(rule.get("id") or f"{kind.replace('_', '-')}-{n + 1}")
         quote, policy = str(rule.get("quote", "")), bool(rule.get("policy", False))
 
-        def broken(message):
+        def broken(message, breaks=None):
+            """A rule an option names allows that many breaks in the layout's mode."""
+            if breaks is not None and rule_id in self._allowed:
+                if breaks <= self._allowed[rule_id]:
+                    return
+                message += f" ({self._mode} allows {self._allowed[rule_id]})"
             report(rule_id, message, quote, policy)
 
         target = rule[kind]
@@ -240,7 +265,7 @@ class Checker:
             pairs = sorted({tuple(sorted((c, m))) for c in a for m in self._around(c) if m in b and m != c})
             if pairs:
                 broken(f"{len(pairs)} pair(s) of touching {target[0]} and {target[1]}: "
-                       + "; ".join(f"{self.name(x)} - {self.name(y)}" for x, y in pairs[:SHOWN]))
+                       + "; ".join(f"{self.name(x)} - {self.name(y)}" for x, y in pairs[:SHOWN]), len(pairs))
         elif kind == "adjacent":
             b, need = set(self._members(target[1], kinds)), _for(rule.get("min", 1), players)
             short = [c for c in self._members(target[0], kinds) if sum(m in b for m in self._around(c)) < need]
@@ -255,17 +280,18 @@ class Checker:
                             if m != c and dist(c, m) < d})
             if close:
                 broken(f"{len(close)} pair(s) of {target[0]} and {target[1]} closer than {d}: "
-                       + "; ".join(f"{self.name(x)} - {self.name(y)}" for x, y in close[:SHOWN]))
+                       + "; ".join(f"{self.name(x)} - {self.name(y)}" for x, y in close[:SHOWN]), len(close))
         elif kind in ("off_edge", "on_edge"):
             wrong = [c for c in self._members(target, kinds) if (c in self.edge) != (kind == "on_edge")]
             if wrong:
-                broken(f"{len(wrong)} {target} cell(s) {'not ' if kind == 'on_edge' else ''}on the edge: {self.names(wrong)}")
+                broken(f"{len(wrong)} {target} cell(s) {'not ' if kind == 'on_edge' else ''}on the edge: {self.names(wrong)}",
+                       len(wrong))
         elif kind == "near":
             d, dist = _steps(rule.get("distance", 0), players), self._distance
             far = [c for c in self._members(target, kinds) if all(dist(c, tuple(m)) > d for m in rule["cells"])]
             if far:
                 broken(f"{len(far)} {target} cell(s) more than {d} step(s) from {self.names(tuple(m) for m in rule['cells'])}: "
-                       + self.names(far))
+                       + self.names(far), len(far))
         elif kind == "reachable":
             self._reachable(rule, target, kinds, broken, players)
         elif kind == "clusters":
@@ -399,13 +425,13 @@ class Checker:
         dist = self._distance
         for n, rule in enumerate(self.constraints):
             if "start_quota" in rule:
-                self._start_quota(n, rule, cells, kinds, dist, report, players)
+                start_checks.start_quota(self, n, rule, cells, kinds, dist, report, players)
                 continue
             if "start_areas_apart" in rule:
-                self._start_areas_apart(n, rule, cells, kinds, report)
+                start_checks.start_areas_apart(self, n, rule, cells, kinds, report)
                 continue
             if "start_edge" in rule or "start_nearest" in rule:
-                self._start_where(n, rule, [c for c in cells if c in kinds], kinds, dist, report, players)
+                start_checks.start_where(self, n, rule, [c for c in cells if c in kinds], kinds, dist, report, players)
                 continue
             if "start_distance" not in rule:
                 continue
@@ -494,14 +520,6 @@ class Checker:
         seat = roles.index(piece["role"]) + 1 if piece.get("role") in roles else None
         return seat if player is None or player == seat else None
 
-    def _start_areas_apart(self, n, rule, cells, kinds, report) -> None:
-        areas = [{c, *(m for m in self._around(c) if m in kinds)} for c in cells if len(c) == 2]
-        meet = [(min(a), min(b)) for i, a in enumerate(areas) for b in areas[i + 1:] if a & b]
-        if meet:
-            report(str(rule.get("id") or f"start-areas-apart-{n + 1}"),
-                   f"{len(meet)} pair(s) of starts whose areas (the start and its neighbours) share a cell",
-                   str(rule.get("quote", "")), bool(rule.get("policy", False)))
-
     def _start_setup(self, starts, cells, placements, piece, kinds, report) -> None:
         """Roles, the start cell's neighbours, the start's own fields and the pieces set beside it."""
         decl, problems = self.starts, []
@@ -533,60 +551,7 @@ class Checker:
         if problems:
             report("start", "; ".join(problems[:SHOWN]))
 
-    def _start_where(self, n, rule, starts, kinds, dist, report, players) -> None:
-        """start_edge: each start on (off) the edge; start_nearest: the steps from each start to
-        its nearest cell of A within min-max, and differing by at most spread."""
-        kind = "start_edge" if "start_edge" in rule else "start_nearest"
-        if kind == "start_edge":
-            on = rule["start_edge"] == "on"
-            wrong = [c for c in starts if (c in self.edge) != on]
-            message = f"start(s) {'not ' if on else ''}on the edge: {self.names(wrong)}"
-        else:
-            targets = self._members(rule["start_nearest"], kinds)
-            steps = {c: min((dist(c, m) for m in targets), default=None) for c in starts}
-            low, high = _for(rule.get("min"), players), _for(rule.get("max"), players)
-            wrong = [c for c, d in steps.items() if d is None or (low is not None and d < low)
-                     or (high is not None and d > high)]
-            found = [d for d in steps.values() if d is not None]
-            if "spread" in rule and found and max(found) - min(found) > _steps(rule["spread"], players):
-                wrong = sorted(steps)
-            message = (f"steps from each start to the nearest {rule['start_nearest']} "
-                       + ", ".join(f"{self.name(c)}: {steps[c]}" for c in sorted(steps))
-                       + f" (wanted {low if low is not None else 0}-{'any' if high is None else high}"
-                       + (f", differing by at most {rule['spread']}" if "spread" in rule else "") + ")")
-        if wrong:
-            report(str(rule.get("id") or f"{kind.replace('_', '-')}-{n + 1}"), message,
-                   str(rule.get("quote", "")), bool(rule.get("policy", False)))
-
-    def _start_quota(self, n, rule, starts, kinds, dist, report, players) -> None:
-        target, within = rule["start_quota"], _steps(rule.get("within", 1), players)
-        members = self._members(target, kinds)
-        low, high = _for(rule.get("min"), players), _for(rule.get("max"), players)
-        wrong = []
-        for s in starts:
-            if len(s) != 2:
-                continue
-            have = sum(1 for c in members if dist(s, c) <= within)
-            if (low is not None and have < low) or (high is not None and have > high):
-                wrong.append(f"{self.name(s)} has {have}")
-        if wrong:
-            report(str(rule.get("id") or f"start-quota-{n + 1}"),
-                   f"{target} within {within} of a start outside {low or 0}-{'any' if high is None else high}: "
-                   + "; ".join(wrong), str(rule.get("quote", "")), bool(rule.get("policy", False)))
-
-
-def _for(value, players):
-    """A number of the rules, or its value for this player count when given per player count
-    ({3: 1, 4: 2}); None when the layout's player count has none."""
-    return value.get(players) if isinstance(value, dict) else value
-
 
 def _typed(value) -> tuple:
     """A token value with its JSON type, so 3 and "3" (and true and 1) count apart."""
     return (repr(value), type(value).__name__)
-
-
-def _steps(value, players) -> int:
-    """A distance (step, within, spread) of the rules, or its value for this player count; for a
-    player count the game does not have (a fault said on its own) the largest."""
-    return value.get(players, max(value.values())) if isinstance(value, dict) else value

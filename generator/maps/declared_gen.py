@@ -15,9 +15,10 @@ from __future__ import annotations
 import copy
 import random
 
-from . import declared_apart, declared_areas as areas, declared_connect, declared_fair, declared_grow_gen as grow, \
-    declared_holds as holds, declared_outside, grid
+from . import declared_allow, declared_apart, declared_areas as areas, declared_connect, declared_fair, \
+    declared_grow_gen as grow, declared_holds as holds, declared_outside, grid
 from .declared import GLOBAL_RULES, LOCAL_RULES, Declared, Rule, count_is_dealt
+from .declared_options import STRICT
 from .layout import Layout
 from .rules import MapError, MapOptions
 
@@ -80,7 +81,8 @@ class Generator:
         self.spec, self.game_id = spec, game_id
         self.PLAYERS = spec.players
         self.BALANCE_TRIES = spec.tries
-        self.OPTIONS = tuple(sorted({"budget", *(option for _, _, option, _, _ in spec.deal if option)}))
+        self.OPTIONS = tuple(sorted({"budget", *(option for _, _, option, _, _ in spec.deal if option),
+                                     *(spec.options or {})}))
         self._token_names = {t["name"] for t in spec.tokens}
         local = [r.id for r in spec.rules if r.kind in LOCAL_RULES]
         self._placement_stage = ("dealing (no cell left for a tile under the placement rules "
@@ -94,11 +96,9 @@ class Generator:
         for p in range(spec.players[0], spec.players[1] + 1):
             key = tuple(repr(r.args.get("distance", {}).get(p)) for r in spec.rules)
             if key not in made:
-                self._local_rules(p)
-                # what putting or lifting a tile may cost at most: the cells it opens or closes
-                cost = {t: sum(max(map(len, around), default=0) for _, around in self.effects[t]) for t in self.effects}
-                made[key] = (self.classes, self.class_of, self.open_cell, self.effects, self._empty_board(), cost)
+                made[key] = self._placement(p, self.spec.rules)
             self._placements[p] = made[key]
+        self._relaxed: dict = {}            # (option, players) -> the placement less the allowed rules
         # the values every cell of a type carries (a list is a choice each tile makes for itself)
         self._constant = {t: {k: v for k, v in values.items() if not isinstance(v, list)}
                           for t, values in spec.types.items()}
@@ -113,10 +113,18 @@ class Generator:
 
     # --- placement rules, precomputed: types with the same rules share a class, and each class
     # keeps the list of cells still open to it, updated as tiles go down and are lifted ---
-    def _local_rules(self, players: int) -> dict:
+    def _placement(self, players: int, rules: list, governed=frozenset()) -> tuple:
+        """The classes, their open cells and effects, and the empty board, for these rules; the
+        `governed` types (named by rules an option allows to break) get a class of their own."""
+        self._local_rules(players, rules, governed)
+        # what putting or lifting a tile may cost at most: the cells it opens or closes
+        cost = {t: sum(max(map(len, around), default=0) for _, around in self.effects[t]) for t in self.effects}
+        return self.classes, self.class_of, self.open_cell, self.effects, self._empty_board(), cost
+
+    def _local_rules(self, players: int, chosen: list, governed) -> dict:
         rules = {t: {"forbid": set(), "far": [], "edge": None, "zone": None} for t in self.spec.types}
         board = self.board
-        for rule in self.spec.rules:
+        for rule in chosen:
             a = rule.args.get("a", ())
             if rule.kind == "not_adjacent":
                 for t in a:
@@ -137,14 +145,14 @@ class Generator:
                 for t in a:
                     rules[t]["zone"] = zone if rules[t]["zone"] is None else rules[t]["zone"] & zone
         keys = {t: (frozenset(r["forbid"]), tuple(sorted(set(r["far"]), key=repr)), r["edge"],
-                    None if r["zone"] is None else tuple(sorted(r["zone"]))) for t, r in rules.items()}
-        self.classes = sorted({k for k in keys.values() if k != (frozenset(), (), None, None)}, key=repr)
+                    None if r["zone"] is None else tuple(sorted(r["zone"])), t in governed) for t, r in rules.items()}
+        self.classes = sorted({k for k in keys.values() if k != (frozenset(), (), None, None, False)}, key=repr)
         self.class_of = {t: (self.classes.index(k) if k in self.classes else -1) for t, k in keys.items()}
         self.open_cell = [[(edge is None or board.edge[c] == (edge == "on_edge")) and (zone is None or c in zone)
-                           for c in range(board.n)] for _, _, edge, zone in self.classes]
+                           for c in range(board.n)] for _, _, edge, zone, _ in self.classes]
         # effects[t]: (class, the cells around a cell of type t that it closes to that class)
         self.effects = {t: [] for t in self.spec.types}
-        for k, (forbid, far, _, _) in enumerate(self.classes):
+        for k, (forbid, far, _, _, _) in enumerate(self.classes):
             for t in forbid:
                 self.effects[t].append((k, board.nbrs))
             for d, others in far:
@@ -265,9 +273,20 @@ class Generator:
         pending = list(reversed(bag))
         repairs = REPAIRS
         resting = -1            # a lifted cell sits out one placement, so the tile goes elsewhere
+        allow = self._allow      # an option's allowance: the cheapest cell within it, or none
+        if allow:
+            allow.start(kind)
         while pending and class_of[pending[-1]] >= 0:
-            cells = lists[class_of[pending[-1]]]
-            if not cells:
+            cells, c = lists[class_of[pending[-1]]], -1
+            if cells:
+                work += cost[pending[-1]] + (len(cells) if allow else 0)
+                if work > WORK_PER_BOARD:
+                    return OVER_WORK
+                pool = grow.near(pending[-1], cells) if grow else cells
+                c = pool[int(rand() * len(pool))] if allow is None else allow.pick(pending[-1], pool, rand)
+                if c < 0 and pool is not cells:
+                    c = allow.pick(pending[-1], cells, rand)
+            if c < 0:
                 if resting >= 0:
                     reopen(resting)
                     resting = -1
@@ -279,14 +298,13 @@ class Generator:
                 pending.append(lift(resting))
                 if grow:
                     grow.lift(pending[-1], resting)
+                if allow:
+                    allow.lift(pending[-1], resting)
                 work += cost[pending[-1]]
                 continue
-            work += cost[pending[-1]]
-            if work > WORK_PER_BOARD:
-                return OVER_WORK
-            pool = grow.near(pending[-1], cells) if grow else cells
-            c = pool[int(rand() * len(pool))]
             t = pending.pop()
+            if allow:
+                allow.put(t, c)
             put(t, c)
             if grow:
                 grow.put(t, c)
@@ -399,9 +417,6 @@ class Generator:
 
     def generate(self, rng: random.Random, players: int, options: MapOptions) -> Layout:
         spec = self.spec
-        if options.relaxed:
-            raise MapError(f"{self.game_id}: --relaxed is for the hand-written Royal Dukes rules; declared rules "
-                           f"keep every constraint (mark a constraint policy: true to make it a preference in checks)")
         budget = options.budget or MAX_ATTEMPTS
         rejected: dict = {}             # why boards were dealt again: rule id (or stage) -> boards
         for _ in range(budget):
@@ -414,8 +429,13 @@ class Generator:
     def _attempt(self, rng: random.Random, players: int, options: MapOptions) -> "Layout | str":
         """One board dealt and finished, or the rule (or stage) that made it fail."""
         spec = self.spec
+        # the switch on (metrics.rules), if any: `pnpgen map --relaxed` where map.yaml declares it
+        mode = next((name for name in spec.options or {} if getattr(options, name, False)), STRICT)
         # this player count's placement classes (the same for every count unless distances differ)
-        self.classes, self.class_of, self.open_cell, self.effects, self._start, self._cost = self._placements[players]
+        placement, self._allow = self._placements[players], None
+        if mode != STRICT:
+            placement, self._allow = self._relaxed_placement(mode, players)
+        self.classes, self.class_of, self.open_cell, self.effects, self._start, self._cost = placement
         if self._grower is not None:            # a grown board: the tiles are laid one by one
             return self._grower.attempt(self, rng, players, options)
         bag, carried = self._bag(rng, players, options)
@@ -444,11 +464,22 @@ class Generator:
         if spaces is None:
             return "outside (no spaces off the board meet the min_distance rules)"
         layout = self._layout(kind, tokens, starts, players, carried, marks, spaces)
+        if spec.options:
+            layout.metrics = {"rules": mode}
         if self.spec.tiles or self.spec.pieces or self._rules("mark_edge"):
             on_board = layout.cells[:len(self.spec.coords)]
             edge = {c for c, e in zip(self.spec.coords, self.board.edge) if e}
             layout.placements += grow.finish(self.spec, rng, on_board, self.spec.coords, edge, players)
         return layout
+
+    def _relaxed_placement(self, mode: str, players: int) -> tuple:
+        """The placement classes less the rules the option allows to break, and its allowance."""
+        if (mode, players) not in self._relaxed:
+            allowed = self.spec.options[mode]["allow"]
+            allow = declared_allow.Allowance(self.spec, self.board, allowed, players)
+            rules = [r for n, r in enumerate(self.spec.rules) if n not in allowed]
+            self._relaxed[mode, players] = (self._placement(players, rules, allow.governed), allow)
+        return self._relaxed[mode, players]
 
     def _markers(self, rng: random.Random, kind: list, starts: list, players: int) -> dict | None:
         """Marker name -> the cells it marks: random cells of its types, kept apart as the rules say."""
@@ -552,7 +583,8 @@ class Generator:
 
     # --- fairness: declared_fair.py ---
     def metrics(self, layout: Layout) -> dict:
-        return declared_fair.metrics(self.spec, self.board, layout)
+        found = declared_fair.metrics(self.spec, self.board, layout)
+        return {**declared_allow.metrics(self.spec, self.board, layout), **found} if self.spec.options else found
 
     def score(self, metrics: dict) -> float:
         """Higher is fairer: minus the weighted spreads of the declared objective."""

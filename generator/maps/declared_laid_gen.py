@@ -178,9 +178,6 @@ class Generator:
 
     # --- the whole ---
     def generate(self, rng: random.Random, players: int, options: MapOptions) -> Layout:
-        if options.relaxed:
-            raise MapError(f"{self.game_id}: --relaxed is for the hand-written Royal Dukes rules; declared rules "
-                           f"keep every constraint")
         budget = options.budget or MAX_ATTEMPTS
         rejected: dict = {}
         for _ in range(budget):

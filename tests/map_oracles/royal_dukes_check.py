@@ -1,5 +1,9 @@
 """Royal Dukes layout checker, written from the rulebook (seeds/004) and components/royal-dukes/map.yaml.
 
+The hand-written checker of Royal Dukes before the game was declared in the map vocabulary: kept as
+an independent test oracle that the declared checker (generator/maps/declared_check.py) must agree
+with, strict and relaxed (tests/test_maps_declared.py).
+
 It trusts nothing in the layout: hand-made or edited files get the same checks as generated
 ones, and it never uses the generator's placement code. Every rule id it reports is listed in
 map.yaml `rules:` with the rulebook sentence it comes from.
@@ -10,10 +14,10 @@ when absent: no settlement on the side of the map or next to another) or "relaxe
 """
 from __future__ import annotations
 
-from . import grid
-from .layout import Layout, LayoutKeys
-from .rules import Violation, map_data
-from .rules import coords_text, is_int as _is_int
+from generator.maps import grid
+from generator.maps.layout import Layout, LayoutKeys
+from generator.maps.rules import Violation, map_data
+from generator.maps.rules import coords_text, is_int as _is_int
 
 GAME = "royal-dukes"
 # the keys this game's cells and placements carry (map --check refuses any other)

@@ -1,5 +1,10 @@
 """Royal Dukes map generator: 20 settlements (and optional mountains) on the 10 x 10 hex board.
 
+The hand-written generator of Royal Dukes before the game was declared in the map vocabulary
+(components/royal-dukes/map.yaml `layout:`, its --relaxed as `options:`): kept as an independent
+test oracle that the declared generator is measured and checked against (tests/test_maps_declared.py,
+bench/bench_declared.py).
+
 The rules come from components/royal-dukes/map.yaml. Settlements are placed one at a time on a
 cell drawn from the cells still legal for them (a maintained list: a placed settlement strikes
 out itself and, while no more touching pairs are allowed, its neighbours). When the list runs dry
@@ -18,9 +23,9 @@ from __future__ import annotations
 import random
 from collections import deque
 
-from . import grid
-from .layout import Layout, make_cell
-from .rules import MapOptions, map_data
+from generator.maps import grid
+from generator.maps.layout import Layout, make_cell
+from generator.maps.rules import MapError, MapOptions, map_data
 
 GAME = "royal-dukes"
 _DATA = map_data(GAME)
@@ -70,7 +75,6 @@ _BOARD = _Board(_DATA)
 
 
 def _error(message: str) -> Exception:
-    from .engine import MapError       # late: the engine imports this module
     return MapError(message)
 
 
