@@ -153,8 +153,9 @@ class Checker:
         if not is_int(players) or not low <= players <= high:
             report("players", f"{players!r} players; the game is for {low}-{high}")
         spec = getattr(layout, "grid", None)
-        if not isinstance(spec, dict) or spec.get("type") != self.grid:
-            report("grid", f"grid {spec!r}; the board is a {self.grid} grid")
+        orientation = self.decl["board"].get("orientation", "pointy") if self.grid == "hex" else None
+        if not isinstance(spec, dict) or spec.get("type") != self.grid or spec.get("orientation", orientation) != orientation:
+            report("grid", f"grid {spec!r}; the board is a {self.grid} grid" + (f", {orientation}" if orientation else ""))
         keys = ("q", "r") if self.grid == "hex" else ("x", "y")
         kinds, records, off, twice = {}, {}, [], []
         self._spaces = {}                      # off the board, of a type declared under outside:
