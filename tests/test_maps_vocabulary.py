@@ -195,12 +195,7 @@ def test_count_writes_the_layouts_it_found_and_names_the_seeds_that_failed(tmp_p
     assert code == 2 and "no seed of 20-21 found a layout" in err and not (tmp_path / "none").exists()
 
 
-def test_the_budget_is_bounded_and_only_for_declared_rules(tmp_path):
-    from generator.maps.rules import map_data
-    hand = [g for g in engine.GAMES if "python_rules" in map_data(g)]     # games still hand-written
-    if hand:
-        code, _, err = run_cli("map", hand[0], "--budget", "5", "--out", tmp_path)
-        assert code == 2 and f"{hand[0]} takes no --budget" in err
+def test_the_budget_is_bounded(tmp_path):
     code, _, err = run_cli("map", "shires", "--budget", "100001", "--out", tmp_path)
     assert code == 2 and "argument --budget: 100001 is outside 1-100,000 boards" in err
 

@@ -103,17 +103,19 @@ def test_a_per_player_group_without_seats_is_refused(tmp_path):
     both_refuse(pack, r"cards\.yaml:\d+:\d+: group 'cards' is per_player but game\.yaml lists no player_colors")
 
 
-def test_a_copy_that_changes_hand_written_map_rules_is_told_how(tmp_path):
+def test_a_copy_that_changes_the_map_numbers_gets_its_own_map(tmp_path):
+    """Every built-in game's map is declared: a copy with a seventh village (in its `layout:`)
+    maps and builds by its own numbers."""
     pack = tmp_path / "variant"
     shutil.copytree(ROOT / "components" / "royal-dukes", pack)
-    edit(pack / "map.yaml", "village: {number: 6, vp: 1}", "village: {number: 7, vp: 1}")
-    code, out, err = run_cli("map", pack, "--seed", "1", "--out", tmp_path / "out")
-    assert code == 2 and "changes settlements of the built-in rules 'royal-dukes'" in err
-    assert "layout:" in err
-    code, out, err = run_cli("build", pack, "--out", tmp_path / "out", "--quiet")   # the rest is built
-    assert code == 0 and "warning: no map layout: " in err and "changes settlements" in err
-    assert (tmp_path / "out" / "variant" / "variant-sheets.pdf").is_file()
-    assert not (tmp_path / "out" / "variant" / "variant-map.pdf").exists()
+    edit(pack / "map.yaml", "- {type: village, count: 6}", "- {type: village, count: 7}")
+    edit(pack / "map.yaml", "count: settlement, exactly: 20", "count: settlement, exactly: 21")
+    edit(pack / "map.yaml", "count: village, exactly: 6,", "count: village, exactly: 7,")
+    code, out, err = run_cli("build", pack, "--out", tmp_path / "out", "--quiet")
+    assert code == 0 and "no map layout" not in err, err
+    layout = json.loads((tmp_path / "out" / "variant" / "variant-map.json").read_text())
+    assert [c["type"] for c in layout["cells"]].count("village") == 7
+    assert (tmp_path / "out" / "variant" / "variant-map.pdf").is_file()
 
 
 # --- 4. validate finds everything build would refuse -------------------------------------------
