@@ -130,3 +130,15 @@ def test_relaxed_layouts_are_the_same_for_the_same_seed(tmp_path):
     gen, _ = tiny(tmp_path, 6, 14, [APART], {"relaxed": {"allow": {"towers-apart": 4}}})
     made = [[gen.generate(random.Random(s), 2, RELAXED).cells for s in (7, 8)] for _ in range(2)]
     assert made[0] == made[1] and made[0][0] != made[0][1]
+
+
+def test_the_docs_show_royal_dukes_option_as_it_is():
+    from conftest import ROOT
+    doc = (ROOT / "docs" / "maps.md").read_text()
+    block = doc.split("**Options: a rule the players may bend.**", 1)[1].split("```yaml\n", 1)[1].split("```", 1)[0]
+    shown = yaml.safe_load(block)
+    real = yaml.safe_load((ROOT / "components" / "royal-dukes" / "map.yaml").read_text())["layout"]
+    assert shown["options"]["relaxed"]["allow"] == real["options"]["relaxed"]["allow"]
+    ids = {r["id"]: next(k for k in r if k not in ("id", "quote", "policy")) for r in real["constraints"]}
+    for rule in shown["constraints"]:
+        assert ids[rule["id"]] in rule

@@ -197,7 +197,7 @@ def test_relaxed_layouts_use_the_allowance_only_when_needed():
         pairs[breaks["settlement-adjacent"]] += 1
     assert max(edges) <= 5 and max(pairs) <= 5
     assert edges[5] < 15 and pairs[5] < 15                   # "Some of this is ok": not always all
-    assert edges[0] + edges[1] + edges[2] > 200
+    assert edges[0] + edges[1] + edges[2] > 200 and pairs[0] + pairs[1] + pairs[2] > 200     # docs: mostly 0-2
     assert sum(edges.values()) == 300 and edges[0] < 300 and pairs[0] < 300    # it is used
 
 
