@@ -388,7 +388,8 @@ def parser() -> argparse.ArgumentParser:
     m.add_argument("--count", type=_map_count, default=1, help=f"how many layouts (seeds S, S+1, ...; at most {MAX_MAPS})")
     m.add_argument("--format", choices=["json", "svg", "pdf", "png"], default="json")
     m.add_argument("--balance", choices=["on", "off"], default="on", help="search for fair layouts (default on)")
-    m.add_argument("--relaxed", action="store_true", help="Royal Dukes: allow settlements next to each other or the edge")
+    m.add_argument("--relaxed", action="store_true", help="the looser placement the game's map.yaml options: declares (Royal Dukes: "
+                   "a few settlements on the side of the map or touching)")
     m.add_argument("--mountains", type=_map_option_count, default=0, metavar="K", help="Royal Dukes: K mountain hexes")
     m.add_argument("--budget", type=_map_budget, metavar="N", help="declared rules: boards dealt before a seed "
                                                                      "gives up (default 400)")

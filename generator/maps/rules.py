@@ -1,10 +1,9 @@
-"""What a checker reports, and the interface every game's map module provides.
+"""What a checker reports, the options a map is made with, and the interface of a generator.
 
-A game's map support is two modules, written apart so the checker never trusts the generator:
-  generator/maps/<game>_gen.py    generate(rng, players, options) -> Layout, metrics(layout) -> dict,
-                                  score(metrics) -> float (higher is fairer)
-  generator/maps/<game>_check.py  check(layout) -> list[Violation]
-and its rule data (tile mix, counts, rulebook quotes) in components/<game>/map.yaml.
+A generator (declared_gen.Generator, and the hand-written oracles under tests/map_oracles/) has
+generate(rng, players, options) -> Layout, metrics(layout) -> dict and score(metrics) -> float
+(higher is fairer); a checker, written apart so it never trusts the generator, has
+check(layout) -> list[Violation]. A game's rules and rulebook quotes are its map.yaml.
 """
 from __future__ import annotations
 
@@ -59,8 +58,8 @@ class Violation:
 @dataclass
 class MapOptions:
     balance: bool = True
-    relaxed: bool = False            # Royal Dukes: allow adjacent / edge settlements
-    mountains: int = 0               # Royal Dukes: optional mountains
+    relaxed: bool = False            # --relaxed: the allowance map.yaml `options: relaxed:` declares
+    mountains: int = 0               # --mountains: a bag's `option: mountains` count (Royal Dukes)
     budget: int | None = None        # declared rules: boards dealt before giving up (None: the default)
     extra: dict | None = None
 
