@@ -142,3 +142,51 @@ def test_the_docs_show_royal_dukes_option_as_it_is():
     ids = {r["id"]: next(k for k in r if k not in ("id", "quote", "policy")) for r in real["constraints"]}
     for rule in shown["constraints"]:
         assert ids[rule["id"]] in rule
+
+
+# --- an objective over markers near each start (docs/maps.md, objective: start_spread) ----------
+
+def marked(tmp_path, objective):
+    section = {"board": {"grid": "square", "shape": "rectangle", "cols": 7, "rows": 7},
+               "players": {"min": 2, "max": 2}, "fill": "plain", "types": {"plain": {}, "keep": {}},
+               "deal": [{"type": "keep", "count": 6}], "starts": {"over": "keep", "near": 1},
+               "markers": [{"name": "pit", "over": "plain", "count": 5}], "objective": objective}
+    path = tmp_path / "map.yaml"
+    path.write_text(yaml.safe_dump({"layout": section}, sort_keys=False))
+    return declared_gen.Generator(declared.load(section, path), "pits")
+
+
+def test_start_spread_counts_the_marked_cells_within_its_steps(tmp_path):
+    gen = marked(tmp_path, [{"start_spread": "pit", "within": 2}])
+    for seed in range(20):
+        layout = engine.generate(engine.MapRules("pits", tmp_path, {}, gen, ()), seed, 2, PLAIN)
+        starts = [tuple(p["cell"]) for p in layout.placements if p["kind"] == "start"]
+        pits = [(c["x"], c["y"]) for c in layout.cells if c.get("pit")]
+        near = [float(sum(1 for c in pits if abs(c[0] - s[0]) + abs(c[1] - s[1]) <= 2)) for s in starts]
+        assert layout.metrics["pit_near_starts"] == near
+        assert layout.metrics["pit_near_starts_spread"] == max(near) - min(near)
+
+
+def test_balancing_evens_the_markers_near_each_start(tmp_path):
+    gen = marked(tmp_path, [{"start_spread": "pit", "within": 1}])
+    rules = engine.MapRules("pits", tmp_path, {}, gen, ())
+    spread = lambda balance: sum(engine.generate(rules, s, 2, MapOptions(balance=balance)).metrics["pit_near_starts_spread"]
+                                 for s in range(20))
+    assert spread(True) < spread(False) / 2
+
+
+@pytest.mark.parametrize("objective, said", [
+    ({"start_spread": "pot", "within": 2}, r"objective\[1\]\.start_spread: no type or area declares the value 'pot'"),
+    ({"start_spread": "pit", "within": 21}, r"objective\[1\]\.within: must be a whole number from 0 to 20"),
+    ({"region_spread": "pit", "within": 2}, r"objective\[1\]: unknown key 'within'"),
+])
+def test_a_mistake_in_a_marker_objective_is_named(tmp_path, objective, said):
+    with pytest.raises(declared.DeclarationError, match=said):
+        marked(tmp_path, [objective])
+
+
+def test_cones_balance_evens_its_doom_points():
+    plain = [engine.generate("cones-of-dunshire", s, None, PLAIN).metrics for s in range(8)]
+    fair = [engine.generate("cones-of-dunshire", s, None, MapOptions()).metrics for s in range(8)]
+    key = "doom_point_near_starts_spread"
+    assert sum(m[key] for m in fair) < sum(m[key] for m in plain) / 2

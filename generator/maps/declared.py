@@ -111,7 +111,7 @@ def load(section, source: "str | Path" = "map.yaml") -> Declared:
     place = _places(rd, section, board, coords, grid_type, regions, types, groups, fixed, index)
     rd.area_keys = {k for area in place["areas"] for k in area["values"]}
     objective = read.objectives(rd, section.get("objective", []), types, groups, starts or place["seats"], tokens,
-                                place["pieces"])
+                                place["pieces"], markers)
     for t in sorted({fill, *fixed.values()} & set(types)):
         if any(isinstance(v, list) for v in types[t].values()):
             rd.fail(f"types.{t}.values", "lists choices, but its cells are not dealt from a bag",

@@ -43,7 +43,7 @@ def metrics(spec, board, layout: Layout) -> dict:
             out[f"{name}_nearest"] = steps
             out[f"{name}_nearest_spread"] = max(steps) - min(steps) if steps else 0
         else:
-            sums = _start_sums(layout, value, board, spec, index)
+            sums = _start_sums(layout, value, board, spec, index, goal["within"])
             out[f"{name}_near_starts"] = [round(s, 4) for s in sums]
             out[f"{name}_near_starts_spread"] = round(max(sums) - min(sums), 4) if sums else 0.0
     return out
@@ -71,6 +71,36 @@ def score(spec, metrics: dict) -> float:
     return total
 
 
+MARKER_DEALS = 24          # with balancing, the markers of each candidate are the fairest of this many deals
+
+
+def fairest_markers(spec, board, deal, marks: dict, starts: list) -> dict:
+    """The fairest of MARKER_DEALS marker deals (`marks` and more from deal()) for the starts, by
+    the objectives that count markers near each start; the markers are dealt last and alone, so
+    this is cheap beside dealing whole candidates."""
+    goals = [g for g in spec.objective if g.get("marker")]
+    if not goals or not starts:
+        return marks
+    coords, dist = spec.coords, board.distance
+
+    def cost(found: dict) -> float:
+        total = 0.0
+        for goal in goals:
+            near = goal["within"] if goal["within"] is not None else 1
+            counts = [sum(1 for c in found.get(goal["value"], ()) if dist(coords[s], coords[c]) <= near) for s in starts]
+            total += goal["weight"] * (max(counts) - min(counts))
+        return total
+
+    best, best_cost = marks, cost(marks)
+    for _ in range(MARKER_DEALS - 1):
+        if best_cost == 0:
+            break
+        other = deal()
+        if other is not None and cost(other) < best_cost:
+            best, best_cost = other, cost(other)
+    return best
+
+
 def _values(goal, record) -> list:
     """The value as each cell carries it (its type's, its own tile's, or its token's), counted
     as the objective's `as:` table says; None where a cell has none."""
@@ -78,6 +108,8 @@ def _values(goal, record) -> list:
     out = []
     for r in record:
         v = r.get(goal["value"])
+        if goal.get("marker"):              # a marker: each marked cell counts 1
+            v = 1 if v is True else None
         if isinstance(v, dict):             # a tile's yield {food: 1, ore: 1} counts as its amounts' sum
             v = sum(n for n in v.values() if isinstance(n, (int, float)) and not isinstance(n, bool))
         if table is not None and v is not None and not isinstance(v, (dict, list)):
@@ -118,10 +150,11 @@ def _nearest(layout, types, kind, board, spec, index) -> list[int]:
     return [min((board.distance(spec.coords[s], c) for c in cells), default=0) for s in _starts(layout, spec, index)]
 
 
-def _start_sums(layout, value, board, spec, index) -> list[float]:
-    """Each start's (or taken seat's, in player order) sum of the value within `near` steps."""
+def _start_sums(layout, value, board, spec, index, within=None) -> list[float]:
+    """Each start's (or taken seat's, in player order) sum of the value within `near` steps (the
+    objective's own `within`, where it gives one)."""
     sums = []
-    near = (spec.starts or spec.seats or {}).get("near", 1)
+    near = (spec.starts or spec.seats or {}).get("near", 1) if within is None else within
     near = near.get(layout.players, 1) if isinstance(near, dict) else near     # starts.near: per player count
     for s in _starts(layout, spec, index):
         sums.append(sum((v for i, v in enumerate(value)

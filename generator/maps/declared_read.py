@@ -508,7 +508,7 @@ def start_rules(rd, value, groups, players) -> dict | None:
             "neighbours": None if value.get("neighbours") is None else rd.whole(value["neighbours"], "starts.neighbours", 0, 8)}
 
 
-def objectives(rd, entries, types, groups, starts, tokens, pieces=()) -> list:
+def objectives(rd, entries, types, groups, starts, tokens, pieces=(), markers=()) -> list:
     out = []
     for n, entry in enumerate(entries or []):
         where = f"objective[{n + 1}]"
@@ -532,16 +532,17 @@ def objectives(rd, entries, types, groups, starts, tokens, pieces=()) -> list:
                 rd.fail(where, "nearest_spread needs starts: or seats:")
             out.append(declared_steps.read(rd, where, entry, groups))
             continue
-        rd.keys(entry, where, (kind, "per", "through", "weight", "over", "as"))
+        rd.keys(entry, where, (kind, "per", "through", "weight", "over", "as") + (("within",) if kind == "start_spread" else ()))
         value = entry[kind]
+        marker = kind == "start_spread" and value in {m["name"] for m in markers}    # a marked cell counts 1
         if kind == "nearest_spread":                 # names the types whose nearest cell is measured
             known(rd, f"{where}.{kind}", value, groups)
             if starts is None:
                 rd.fail(where, "nearest_spread needs starts: or seats:")
         elif not any(value in v for v in types.values()) and value not in {t["name"] for t in tokens} \
-                and value not in rd.area_keys:
+                and value not in rd.area_keys and not marker:
             rd.fail(f"{where}.{kind}", f"no type or area declares the value '{value}' and no token has that name",
-                    "add it under types: <type>: values:, or name a token")
+                    "add it under types: <type>: values:, or name a token" + (" or a marker" if kind == "start_spread" else ""))
         per = entry.get("per", ["quadrants"])
         per = [per] if isinstance(per, str) else per
         if kind == "region_spread":
@@ -562,7 +563,8 @@ def objectives(rd, entries, types, groups, starts, tokens, pieces=()) -> list:
         out.append({"kind": kind, "value": value, "per": per, "through": through,
                     "types": sorted(groups[value]) if kind == "nearest_spread" else None,
                     "over": sorted(groups[entry["over"]]) if "over" in entry else None,
-                    "as": _counted_as(rd, f"{where}.as", entry.get("as")),
+                    "as": _counted_as(rd, f"{where}.as", entry.get("as")), "marker": marker,
+                    "within": rd.whole(entry["within"], f"{where}.within", 0, 20) if "within" in entry else None,
                     "weight": float(weight) if isinstance(weight, (int, float)) else rd.fail(where, "weight must be a number")})
     return out
 
