@@ -74,3 +74,39 @@ def test_the_start_search_takes_the_greedy_choice_first():
                 greedy.append(c)
                 blocked |= {c - 1, c, c + 1}
         assert declared_apart.pick_apart(random.Random(seed), cells, 5, clash) == greedy
+
+
+# --- the fill's own placement rules (docs/maps.md: "The cells nothing is dealt onto ...") --------
+
+def _moat(extra: dict, water: int = 14, towers: int = 6) -> dict:
+    """A 6 x 6 square board: water dealt into its 20 edge cells (a place the bag does not fill),
+    towers anywhere, plain the fill."""
+    return {"board": {"grid": "square", "shape": "rectangle", "cols": 6, "rows": 6}, "players": {"min": 2, "max": 2},
+            "fill": "plain", "types": {"plain": {}, "tower": {}, "water": {}},
+            "deal": [{"type": "water", "count": water, "in": {"ring": 0}}, {"type": "tower", "count": towers}], **extra}
+
+
+@pytest.mark.parametrize("rule, water, towers", [
+    ({"id": "plain-inland", "off_edge": "plain", "quote": "No open ground on the shore."}, 14, 6),
+    ({"id": "walled", "not_adjacent": ["plain", "water"], "quote": "Towers wall the moat."}, 10, 12),
+])
+def test_the_fill_left_in_a_place_its_bag_does_not_fill_keeps_its_rules(tmp_path, rule, water, towers):
+    """The edge cells the water leaves, or the cells beside the water, would become plain at the
+    end of dealing: the towers go there first. (Before, every layout broke the rule.)"""
+    gen, check = generator(_moat({"constraints": [rule]}, water, towers), tmp_path)
+    rng = random.Random(4)
+    for _ in range(50):
+        layout = gen.generate(rng, 2, PLAIN)
+        assert check.check(layout) == []
+        cells = {(c["x"], c["y"]): c["type"] for c in layout.cells}
+        if "off_edge" in rule:
+            assert all(cells[c] != "plain" for c in grid.edge_cells(list(cells), "square"))
+
+
+def test_a_fill_rule_the_tiles_cannot_keep_is_named(tmp_path):
+    """Five towers for six edge cells left open: some plain stays on the shore on every board."""
+    section = _moat({"constraints": [{"id": "plain-inland", "off_edge": "plain"}]})
+    section["deal"][1]["count"] = 5
+    gen, _ = generator(section, tmp_path)
+    with pytest.raises(declared_gen.NoLayout, match=r"boards rejected by: plain-inland 30;"):
+        gen.generate(random.Random(1), 2, MapOptions(balance=False, budget=30))

@@ -20,7 +20,7 @@ class Allowance:
 
     def __init__(self, spec, board, allowed: dict, players: int):
         """allowed: rule index -> {player count: most breaks}."""
-        self.checks = [_check(spec, board, spec.rules[n], players) for n in sorted(allowed)]
+        self.checks = [check_of(spec, board, spec.rules[n], players) for n in sorted(allowed)]
         self.limit = [allowed[n][players] for n in sorted(allowed)]
         self.governed = frozenset(t for check in self.checks for t in check[1] | check[2])
         self.n = board.n
@@ -101,7 +101,7 @@ class Allowance:
                     nab[m] += step
 
 
-def _check(spec, board, rule, players) -> tuple:
+def check_of(spec, board, rule, players) -> tuple:
     """(what is counted, A, B, for each cell the cells it pairs with, or the cells that break
     nothing)."""
     a = frozenset(rule.args["a"])
@@ -138,5 +138,5 @@ def metrics(spec, board, layout) -> dict:
         if i is not None and isinstance(cell.get("type"), str):
             kind[i] = cell["type"]
     allowed = sorted({n for option in spec.options.values() for n in option["allow"]})
-    checks = [_check(spec, board, spec.rules[n], layout.players) for n in allowed]
+    checks = [check_of(spec, board, spec.rules[n], layout.players) for n in allowed]
     return {"rules": mode, "breaks": {spec.rules[n].id: k for n, k in zip(allowed, count(checks, kind))}}

@@ -1,4 +1,4 @@
-"""Choosing cells that keep apart (declared_gen.py's starts): `want` cells of the candidates, no
+"""Choosing cells that keep apart (declared_gen.py's starts and markers): `want` cells of the candidates, no
 two clashing, in a random order, by a depth-first search that takes each cell first and drops it
 only when that leads nowhere. The first path is the plain random greedy choice; the search goes
 on where the greedy choice fails, prunes a branch as soon as the cells left cannot make up the
@@ -53,3 +53,29 @@ def pick_apart(rng: random.Random, cells: list, want: int, clash: dict, accept=N
         stack.append((i + 1, blocked, chosen))                       # without c, tried after
         stack.append((i + 1, blocked | clash[c], chosen + (c,)))     # with c, tried first
     return None
+
+
+def markers(spec, board, rng: random.Random, kind: list, starts: list, players: int) -> dict | None:
+    """Marker name -> the cells it marks: random cells of its types, kept apart as the rules say."""
+    out, nbrs, coords, dist = {}, board.nbrs, spec.coords, board.distance
+    for marker in spec.markers or []:
+        rules = [r for r in spec.rules if r.args.get("marker") == marker["name"]]
+        barred = {c for s in starts for c in (s, *nbrs[s])} \
+            if any(r.kind == "marker_off_start_areas" for r in rules) else set()
+        apart = [r.args["distance"][players] for r in rules if r.kind == "marker_distance"]
+        cells = [c for c, t in enumerate(kind) if t in marker["over"] and c not in barred]
+        want = marker["count"][players]
+        for _ in range(200):
+            rng.shuffle(cells)
+            chosen: list[int] = []
+            for c in cells:
+                if len(chosen) == want:
+                    break
+                if all(dist(coords[c], coords[m]) >= d for m in chosen for d in apart):
+                    chosen.append(c)
+            if len(chosen) == want:
+                out[marker["name"]] = sorted(chosen)
+                break
+        else:
+            return None
+    return out

@@ -16,7 +16,7 @@ import copy
 import random
 
 from . import declared_allow, declared_apart, declared_areas as areas, declared_connect, declared_fair, \
-    declared_grow_gen as grow, declared_holds as holds, declared_outside, grid
+    declared_fill, declared_grow_gen as grow, declared_holds as holds, declared_outside, grid
 from .declared import GLOBAL_RULES, LOCAL_RULES, Declared, Rule, count_is_dealt
 from .declared_options import STRICT
 from .layout import Layout
@@ -99,6 +99,7 @@ class Generator:
                 made[key] = self._placement(p, self.spec.rules)
             self._placements[p] = made[key]
         self._relaxed: dict = {}            # (option, players) -> the placement less the allowed rules
+        self._fills: dict = {}              # (mode, players) -> the fill's placement rules, or None
         # the values every cell of a type carries (a list is a choice each tile makes for itself)
         self._constant = {t: {k: v for k, v in values.items() if not isinstance(v, list)}
                           for t, values in spec.types.items()}
@@ -312,6 +313,8 @@ class Generator:
             if resting >= 0:
                 reopen(resting)
                 resting = -1
+        if self._fill is not None:         # the rest first where the fill may not go (declared_fill.py)
+            return [self.spec.fill if k is None else k for k in kind] if self._fill.deal_rest(rand, kind, pending) else None
         free = [c for c, t in enumerate(kind) if t is None]       # the rest go anywhere
         if len(free) < len(pending):
             return None
@@ -436,6 +439,7 @@ class Generator:
         if mode != STRICT:
             placement, self._allow = self._relaxed_placement(mode, players)
         self.classes, self.class_of, self.open_cell, self.effects, self._start, self._cost = placement
+        self._fill = self._fill_rules(mode, players)
         if self._grower is not None:            # a grown board: the tiles are laid one by one
             return self._grower.attempt(self, rng, players, options)
         bag, carried = self._bag(rng, players, options)
@@ -445,7 +449,7 @@ class Generator:
             return self._placement_stage
         if kind is OVER_WORK:
             return f"dealing (over {WORK_PER_BOARD:,} cell updates on one board: the placement rules close too many cells)"
-        rule = self._whole_board_fails(kind, players)
+        rule = (self._fill.broken(kind) if self._fill else None) or self._whole_board_fails(kind, players)
         carried = {**self._carried(kind, carried, {c for c, _, _ in bound}), **{c: v for c, _, v in bound if v}} \
             if rule is None else carried
         rule = rule or self._values_ok(kind, carried, players)
@@ -457,11 +461,11 @@ class Generator:
         starts = self._starts(rng, kind, players)
         if starts is None:
             return "starts (no seats meet starts: and the start rules)"
-        marks = self._markers(rng, kind, starts, players)
+        marks = declared_apart.markers(spec, self.board, rng, kind, starts, players)
         if marks is None:
             return "markers (no cells meet markers: and the marker rules)"
         if options.balance:             # the fairest of a few marker deals for these starts
-            marks = declared_fair.fairest_markers(spec, self.board, lambda: self._markers(rng, kind, starts, players),
+            marks = declared_fair.fairest_markers(spec, self.board, lambda: declared_apart.markers(spec, self.board, rng, kind, starts, players),
                                                   marks, starts)
         spaces = declared_outside.place(self.spec, self.board, rng, kind, players)
         if spaces is None:
@@ -475,6 +479,13 @@ class Generator:
             layout.placements += grow.finish(self.spec, rng, on_board, self.spec.coords, edge, players)
         return layout
 
+    def _fill_rules(self, mode: str, players: int):
+        if (mode, players) not in self._fills:
+            allowed = self.spec.options[mode]["allow"] if mode != STRICT else {}
+            fill = declared_fill.FillRules(self.spec, self.board, players, allowed)
+            self._fills[mode, players] = fill if fill.rules else None
+        return self._fills[mode, players]
+
     def _relaxed_placement(self, mode: str, players: int) -> tuple:
         """The placement classes less the rules the option allows to break, and its allowance."""
         if (mode, players) not in self._relaxed:
@@ -483,31 +494,6 @@ class Generator:
             rules = [r for n, r in enumerate(self.spec.rules) if n not in allowed]
             self._relaxed[mode, players] = (self._placement(players, rules, allow.governed), allow)
         return self._relaxed[mode, players]
-
-    def _markers(self, rng: random.Random, kind: list, starts: list, players: int) -> dict | None:
-        """Marker name -> the cells it marks: random cells of its types, kept apart as the rules say."""
-        out, nbrs, coords, dist = {}, self.board.nbrs, self.spec.coords, self.board.distance
-        for marker in self.spec.markers or []:
-            rules = [r for r in self.spec.rules if r.args.get("marker") == marker["name"]]
-            barred = {c for s in starts for c in (s, *nbrs[s])} \
-                if any(r.kind == "marker_off_start_areas" for r in rules) else set()
-            apart = [r.args["distance"][players] for r in rules if r.kind == "marker_distance"]
-            cells = [c for c, t in enumerate(kind) if t in marker["over"] and c not in barred]
-            want = marker["count"][players]
-            for _ in range(200):
-                rng.shuffle(cells)
-                chosen: list[int] = []
-                for c in cells:
-                    if len(chosen) == want:
-                        break
-                    if all(dist(coords[c], coords[m]) >= d for m in chosen for d in apart):
-                        chosen.append(c)
-                if len(chosen) == want:
-                    out[marker["name"]] = sorted(chosen)
-                    break
-            else:
-                return None
-        return out
 
     def _carried(self, kind: list, carried: dict, bound=frozenset()) -> dict:
         """cell -> the values its tile carries (the type's shuffled tiles, in cell order; the
