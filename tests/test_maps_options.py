@@ -99,6 +99,8 @@ def test_a_board_strict_rules_cannot_fill_is_dealt_within_the_allowance(tmp_path
     layout.players = 3
     layout.metrics = {"rules": "relaxed"}
     assert "(relaxed allows 2)" in check.check(layout)[0].message
+    layout.players = [3]                                          # garbage: said as such, never a traceback
+    assert [v.rule for v in check.check(layout)] == ["players"]
 
 
 def test_an_allowance_over_cells_counts_cells(tmp_path):

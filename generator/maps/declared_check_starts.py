@@ -60,12 +60,15 @@ def start_quota(ck, n, rule, starts, kinds, dist, report, players) -> None:
 
 def per_count(value, players):
     """A number of the rules, or its value for this player count when given per player count
-    ({3: 1, 4: 2}); None when the layout's player count has none."""
-    return value.get(players) if isinstance(value, dict) else value
-
+    ({3: 1, 4: 2}); None when the layout's player count has none (or is no number at all)."""
+    if not isinstance(value, dict):
+        return value
+    return value.get(players) if isinstance(players, int) else None
 
 
 def distance_for(value, players) -> int:
-    """A distance (step, within, spread) of the rules, or its value for this player count; for a
-    player count the game does not have (a fault said on its own) the largest."""
-    return value.get(players, max(value.values())) if isinstance(value, dict) else value
+    """A distance (step, within, spread, an allowance) of the rules, or its value for this player
+    count; for a player count the game does not have (a fault said on its own) the largest."""
+    if not isinstance(value, dict):
+        return value
+    return value.get(players, max(value.values())) if isinstance(players, int) else max(value.values())

@@ -8,9 +8,8 @@ would break such a rule, and the board is dealt again when the fill still breaks
 """
 from __future__ import annotations
 
+from .declared import LOCAL_RULES
 from .declared_allow import check_of, count
-
-LOCAL = ("not_adjacent", "min_distance", "off_edge", "on_edge", "near")
 
 
 class FillRules:
@@ -20,7 +19,7 @@ class FillRules:
     def __init__(self, spec, board, players: int, allowed: dict):
         fill = self.fill = spec.fill
         named = [n for n, r in enumerate(spec.rules)
-                 if r.kind in LOCAL and fill in r.args.get("a", frozenset()) | r.args.get("b", frozenset())]
+                 if r.kind in LOCAL_RULES and fill in r.args.get("a", frozenset()) | r.args.get("b", frozenset())]
         self.rules = [spec.rules[n] for n in named]
         self.limits = [allowed[n][players] if n in allowed else 0 for n in named]
         self.checks = [check_of(spec, board, spec.rules[n], players) for n in named]

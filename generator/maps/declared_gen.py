@@ -465,8 +465,8 @@ class Generator:
         if marks is None:
             return "markers (no cells meet markers: and the marker rules)"
         if options.balance:             # the fairest of a few marker deals for these starts
-            marks = declared_fair.fairest_markers(spec, self.board, lambda: declared_apart.markers(spec, self.board, rng, kind, starts, players),
-                                                  marks, starts)
+            again = lambda: declared_apart.markers(spec, self.board, rng, kind, starts, players)    # noqa: E731
+            marks = declared_fair.fairest_markers(spec, self.board, again, marks, starts)
         spaces = declared_outside.place(self.spec, self.board, rng, kind, players)
         if spaces is None:
             return "outside (no spaces off the board meet the min_distance rules)"
