@@ -6,7 +6,8 @@ writes (sheets, boards, map, handout) on A4 and on Letter, read back with PyMuPD
 - no two seat colours, and no seat's piece and another piece of the same size and shape, closer
   than MIN_DELTA_E (CIEDE2000);
 - every tile the map legend names is drawn on the map, and every tile drawn is in the legend;
-- a handout table is never split across a page or a column, nor a lead-in from its list;
+- a handout table is never split across a page or a column, nor a lead-in from its list, and
+  no handout text but the page's foot is under 9.5 pt;
 - no two texts of a map overlap;
 - no front or one-sided page of the sheets is near empty.
 """
@@ -275,6 +276,23 @@ def test_every_legend_entry_is_drawn_on_the_map_and_every_tile_drawn_is_in_the_l
 
 
 # --- handouts --------------------------------------------------------------------------------
+
+HANDOUT_MIN_PT = 9.5         # body and tables alike (docs/handouts.md); only the page's foot line is smaller
+
+
+@pytest.mark.slow
+def test_no_handout_text_but_the_page_foot_is_under_9_5_pt(builds):
+    """Tables are read at the same arm's length as the body: no cell, heading or line of a
+    handout is under 9.5 pt. The foot line (game, version, page number) is the one exception."""
+    paper, folders = builds
+    small = []
+    for pack, folder in folders.items():
+        for number, page in enumerate(pymupdf.open(folder / f"{pack}-handout.pdf"), 1):
+            foot = page.rect.height - 12 * 72 / 25.4
+            small += [f"{pack} p{number}: {s['size']:.2f} pt '{s['text'].strip()[:30]}'"
+                      for s in spans(page) if s["size"] < HANDOUT_MIN_PT - 0.02 and s["bbox"][1] < foot]
+    assert not small, f"{paper}: {len(small)} handout spans under {HANDOUT_MIN_PT} pt:\n" + "\n".join(small[:40])
+
 
 def table_headers(page, accent: str) -> int:
     """How many table header rows a handout page shows: bands filled in the handout's accent
