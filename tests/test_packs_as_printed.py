@@ -69,6 +69,31 @@ def test_no_text_under_6_pt_on_any_page(builds):
     assert not small, f"{paper}: {len(small)} spans under {MIN_PT} pt:\n" + "\n".join(small[:40])
 
 
+@pytest.mark.slow
+def test_no_text_under_6_pt_with_a_version_and_new_marks(tmp_path):
+    """A pack built with a version and --changes-since carries NEW on what changed: NEW prints at
+    6 pt or more like every other text; the version itself is the one small mark (1.4 mm, about
+    4 pt, by default: a build identifier for the designer, docs/manifests.md)."""
+    from conftest import copy_pack, run_cli
+    pack = copy_pack("royal-dukes", tmp_path)
+    code, _, err = run_cli("build", pack, "--out", tmp_path / "old", "--quiet", "--version", "v1")
+    assert code == 0, err
+    settlements = pack / "settlements.yaml"
+    settlements.write_text(settlements.read_text().replace("name: Village,", "name: Hamlet,"))
+    code, _, err = run_cli("build", pack, "--out", tmp_path / "new", "--quiet", "--version", "v2",
+                           "--changes-since", tmp_path / "old" / "royal-dukes")
+    assert code == 0, err
+    small, new = [], 0
+    for pdf in pdfs(tmp_path / "new" / "royal-dukes"):
+        for number, page in enumerate(pymupdf.open(pdf), 1):
+            for s in spans(page):
+                new += s["text"].strip() == "NEW"
+                if s["size"] < MIN_PT - 0.02 and s["text"].strip() != "v2":
+                    small.append(f"{pdf.name} p{number}: {s['size']:.2f} pt '{s['text'].strip()[:30]}'")
+    assert new >= 6, f"{new} NEW marks printed (6 Village chits changed, on the sheets and in the changes PDF)"
+    assert not small, "\n".join(small[:40])
+
+
 # --- nothing printed that a player would read as a missing value -----------------------------
 
 # "None" (or null, nan) alone or after a word ("Player None"); not "None open: ..." opening a sentence
