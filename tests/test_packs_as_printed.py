@@ -319,6 +319,21 @@ def test_no_handout_text_but_the_page_foot_is_under_9_5_pt(builds):
     assert not small, f"{paper}: {len(small)} handout spans under {HANDOUT_MIN_PT} pt:\n" + "\n".join(small[:40])
 
 
+@pytest.mark.slow
+def test_no_handout_word_is_broken_across_lines(builds):
+    """A table column too narrow for a word breaks it with a hyphen ('Monst-er', 'Valu-es'):
+    legal for a designer's own pack, but the five packs' columns are wide enough for every word
+    they hold at 9.5 pt. A word ending in '-' that the handout.yaml never wrote is a broken one."""
+    paper, folders = builds
+    broken = []
+    for pack, folder in folders.items():
+        written = (ROOT / "components" / pack / "handout.yaml").read_text()
+        for number, page in enumerate(pymupdf.open(folder / f"{pack}-handout.pdf"), 1):
+            broken += [f"{pack} p{number}: {w[4]!r}" for w in page.get_text("words")
+                       if w[4].endswith("-") and len(w[4]) > 2 and w[4] not in written]
+    assert not broken, f"{paper}:\n" + "\n".join(broken)
+
+
 def table_headers(page, accent: str) -> int:
     """How many table header rows a handout page shows: bands filled in the handout's accent
     colour no taller than a few lines (the title band is taller)."""
