@@ -126,14 +126,14 @@ class Art:
                 out.append(_format(fmt, cell))
         return out
 
-    def badges(self, cell: dict) -> list[tuple[dict, object]]:
+    def badges(self, cell: dict, skip=()) -> list[tuple[dict, object]]:
         """[(style, owner)]: cell facts drawn as a marker (e.g. a Doom Point), from look.badges.
         `text` formats the cell's facts onto the badge ("{number}"). A badge with `owner: true` names a seat (whose tile set a tile comes from): it is drawn
         as that player's marker, colour and seat number, where a "Player N" line under the name
-        would take the room of the tile's icon."""
+        would take the room of the tile's icon. `skip`: badge keys left off."""
         out = []
         for key, style in self.look.get("badges", {}).items():
-            if cell.get(key) in (None, False) or (cell.get("face_down") and style.get("hidden")):
+            if key in skip or cell.get(key) in (None, False) or (cell.get("face_down") and style.get("hidden")):
                 continue
             owner = self.seat(cell[key]) if style.get("owner") else None
             if style.get("owner") and owner is None:
@@ -387,8 +387,12 @@ def _markers_by_cell(layout: Layout, art: Art) -> dict:
     (look.markers.<kind>.hidden_on_face_down) are left off."""
     cells = layout.by_coord()
     out: dict = {}
+    # an owner badge tells seats apart: on a map of one seat (Dragon Towers solo) it would say
+    # the same on every tile, so it is left off
+    single = {key for key, style in art.look.get("badges", {}).items() if style.get("owner")
+              and len({c.get(key) for c in layout.cells} - {None, False}) <= 1}
     for cell in layout.cells:
-        badges = art.badges(cell)
+        badges = art.badges(cell, single)
         if badges:
             out.setdefault(layout.coord(cell), []).extend(badges)
     for placement in layout.placements:
