@@ -93,6 +93,20 @@ def test_owned_markers_carry_the_seat_number():
     assert not any(w.startswith(("Player ", "Roll ")) for w in words)      # badges, not label lines
 
 
+def test_a_map_of_one_seat_prints_no_owner_badges():
+    """Solo Dragon Towers: every tile is the one player's, so no tile carries a '1' badge; the
+    pieces still carry their seat number and the Empty tiles their d6 number."""
+    layout = engine.generate("dragon-towers", 4, players=1)
+    svg, _, _ = render_layout(layout, "Title")
+    texts = [(float(t.get("y")), "".join(t.itertext())) for t in ET.fromstring(svg).iter(NS + "text")]
+    legend_top = next(y for y, s in texts if s == "Tiles")
+    numbers = [s for y, s in texts if y < legend_top and s.isdigit()]
+    expected = [str(p["owner"]) for p in layout.placements if "owner" in p]
+    expected += [str(c["number"]) for c in layout.cells if "number" in c]
+    assert sorted(numbers) == sorted(expected)
+    assert "From this player's set of tiles" not in {s for y, s in texts if y > legend_top}
+
+
 def test_a_separate_reveal_sheet_shows_the_face_down_tiles(tmp_path):
     from generator.impose import Options
     from generator.maps.output import map_files
