@@ -288,11 +288,11 @@ def test_an_output_folder_that_cannot_be_written_is_named(command, folder, share
 
 # --- 2. a table word longer than its column ----------------------------------------------------
 
-COUNTER_TABLE = "          widths: [21, 47, 19, 13]\n          rows:\n"
+COUNTER_TABLE = "          widths: [23, 45, 20, 12]\n          rows:\n"
 
 
 def handout_with_row(tmp_path: Path, row: str) -> tuple[Path, int]:
-    """A copy of Royal Dukes whose counter table (Rank 21 %, Influence 47 %, ...) starts with
+    """A copy of Royal Dukes whose counter table (Rank 23 %, Influence 45 %, ...) starts with
     `row`; and the handout.yaml line of that table block."""
     pack = tmp_path / "rd"
     shutil.copytree(ROOT / "components" / "royal-dukes", pack)
