@@ -41,7 +41,10 @@ from .yamlsrc import load_yaml
 MAX_PAGES = 2
 # Body sizes tried, largest first that fits: read at arm's length across a table, never below 9.5 pt.
 MIN_BODY_PT, MAX_BODY_PT, STEP_PT = 9.5, 12.0, 0.25
-CELL_BELOW_BODY, HEADING_OVER_BODY, TITLE_PT = 1.0, 1.2, 20
+# Table text is a little under the body, where the body is large, but a player reads a table at
+# the same arm's length: never under the body's floor.
+CELL_BELOW_BODY, MIN_CELL_PT = 1.0, MIN_BODY_PT
+HEADING_OVER_BODY, TITLE_PT = 1.2, 20
 MARGIN, GUTTER, BAND = 7 * mm, 4 * mm, 12 * mm      # home printers need 5 mm of margin
 FOOT = 10 * mm               # bottom margin: the footer line sits under the columns
 FONTS = {"Sans": "LiberationSans-Regular.ttf", "Sans-Bold": "LiberationSans-Bold.ttf",
@@ -116,7 +119,7 @@ class _Typesetter:
 
     def __init__(self, rec, source: HandoutSource, keep_boxes: bool = True, body_pt: float = MIN_BODY_PT):
         self.rec, self.source, self.keep_boxes, self.body_pt = rec, source, keep_boxes, body_pt
-        body, cell, heading = body_pt, body_pt - CELL_BELOW_BODY, body_pt * HEADING_OVER_BODY
+        body, cell, heading = body_pt, max(body_pt - CELL_BELOW_BODY, MIN_CELL_PT), body_pt * HEADING_OVER_BODY
         accent = colors.HexColor(rec.accent)
         self.accent = accent
         self.env = Sandbox(undefined=jinja2.StrictUndefined, autoescape=False)

@@ -24,6 +24,7 @@ ART = {"front": "tuckbox/front.svg.j2", "back": "tuckbox/back.svg.j2",
        "spine-left": "tuckbox/spine.svg.j2", "spine-right": "tuckbox/spine.svg.j2"}
 SIDEWAYS = {"spine-left", "spine-right"}     # drawn lying down, turned to read bottom to top
 GLUE_GREY = (0.85, 0.85, 0.85)
+GLUE_MIN_MM = 6 * 25.4 / 72        # the word GLUE: 6 pt at least
 
 
 @dataclass(frozen=True)
@@ -148,7 +149,9 @@ def _glue(ctx, panel: Panel) -> None:
     ctx.fill()
     ctx.set_source_rgb(0.35, 0.35, 0.35)
     ctx.select_font_face(LABEL_FONT)
-    ctx.set_font_size(min(3.0, r.w * 0.5, r.h * 0.5))
+    # 3 mm, or half the flap across, but never under 6 pt (no printed text of ours is): a 6 pt
+    # word's capitals (1.5 mm) still sit well inside the 4 mm glue flap of the thinnest box
+    ctx.set_font_size(min(3.0, max(GLUE_MIN_MM, min(r.w, r.h) * 0.5)))
     extents = ctx.text_extents("GLUE")
     if r.h > r.w:                            # a tall flap: the word along it
         ctx.translate(r.x + r.w / 2 + extents[3] / 2, r.y + r.h / 2 + extents[2] / 2)

@@ -19,6 +19,9 @@ ROUND_INSET = 0.2     # hexes and circles: a fifth of the face in from the edge,
 FONT = "Liberation Sans"
 GREY = (0.45, 0.45, 0.45)     # readable on light and mid art, quieter than the face's own text
 NEW = "NEW"                   # bold, before the version where they share a place
+# NEW is read by players sorting a reprint into the box: never under 6 pt, whatever the
+# version's size (the version is a small build mark for the designer, 1.4 mm by default)
+NEW_MIN_SIZE = 6 * 25.4 / 72  # mm
 
 
 def titled(title: str, version: str) -> str:
@@ -34,6 +37,7 @@ class Stamp:
     size: float           # text height in mm
     anchor: str           # 'start' | 'middle' | 'end'
     lead: str = ""        # bold words before the text (NEW)
+    lead_size: float = 0.0    # the lead's text height in mm (0: `size`)
 
 
 def stamp(text: str, place: str, size: float, width: float, height: float, shape: str) -> Stamp | None:
@@ -60,9 +64,11 @@ def stamps(game, is_new=None):
         new_place = g.new_mark or d.get("new_mark") or place
         version = stamp(game.version, place, size, g.width, g.height, g.shape)
         plain[g.id] = (version,) if version else ()
-        new = stamp(NEW, new_place, size, g.width, g.height, g.shape)
+        new_size = max(size, NEW_MIN_SIZE)
+        new = stamp(NEW, new_place, new_size, g.width, g.height, g.shape)
         if new and version and new_place == place:          # one line: NEW v2
-            marked[g.id] = (replace(version, lead=NEW),)
+            drop = new_size - size if place.startswith("top") else 0.0     # the taller NEW stays inside
+            marked[g.id] = (replace(version, lead=NEW, lead_size=new_size, y=version.y + drop),)
         else:
             marked[g.id] = plain[g.id] + ((replace(new, text="", lead=NEW),) if new else ())
     if is_new is None:
@@ -75,16 +81,18 @@ def draw(ctx, marks) -> None:
     from .svgdraw.fontface import font_face
     for mark in marks:
         ctx.save()
-        ctx.set_font_size(mark.size)
-        runs = [(font_face(FONT, True, False), mark.lead + (" " if mark.text else ""))] if mark.lead else []
-        runs += [(font_face(FONT, False, False), mark.text)] if mark.text else []
+        runs = [(font_face(FONT, True, False), mark.lead_size or mark.size, mark.lead + (" " if mark.text else ""))
+                ] if mark.lead else []
+        runs += [(font_face(FONT, False, False), mark.size, mark.text)] if mark.text else []
         widths = []
-        for face, text in runs:
+        for face, size, text in runs:
             ctx.set_font_face(face)
+            ctx.set_font_size(size)
             widths.append(ctx.text_extents(text)[4])
         ctx.move_to(mark.x - {"start": 0.0, "middle": sum(widths) / 2, "end": sum(widths)}[mark.anchor], mark.y)
         ctx.set_source_rgb(*GREY)
-        for face, text in runs:
+        for face, size, text in runs:
             ctx.set_font_face(face)
+            ctx.set_font_size(size)
             ctx.show_text(text)
         ctx.restore()

@@ -1,5 +1,5 @@
 """Handouts: every game's handout builds on one sheet (2 pages), sets its body at 9.5 pt or
-more (tables 1 pt less), embeds only our fonts, has every required section, and shows manifest values."""
+more (tables 1 pt less but never under 9.5 pt), embeds only our fonts, has every required section, and shows manifest values."""
 import re
 
 import pymupdf
@@ -55,7 +55,7 @@ def test_handout_fits_one_sheet_with_readable_type(handouts, game):
              for line in block.get("lines", []) for span in line["spans"] if span["text"].strip()]
     body = max(set(sizes), key=sizes.count)           # the size most text is set in
     assert body >= 9.5 - 0.01, f"body text at {body} pt"
-    assert min(sizes) >= 8.5 - 0.01                      # table cells: 1 pt under the body
+    assert min(sizes) >= 8.5 - 0.01                      # the page foot; all else: test_packs_as_printed
     ours = our_font_names()
     for page in doc:
         for xref, ext, kind, basefont, *_ in page.get_fonts(full=True):

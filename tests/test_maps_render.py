@@ -81,10 +81,30 @@ def test_face_down_tiles_show_their_back_only():
 
 
 def test_owned_markers_carry_the_seat_number():
+    """Every owned piece, and every tile's badge of whose set it comes from (look.badges with
+    owner: true), carries its seat number; each Empty tile's badge its d6 number."""
     layout, texts, legend_top = drawing("dragon-towers")
     numbers = [s for y, s in texts if y < legend_top and s.isdigit()]
     owned = [p for p in layout.placements if "owner" in p]
-    assert sorted(numbers) == sorted(str(p["owner"]) for p in owned)
+    expected = [str(p["owner"]) for p in owned] + [str(c["placed_by"]) for c in layout.cells]
+    expected += [str(c["number"]) for c in layout.cells if "number" in c]
+    assert sorted(numbers) == sorted(expected)
+    words = [s for y, s in texts if y < legend_top]
+    assert not any(w.startswith(("Player ", "Roll ")) for w in words)      # badges, not label lines
+
+
+def test_a_map_of_one_seat_prints_no_owner_badges():
+    """Solo Dragon Towers: every tile is the one player's, so no tile carries a '1' badge; the
+    pieces still carry their seat number and the Empty tiles their d6 number."""
+    layout = engine.generate("dragon-towers", 4, players=1)
+    svg, _, _ = render_layout(layout, "Title")
+    texts = [(float(t.get("y")), "".join(t.itertext())) for t in ET.fromstring(svg).iter(NS + "text")]
+    legend_top = next(y for y, s in texts if s == "Tiles")
+    numbers = [s for y, s in texts if y < legend_top and s.isdigit()]
+    expected = [str(p["owner"]) for p in layout.placements if "owner" in p]
+    expected += [str(c["number"]) for c in layout.cells if "number" in c]
+    assert sorted(numbers) == sorted(expected)
+    assert "From this player's set of tiles" not in {s for y, s in texts if y > legend_top}
 
 
 def test_a_separate_reveal_sheet_shows_the_face_down_tiles(tmp_path):

@@ -91,6 +91,21 @@ def test_every_hex_prints_its_name_and_mark_and_no_internal_id(built):
     assert text["Space"] == MAP["tiles"]["blank"]["count"]       # every blank hex is an Open Space
 
 
+def test_the_band_captions_stand_apart(built):
+    """Influence, Production, Votes and Garrison head the band's columns at 6 pt: each at least
+    1 mm clear of the next on its line (in bold, 'Influence' ended 0.2 mm before 'Production')."""
+    order = ["Influence", "Production", "Votes", "Garrison"]
+    gaps = []
+    with pymupdf.open(built / "shires-sheets.pdf") as doc:
+        for page in doc:
+            captions = sorted((w for w in page.get_text("words") if w[4] in order), key=lambda w: (round(w[3]), w[0]))
+            for a, b in zip(captions, captions[1:]):
+                if abs(a[3] - b[3]) < 1 and order.index(b[4]) == order.index(a[4]) + 1:
+                    gaps.append(b[0] - a[2])
+    assert len(gaps) >= 90, f"{len(gaps)} caption pairs found"     # three on each Hamlet hex and Shire chit
+    assert min(gaps) >= 1.0 * MM, f"closest captions {min(gaps) / MM:.2f} mm apart"
+
+
 def test_no_page_lost_its_resources(built):
     """Every sheet draws something: a page whose resources were lost prints blank."""
     with pymupdf.open(built / "shires-sheets.pdf") as doc:

@@ -175,8 +175,8 @@ def test_a_number_changed_once_changes_on_every_face(shires, tmp_path):
     row = next(_line(page1, "Hamlet", nth=n) for n in range(5) if _line(page1, "Hamlet", nth=n)[:1] == ["to"])
     assert _numbers(row)[:1] == ["17"]                      # "Hamlet to Village" row, Wood column
     assert "13" in _numbers(_line(page1, "Simple"))
-    all_text = " ".join(p.get_text() for p in handout)
-    assert "19 Gold" in all_text
+    all_text = " ".join(" ".join(p.get_text().split()) for p in handout)
+    assert "Knight 19" in all_text          # the Mercenary muster row: costs as the resource icons
 
 
 # --- the Army Unit counters fit the spaces the rules put them on ------------------------------

@@ -6,7 +6,8 @@ writes (sheets, boards, map, handout) on A4 and on Letter, read back with PyMuPD
 - no two seat colours, and no seat's piece and another piece of the same size and shape, closer
   than MIN_DELTA_E (CIEDE2000);
 - every tile the map legend names is drawn on the map, and every tile drawn is in the legend;
-- a handout table is never split across a page or a column, nor a lead-in from its list;
+- a handout table is never split across a page or a column, nor a lead-in from its list, and
+  no handout text but the page's foot is under 9.5 pt;
 - no two texts of a map overlap;
 - no front or one-sided page of the sheets is near empty.
 """
@@ -66,6 +67,31 @@ def test_no_text_under_6_pt_on_any_page(builds):
                 small += [f"{pdf.name} p{number}: {s['size']:.2f} pt '{s['text'].strip()[:30]}'"
                           for s in spans(page) if s["size"] < MIN_PT - 0.02]
     assert not small, f"{paper}: {len(small)} spans under {MIN_PT} pt:\n" + "\n".join(small[:40])
+
+
+@pytest.mark.slow
+def test_no_text_under_6_pt_with_a_version_and_new_marks(tmp_path):
+    """A pack built with a version and --changes-since carries NEW on what changed: NEW prints at
+    6 pt or more like every other text; the version itself is the one small mark (1.4 mm, about
+    4 pt, by default: a build identifier for the designer, docs/manifests.md)."""
+    from conftest import copy_pack, run_cli
+    pack = copy_pack("royal-dukes", tmp_path)
+    code, _, err = run_cli("build", pack, "--out", tmp_path / "old", "--quiet", "--version", "v1")
+    assert code == 0, err
+    settlements = pack / "settlements.yaml"
+    settlements.write_text(settlements.read_text().replace("name: Village,", "name: Hamlet,"))
+    code, _, err = run_cli("build", pack, "--out", tmp_path / "new", "--quiet", "--version", "v2",
+                           "--changes-since", tmp_path / "old" / "royal-dukes")
+    assert code == 0, err
+    small, new = [], 0
+    for pdf in pdfs(tmp_path / "new" / "royal-dukes"):
+        for number, page in enumerate(pymupdf.open(pdf), 1):
+            for s in spans(page):
+                new += s["text"].strip() == "NEW"
+                if s["size"] < MIN_PT - 0.02 and s["text"].strip() != "v2":
+                    small.append(f"{pdf.name} p{number}: {s['size']:.2f} pt '{s['text'].strip()[:30]}'")
+    assert new >= 6, f"{new} NEW marks printed (6 Village chits changed, on the sheets and in the changes PDF)"
+    assert not small, "\n".join(small[:40])
 
 
 # --- nothing printed that a player would read as a missing value -----------------------------
@@ -275,6 +301,38 @@ def test_every_legend_entry_is_drawn_on_the_map_and_every_tile_drawn_is_in_the_l
 
 
 # --- handouts --------------------------------------------------------------------------------
+
+HANDOUT_MIN_PT = 9.5         # body and tables alike (docs/handouts.md); only the page's foot line is smaller
+
+
+@pytest.mark.slow
+def test_no_handout_text_but_the_page_foot_is_under_9_5_pt(builds):
+    """Tables are read at the same arm's length as the body: no cell, heading or line of a
+    handout is under 9.5 pt. The foot line (game, version, page number) is the one exception."""
+    paper, folders = builds
+    small = []
+    for pack, folder in folders.items():
+        for number, page in enumerate(pymupdf.open(folder / f"{pack}-handout.pdf"), 1):
+            foot = page.rect.height - 12 * 72 / 25.4
+            small += [f"{pack} p{number}: {s['size']:.2f} pt '{s['text'].strip()[:30]}'"
+                      for s in spans(page) if s["size"] < HANDOUT_MIN_PT - 0.02 and s["bbox"][1] < foot]
+    assert not small, f"{paper}: {len(small)} handout spans under {HANDOUT_MIN_PT} pt:\n" + "\n".join(small[:40])
+
+
+@pytest.mark.slow
+def test_no_handout_word_is_broken_across_lines(builds):
+    """A table column too narrow for a word breaks it with a hyphen ('Monst-er', 'Valu-es'):
+    legal for a designer's own pack, but the five packs' columns are wide enough for every word
+    they hold at 9.5 pt. A word ending in '-' that the handout.yaml never wrote is a broken one."""
+    paper, folders = builds
+    broken = []
+    for pack, folder in folders.items():
+        written = (ROOT / "components" / pack / "handout.yaml").read_text()
+        for number, page in enumerate(pymupdf.open(folder / f"{pack}-handout.pdf"), 1):
+            broken += [f"{pack} p{number}: {w[4]!r}" for w in page.get_text("words")
+                       if w[4].endswith("-") and len(w[4]) > 2 and w[4] not in written]
+    assert not broken, f"{paper}:\n" + "\n".join(broken)
+
 
 def table_headers(page, accent: str) -> int:
     """How many table header rows a handout page shows: bands filled in the handout's accent

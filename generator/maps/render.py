@@ -126,10 +126,23 @@ class Art:
                 out.append(_format(fmt, cell))
         return out
 
-    def badges(self, cell: dict) -> list[dict]:
-        """Cell facts drawn as a marker (e.g. a Doom Point), from look.badges."""
-        return [dict(style, kind=key) for key, style in self.look.get("badges", {}).items()
-                if cell.get(key) not in (None, False) and not (cell.get("face_down") and style.get("hidden"))]
+    def badges(self, cell: dict, skip=()) -> list[tuple[dict, object]]:
+        """[(style, owner)]: cell facts drawn as a marker (e.g. a Doom Point), from look.badges.
+        `text` formats the cell's facts onto the badge ("{number}"). A badge with `owner: true` names a seat (whose tile set a tile comes from): it is drawn
+        as that player's marker, colour and seat number, where a "Player N" line under the name
+        would take the room of the tile's icon. `skip`: badge keys left off."""
+        out = []
+        for key, style in self.look.get("badges", {}).items():
+            if key in skip or cell.get(key) in (None, False) or (cell.get("face_down") and style.get("hidden")):
+                continue
+            owner = self.seat(cell[key]) if style.get("owner") else None
+            if style.get("owner") and owner is None:
+                continue                  # a seat nobody sits at: no badge, never a blank one
+            style = {"shape": "circle", **style, "kind": key}
+            if "text" in style:              # a fact printed on the badge, e.g. a tile's die number
+                style["text"] = _format(style["text"], cell)
+            out.append((style, owner))
+        return out
 
     def marker_style(self, placement: dict) -> dict:
         kinds = self.look.get("markers", {})
@@ -140,13 +153,17 @@ class Art:
         """(colour, text, player name) of a placement's owner, or None. Owners are seat numbers
         (1 = first player colour) or player ids (look.owner_key names the key)."""
         key = self.look.get("owner_key", "owner")
-        value = placement.get(key)
+        label = placement.get("label") if key != "owner" else None
+        return self.seat(placement.get(key), label)
+
+    def seat(self, value, label=None):
+        """(colour, text, player name) of the player a seat number or player id names, or None;
+        text: `label`, else the seat number."""
         if value is None or isinstance(value, bool):
             return None
-        for seat, player in enumerate(self.players, 1):
-            if value == seat or value == player.id:
-                text = str(placement.get("label", seat)) if key != "owner" else str(seat)
-                return player.color, text, player.name
+        for number, player in enumerate(self.players, 1):
+            if value == number or value == player.id:
+                return player.color, str(label if label is not None else number), player.name
         return None
 
 
@@ -370,9 +387,14 @@ def _markers_by_cell(layout: Layout, art: Art) -> dict:
     (look.markers.<kind>.hidden_on_face_down) are left off."""
     cells = layout.by_coord()
     out: dict = {}
+    # an owner badge tells seats apart: on a map of one seat (Dragon Towers solo) it would say
+    # the same on every tile, so it is left off
+    single = {key for key, style in art.look.get("badges", {}).items() if style.get("owner")
+              and len({c.get(key) for c in layout.cells} - {None, False}) <= 1}
     for cell in layout.cells:
-        for badge in art.badges(cell):
-            out.setdefault(layout.coord(cell), []).append((badge, None))
+        badges = art.badges(cell, single)
+        if badges:
+            out.setdefault(layout.coord(cell), []).extend(badges)
     for placement in layout.placements:
         coord = _coord_of(placement)
         if coord is None or placement.get("face_down_hidden"):
