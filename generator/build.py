@@ -53,7 +53,7 @@ def build(pack_root: Path, request: BuildRequest, progress: Progress | None = No
     built = built_groups(game, request, result)
     staged: dict[str, bytes] = {}
     progress.start(sum(g.total * g.sides for g in built), f"{game.id}")
-    for name, role, groups in documents(game, built):
+    for name, role, groups in documents(game, built, result.options):
         staged[name], meta = _render_groups(game, groups, request, progress, role, result)
         result.files.append({"path": name, "role": role, **meta})
         _check_output_bytes(game, staged)
@@ -83,16 +83,29 @@ def built_groups(game: Game, request: BuildRequest, result: BuildResult) -> list
     return groups
 
 
-def documents(game: Game, groups: list[Group] | None = None) -> list[tuple[str, str, list[Group]]]:
+def documents(game: Game, groups: list[Group] | None = None,
+              options: dict | None = None) -> list[tuple[str, str, list[Group]]]:
     """The PDFs of component faces a build writes: (file name, role, groups). Every card, tile and
-    chit in one sheets file; each board in a file of its own."""
+    chit in one sheets file; the boards laid out like cards (those that fit the paper, and those
+    cut into rectangles that do) share sheets in one file, <game>-boards.pdf (named after the
+    board when there is only one); each board tiled across pages in a file of its own."""
     docs = []
     groups = game.groups if groups is None else groups
+    options = group_options(game, BuildRequest()) if options is None else options
     sheet_groups = [g for g in groups if g.kind != "mat"]
     if sheet_groups:
         docs.append((f"{game.id}-sheets.pdf", "sheets", sheet_groups))
-    docs += [(f"{game.id}-{g.id}.pdf", "board", [g]) for g in groups if g.kind == "mat"]
+    boards = [g for g in groups if g.kind == "mat"]
+    laid = [g for g in boards if _laid_like_cards(g, options[g.id])]
+    if laid:
+        docs.append((f"{game.id}-{'boards' if len(laid) > 1 else laid[0].id}.pdf", "board", laid))
+    docs += [(f"{game.id}-{g.id}.pdf", "board", [g]) for g in boards if g not in laid]
     return docs
+
+
+def board_files(docs: list[tuple[str, str, list[Group]]]) -> dict[str, str]:
+    """Board group id -> the file that prints it."""
+    return {g.id: name for name, role, groups in docs if role == "board" for g in groups}
 
 
 def layout_problems(game: Game, request: BuildRequest, options: dict | None = None) -> list[str]:
@@ -100,7 +113,7 @@ def layout_problems(game: Game, request: BuildRequest, options: dict | None = No
     without drawing anything, so `validate` refuses what `build` would."""
     problems, pages = [], 0
     options = group_options(game, request) if options is None else options
-    for _, role, groups in documents(game):
+    for _, role, groups in documents(game, None, options):
         try:
             sheets = plan_sheets(game, groups, request, role, options)
             _check_pages(sheets, groups, pages)
@@ -296,11 +309,8 @@ def _plan(game, groups, request, options, role) -> list:
                 continue
             sheets += impose_single(fronts, backs, group.width, group.height, options[group.id].bleed)
         return sheets
-    if role == "board" and not _fits_a_page(groups[0], opts):
+    if role == "board" and not _laid_like_cards(groups[0], opts):
         group = groups[0]
-        pieces = _in_pieces(group, opts)
-        if pieces:
-            return impose_runs(pieces, opts, game.title)
         def tiled(face):
             return impose_board(face, group.width, group.height, f"{_titled(game)}: {group.name}", opts,
                                 outline=group.points if group.shape == "polygon" else None)
@@ -309,8 +319,10 @@ def _plan(game, groups, request, options, role) -> list:
         if pages > MAX_PAGES:
             raise BuildError(_too_many_pages(group, pages, pages))
         return [sheet for face in faces for sheet in tiled(face)]
-    return impose_runs(_runs(game, groups, request, options), opts,
-                       GUIDE_TITLES.get(role, "{}").format(_titled(game)))
+    pieces = {g.id: _in_pieces(g, options[g.id]) for g in groups if g.kind == "mat"}
+    runs = [run for g in groups for run in pieces.get(g.id) or []]
+    runs += _runs(game, [g for g in groups if not pieces.get(g.id)], request, options)
+    return impose_runs(runs, opts, GUIDE_TITLES.get(role, "{}").format(_titled(game)))
 
 
 GUIDE_TITLES = {"changes": "{} - reprint of changed components"}    # the page guide's first words, by role
@@ -355,8 +367,8 @@ def _run(group: Group, opts: Options, part=None) -> Run:
 def _in_pieces(group: Group, opts: Options) -> list[Run] | None:
     """A board shaped of rectangles (an L-shaped ocean) too large for the paper, as its
     rectangles cut apart and laid out like cards, when each of them fits the paper; else None,
-    and the board is tiled."""
-    if group.shape != "polygon":
+    and the board is tiled. One that fits the paper whole is laid out whole: None."""
+    if group.shape != "polygon" or fits_on_a_sheet(_run(group, opts), opts):
         return None
     runs = []
     for face in expand_faces(group)[0]:
@@ -369,10 +381,12 @@ def _in_pieces(group: Group, opts: Options) -> list[Run] | None:
     return runs if all(fits_on_a_sheet(run, opts) for run in runs) else None
 
 
-def _fits_a_page(group: Group, opts: Options) -> bool:
-    """A board that fits the paper with its bleed (either way round) is laid out like a card,
-    several to a sheet where they fit, rather than cut into pieces."""
-    return fits_on_a_sheet(_run(group, opts), opts)
+def _laid_like_cards(group: Group, opts: Options) -> bool:
+    """A board that fits the paper with its bleed (either way round), or is cut into rectangles
+    that do, is laid out like a card, several to a sheet where they fit, rather than tiled."""
+    if opts.paper == PRINT_SHOP:
+        return False           # a page of its own size per face: one file per board, as before
+    return fits_on_a_sheet(_run(group, opts), opts) or _in_pieces(group, opts) is not None
 
 
 DUPLEX_WORDS = {"long": "print double-sided, flip on the long edge",
@@ -491,7 +505,8 @@ def _changes_file(game: Game, request: BuildRequest, result: BuildResult) -> dic
         parts.append(pdf)
     del result.warnings[warned:]
     size = _paper(game, request)[1]          # --paper face: the list on the pack's paper
-    boards = [f"{game.id}-{c.group}.pdf" for c in changes.items if c.put_in and c.kind == "mat"]
+    files = board_files(documents(game, None, result.options))
+    boards = list(dict.fromkeys(files[c.group] for c in changes.items if c.put_in and c.kind == "mat"))
     parts.append(list_pages(changes, size, boards))
     pdf = merge(parts)
     result.files.append({"path": name, "role": "changes", "since": changes.since,

@@ -2,7 +2,9 @@
 rectangle of which page, before impose.py turns the pages into sheets.
 
 First fit, largest faces first, two-sided runs before one-sided ones; free space is kept as
-maximal free rectangles.
+maximal free rectangles. Then the sparse pages first fit leaves (the end of a run that overflowed
+its sheets by a few faces) are emptied into the room left on the other pages where all their
+faces fit there, so no page is printed mostly blank when its pieces could have gone elsewhere.
 """
 from __future__ import annotations
 
@@ -112,7 +114,63 @@ def _pack(runs: list[Run], opts: Options) -> list[_Page]:
             pages.append(page)
             _place(page, area, block, run, first)
             first += len(block.boxes)
-    return pages
+    return _empty_sparse_pages(pages, opts.marks)
+
+
+SPARSE = 0.5          # a page whose faces cover less than this share of its area is tried for emptying
+SPARSE_TRIES = 12     # sparse pages tried per round: bounds the work on a document of thousands of pages
+
+
+def _used(page: _Page) -> float:
+    """The share of the page's area its faces (with bleed and marks) cover."""
+    fps = [f for block in page.blocks for f in block.footprints()]
+    return sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in fps) / (page.area[2] * page.area[3])
+
+
+def _empty_sparse_pages(pages: list[_Page], marks: str) -> list[_Page]:
+    """Sparse pages, sparsest first, whose faces all fit in the room left on the other pages
+    are emptied into it and dropped; repeated until none can be. Two-sided faces go only onto
+    pages with backs (so sheets with backs still come first); one-sided faces onto any page,
+    in room that has nothing behind it."""
+    while True:
+        sparse = sorted((p for p in pages if _used(p) < SPARSE), key=_used)[:SPARSE_TRIES]
+        for page in sparse:
+            moved = _rehome(page, [p for p in pages if p is not page], marks)
+            if moved is not None:
+                for target, trial in moved:
+                    target.free, target.blocks = trial.free, trial.blocks
+                pages = [p for p in pages if p is not page]
+                break
+        else:
+            return pages
+
+
+def _rehome(page: _Page, others: list[_Page], marks: str):
+    """Every face of the page placed in the free rectangles of the other pages (tried on copies):
+    [(page, its copy with the faces added)], or None when some face finds no room."""
+    trials: dict[int, tuple[_Page, _Page]] = {}
+    room = sum(r[2] * r[3] for p in others for r in p.free)
+    if room < sum((x1 - x0) * (y1 - y0) for block in page.blocks for x0, y0, x1, y1 in block.footprints()):
+        return None
+    for block in sorted(page.blocks, key=lambda b: -(b.run.w * b.run.h)):
+        first, end = block.first, block.first + len(block.boxes)
+        two = block.run.backs is not None
+        for target in others:
+            if first == end:
+                break
+            if two and not target.two_sided:
+                continue
+            trial = trials.get(id(target), (target, None))[1] or _Page(target.area, list(target.free), list(target.blocks))
+            while first < end:
+                choice = _best_rect(block.run, trial, end - first, marks, block.shared)
+                if not choice:
+                    break
+                _place(trial, choice[0], choice[1], block.run, first)
+                first += len(choice[1].boxes)
+                trials[id(target)] = (target, trial)
+        if first < end:
+            return None
+    return list(trials.values())
 
 
 def _merge_alike(runs: list[Run]) -> list[Run]:
@@ -166,7 +224,10 @@ def _shared_cuts(run: Run, area, opts: Options) -> bool:
 def _best_rect(run, page: _Page, n: int, marks: str, shared: bool):
     """The free rectangle of the page that takes the most faces (the tightest on a tie)."""
     best = None
+    short, long = sorted((run.w + 2 * run.bleed, run.h + 2 * run.bleed))
     for rect in page.free:
+        if min(rect[2], rect[3]) < short - EPS or max(rect[2], rect[3]) < long - EPS:
+            continue          # too small for one face with its bleed: no need to lay it out
         block = _fit(run, rect, n, marks, shared)
         if block and (best is None or (len(block.boxes), -rect[2] * rect[3]) >
                       (len(best[1].boxes), -best[0][2] * best[0][3])):
