@@ -40,6 +40,7 @@ class BuildResult:
     changes: Changes | None = None           # with --changes-since: what changed
     options: dict | None = None               # group id -> impose.Options, each resolved once (request.py)
     fonts: list[dict] = field(default_factory=list)
+    cut_lines: dict[str, list[str]] = field(default_factory=dict)   # group id -> what was done with its cuts
 
 
 def build(pack_root: Path, request: BuildRequest, progress: Progress | None = None,
@@ -217,6 +218,10 @@ def _render_groups(game, groups, request, progress, role, result):
                            for g in groups})
     sheets = plan_sheets(game, groups, request, role, options)
     _check_pages(sheets, groups, sum(f.get("pages") or 0 for f in result.files))
+    if role != "changes":
+        for gid, note in (cut for sheet in sheets for cut in sheet.cuts):
+            if note not in result.cut_lines.setdefault(gid, []):
+                result.cut_lines[gid].append(note)
     sheets = shift_backs(sheets, _back_offset(options[groups[0].id], request))
     offset = next((s.shift for s in sheets if s.shift != (0.0, 0.0)), None)
     writer = PdfWriter(
@@ -361,7 +366,13 @@ def _run(group: Group, opts: Options, part=None) -> Run:
         chosen = [i for i, face in enumerate(fronts) if face.item.id in keep]
         fronts, backs = [fronts[i] for i in chosen], (None if backs is None else [backs[i] for i in chosen])
     return Run(group.id, group.name or group.id, fronts, backs, group.width, group.height, group.shape,
-               group.orientation, opts.bleed, opts.cuts if any(joins) else "separate", edge=edge, joins=joins)
+               group.orientation, opts.bleed, opts.cuts if any(joins) else "separate", edge=edge, joins=joins,
+               why=EDGES_WHY[joins])
+
+
+EDGES_WHY = {(True, True): "", (False, False): "the faces' edges differ in colour, and a miscut would show it",
+             (True, False): "their top and bottom edges differ in colour",
+             (False, True): "their left and right edges differ in colour"}     # by edges.Part.joins
 
 
 def _in_pieces(group: Group, opts: Options) -> list[Run] | None:
@@ -377,7 +388,7 @@ def _in_pieces(group: Group, opts: Options) -> list[Run] | None:
             return None
         for part in parts:
             runs.append(Run(group.id, f"{group.name} (in {part.count} pieces)", [part], None, part.w, part.h,
-                            "rect", "pointy", opts.bleed, "separate"))
+                            "rect", "pointy", opts.bleed, "separate", why="a board's pieces are cut apart"))
     return runs if all(fits_on_a_sheet(run, opts) for run in runs) else None
 
 
@@ -446,13 +457,15 @@ def _ranges(pages: list[int]) -> str:
 
 def build_json(game: Game, request: BuildRequest, result: BuildResult, built: list[Group] | None = None) -> str:
     """Every item and group of the pack; the groups printed (all but those --group or a print
-    shop left out) with the options they were printed with."""
+    shop left out) with the options they were printed with (`cuts`: as asked) and, for groups
+    laid out on sheets, `cut_lines`: what was done with their cut lines, and why."""
     built_ids = {g.id for g in (game.groups if built is None else built)}
     options = group_options(game, request) if result.options is None else result.options
     items = build_items(game, result)
     groups = [{"id": g.id, "name": g.name, "kind": g.kind, "total": g.total,
                "rulebook_count": g.rulebook_count, "prototype_content": g.prototype_content,
-               **({"options": asdict(options[g.id])} if g.id in built_ids else {"printed": False})}
+               **({"options": asdict(options[g.id])} if g.id in built_ids else {"printed": False}),
+               **({"cut_lines": sorted(result.cut_lines[g.id])} if g.id in result.cut_lines else {})}
               for g in game.groups]
     doc = {"game": game.id, "title": game.title, "version": game.version, "total_components": game.total,
            "groups": groups, "items": items, "files": result.files, "fonts": result.fonts, "face_digests": DIGESTS}

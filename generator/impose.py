@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from .layouts import (EPS, FOLD_CLEARANCE, MARK_GUTTERS, SQRT3, FaceTooLarge, Options, Run,  # noqa: F401 (API)
                       _Block, hex_bleed_outline, honeycomb_slots)
-from .packing import _Page, _pack, fits_on_a_sheet  # noqa: F401 (fits_on_a_sheet: API)
+from .packing import _Page, _pack, cut_note, fits_on_a_sheet  # noqa: F401 (fits_on_a_sheet: API)
 from .pageguide import GUIDE_SIZE, GUIDE_STRIP, label_pages     # noqa: F401 (GUIDE_SIZE: read from here too)
 
 TILE_LABEL_STRIP = 6.0   # reserved under a board piece for its label
@@ -77,6 +77,7 @@ class Sheet:
     shift: tuple[float, float] = (0.0, 0.0)                    # all drawn moved by this: a printer's back offset
     crops: list[tuple[float, float, float, float]] = field(default_factory=list)   # boards: solid crop marks
     tags: list["Tag"] = field(default_factory=list)            # tiled pieces: the label on the piece
+    cuts: tuple[tuple[str, str], ...] = ()                     # (group id, packing.cut_note) of its faces
 
 
 @dataclass(frozen=True)
@@ -131,6 +132,7 @@ def impose_runs(runs: list[Run], opts: Options, title: str = "") -> list[Sheet]:
         if fold and two:
             front.fold_x = W / 2
         front.groups = _group_keys(b for b in blocks)
+        front.cuts = tuple(dict.fromkeys((key, cut_note(b.run, b.shared)) for b in blocks for key in _group_keys([b])))
         back.groups = _group_keys(b for b in blocks if b.run.backs is not None)
         sheets.append(front)
         if has_backs and not fold:

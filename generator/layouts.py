@@ -54,6 +54,7 @@ class Run:
     edge: str = ""          # edge colour class (edges.py): only runs of one class share cut lines together
     joins: tuple[bool, bool] = (True, True)   # on shared cuts, may faces abut side by side, one above
                                               # the other (as the face stands, unturned; edges.py)
+    why: str = ""           # why cut lines are not shared (all or some) when that was not asked for
 
     @property
     def rectangular(self) -> bool:

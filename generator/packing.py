@@ -2,9 +2,9 @@
 rectangle of which page, before impose.py turns the pages into sheets.
 
 First fit, largest faces first, two-sided runs before one-sided ones; free space is kept as
-maximal free rectangles. Then the sparse pages first fit leaves (the end of a run that overflowed
-its sheets by a few faces) are emptied into the room left on the other pages where all their
-faces fit there, so no page is printed mostly blank when its pieces could have gone elsewhere.
+maximal free rectangles. A new page is begun only when no free rectangle of any page so far takes
+one more face of the run, and later (smaller) runs fill the earlier pages first: so a sparse last
+page holds only faces that no room left elsewhere takes (tests/test_sparse_pages.py holds it).
 """
 from __future__ import annotations
 
@@ -114,63 +114,7 @@ def _pack(runs: list[Run], opts: Options) -> list[_Page]:
             pages.append(page)
             _place(page, area, block, run, first)
             first += len(block.boxes)
-    return _empty_sparse_pages(pages, opts.marks)
-
-
-SPARSE = 0.5          # a page whose faces cover less than this share of its area is tried for emptying
-SPARSE_TRIES = 12     # sparse pages tried per round: bounds the work on a document of thousands of pages
-
-
-def _used(page: _Page) -> float:
-    """The share of the page's area its faces (with bleed and marks) cover."""
-    fps = [f for block in page.blocks for f in block.footprints()]
-    return sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in fps) / (page.area[2] * page.area[3])
-
-
-def _empty_sparse_pages(pages: list[_Page], marks: str) -> list[_Page]:
-    """Sparse pages, sparsest first, whose faces all fit in the room left on the other pages
-    are emptied into it and dropped; repeated until none can be. Two-sided faces go only onto
-    pages with backs (so sheets with backs still come first); one-sided faces onto any page,
-    in room that has nothing behind it."""
-    while True:
-        sparse = sorted((p for p in pages if _used(p) < SPARSE), key=_used)[:SPARSE_TRIES]
-        for page in sparse:
-            moved = _rehome(page, [p for p in pages if p is not page], marks)
-            if moved is not None:
-                for target, trial in moved:
-                    target.free, target.blocks = trial.free, trial.blocks
-                pages = [p for p in pages if p is not page]
-                break
-        else:
-            return pages
-
-
-def _rehome(page: _Page, others: list[_Page], marks: str):
-    """Every face of the page placed in the free rectangles of the other pages (tried on copies):
-    [(page, its copy with the faces added)], or None when some face finds no room."""
-    trials: dict[int, tuple[_Page, _Page]] = {}
-    room = sum(r[2] * r[3] for p in others for r in p.free)
-    if room < sum((x1 - x0) * (y1 - y0) for block in page.blocks for x0, y0, x1, y1 in block.footprints()):
-        return None
-    for block in sorted(page.blocks, key=lambda b: -(b.run.w * b.run.h)):
-        first, end = block.first, block.first + len(block.boxes)
-        two = block.run.backs is not None
-        for target in others:
-            if first == end:
-                break
-            if two and not target.two_sided:
-                continue
-            trial = trials.get(id(target), (target, None))[1] or _Page(target.area, list(target.free), list(target.blocks))
-            while first < end:
-                choice = _best_rect(block.run, trial, end - first, marks, block.shared)
-                if not choice:
-                    break
-                _place(trial, choice[0], choice[1], block.run, first)
-                first += len(choice[1].boxes)
-                trials[id(target)] = (target, trial)
-        if first < end:
-            return None
-    return list(trials.values())
+    return pages
 
 
 def _merge_alike(runs: list[Run]) -> list[Run]:
@@ -180,7 +124,7 @@ def _merge_alike(runs: list[Run]) -> list[Run]:
     alike: dict[tuple, list[Run]] = {}
     for run in runs:
         key = (round(run.w, 3), round(run.h, 3), run.shape, run.orientation, run.bleed, run.cuts,
-               run.backs is None, (run.edge, run.joins) if run.cuts == "shared" else "")
+               run.backs is None, (run.edge, run.joins) if run.cuts == "shared" else "", run.why)
         alike.setdefault(key, []).append(run)
     merged = []
     for same in alike.values():
@@ -191,7 +135,7 @@ def _merge_alike(runs: list[Run]) -> list[Run]:
         merged.append(Run("+".join(r.key for r in same), first.name, [f for r in same for f in r.fronts],
                           None if first.backs is None else [b for r in same for b in r.backs],
                           first.w, first.h, first.shape, first.orientation, first.bleed, first.cuts,
-                          tuple(r.key for r in same for _ in r.fronts), first.edge, first.joins))
+                          tuple(r.key for r in same for _ in r.fronts), first.edge, first.joins, first.why))
     return merged
 
 
@@ -219,6 +163,25 @@ def _shared_cuts(run: Run, area, opts: Options) -> bool:
         block = _fit(run, area, 10 ** 6, opts.marks, shared, empty_sheet=True)
         counts[shared] = (len(block.boxes), sum(block.gutter) > 0) if block else (0, False)
     return counts[True] > counts[False]      # more faces; as many, but with crop marks
+
+
+def cut_note(run: Run, shared: bool) -> str:
+    """What was done with the run's cut lines, and why, as build.json reports it: `shared` is
+    what packing decided (_shared_cuts), the run's `why` what the faces' edges decided."""
+    if shared:
+        across, down = run.joins
+        if run.shape == "hexagon" or (across and down):
+            return "shared"
+        done = "shared side by side, separate one above the other" if across else \
+            "shared one above the other, separate side by side"
+        return f"{done}: {run.why}" if run.why else done
+    if run.cuts == "separate":
+        return f"separate: {run.why}" if run.why else "separate, as asked"
+    if run.shape not in ("rect", "square", "hexagon"):
+        return "separate: only rectangles and hexagons share cut lines"
+    if run.bleed <= 0:
+        return "separate: without bleed there is no cut line to share"
+    return "separate: shared cut lines would fit no more faces on a sheet"
 
 
 def _best_rect(run, page: _Page, n: int, marks: str, shared: bool):
