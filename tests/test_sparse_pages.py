@@ -11,7 +11,7 @@ import pytest
 
 from conftest import ROOT, build_pack, copy_pack, load_build_json
 from generator import impose, packing
-from generator.build import BuildRequest, documents, group_options, plan_sheets
+from generator.build import BuildRequest, board_files, documents, group_options, plan_sheets
 from generator.manifest import load_pack
 from test_impose import _assert_apart
 
@@ -109,6 +109,8 @@ def test_boards_that_fit_the_paper_share_sheets_in_one_file(paper):
     boards = [(name, groups) for name, role, groups in documents(game, None, options) if role == "board"]
     assert [(name, sorted(g.id for g in groups)) for name, groups in boards] == \
         [("lords-of-doomspire-boards.pdf", sorted(DOOMSPIRE_BOARDS))]
+    # the file a reprint list names for a changed board (build._changes_file)
+    assert board_files(documents(game, None, options)) == {g: "lords-of-doomspire-boards.pdf" for g in DOOMSPIRE_BOARDS}
     sheets = plan_sheets(game, boards[0][1], request, "board", options)
     assert len(sheets) == 5
     count = {}
