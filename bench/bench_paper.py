@@ -10,7 +10,9 @@ and the two-sided faces apart, added. A ratio of 1.00 uses paper like a perfect 
 under 1.00 is possible where faces share cut lines (no bleed between them).
 
 The figure is measured on the planned sheets (build() with drawing replaced), so the script runs
-on any version of pnpgen that has build.write_pdf, for before/after comparisons.
+on any version of pnpgen that draws through build.write_pdf or parallel.write_pdf, for
+before/after comparisons. Boards laid out like cards share one file (<game>-boards.pdf) since
+boards share sheets: "+mats" counts its pages.
 """
 from __future__ import annotations
 
@@ -24,6 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from generator import build as build_module            # noqa: E402
+from generator import parallel                         # noqa: E402
 from generator.manifest import PAPERS, load_pack       # noqa: E402
 
 BLEED = 3.0
@@ -41,11 +44,13 @@ def face_area(group) -> float:
 def measure(pack: Path, paper: str) -> dict:
     planned: list[tuple[str, list]] = []
 
-    def capture(writer, sheets, progress=None):
+    def capture(writer, sheets, *rest):
         planned.append((writer.title, sheets))
         return b""
-    real = build_module.write_pdf
-    build_module.write_pdf = capture
+    # build() draws through parallel.write_pdf (imported when it draws); older versions had it in build
+    drawer = parallel if hasattr(parallel, "write_pdf") else build_module
+    real = drawer.write_pdf
+    drawer.write_pdf = capture
     game = load_pack(pack)
     # build() also writes maps and handouts: replace those steps by nothing
     saved = build_module._map_files, build_module._handout_file
@@ -58,7 +63,7 @@ def measure(pack: Path, paper: str) -> dict:
             except Exception:      # an old build may choke on the empty PDF after planning: enough
                 pass
     finally:
-        build_module.write_pdf = real
+        drawer.write_pdf = real
         build_module._map_files, build_module._handout_file = saved
     W, H = PAPERS[paper]["width"], PAPERS[paper]["height"]
     printable = (W - 2 * MARGIN) * (H - 2 * MARGIN)

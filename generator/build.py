@@ -40,6 +40,7 @@ class BuildResult:
     changes: Changes | None = None           # with --changes-since: what changed
     options: dict | None = None               # group id -> impose.Options, each resolved once (request.py)
     fonts: list[dict] = field(default_factory=list)
+    cut_lines: dict[str, list[str]] = field(default_factory=dict)   # group id -> what was done with its cuts
 
 
 def build(pack_root: Path, request: BuildRequest, progress: Progress | None = None,
@@ -53,7 +54,7 @@ def build(pack_root: Path, request: BuildRequest, progress: Progress | None = No
     built = built_groups(game, request, result)
     staged: dict[str, bytes] = {}
     progress.start(sum(g.total * g.sides for g in built), f"{game.id}")
-    for name, role, groups in documents(game, built):
+    for name, role, groups in documents(game, built, result.options):
         staged[name], meta = _render_groups(game, groups, request, progress, role, result)
         result.files.append({"path": name, "role": role, **meta})
         _check_output_bytes(game, staged)
@@ -83,16 +84,29 @@ def built_groups(game: Game, request: BuildRequest, result: BuildResult) -> list
     return groups
 
 
-def documents(game: Game, groups: list[Group] | None = None) -> list[tuple[str, str, list[Group]]]:
+def documents(game: Game, groups: list[Group] | None = None,
+              options: dict | None = None) -> list[tuple[str, str, list[Group]]]:
     """The PDFs of component faces a build writes: (file name, role, groups). Every card, tile and
-    chit in one sheets file; each board in a file of its own."""
+    chit in one sheets file; the boards laid out like cards (those that fit the paper, and those
+    cut into rectangles that do) share sheets in one file, <game>-boards.pdf (named after the
+    board when there is only one); each board tiled across pages in a file of its own."""
     docs = []
     groups = game.groups if groups is None else groups
+    options = group_options(game, BuildRequest()) if options is None else options
     sheet_groups = [g for g in groups if g.kind != "mat"]
     if sheet_groups:
         docs.append((f"{game.id}-sheets.pdf", "sheets", sheet_groups))
-    docs += [(f"{game.id}-{g.id}.pdf", "board", [g]) for g in groups if g.kind == "mat"]
+    boards = [g for g in groups if g.kind == "mat"]
+    laid = [g for g in boards if _laid_like_cards(g, options[g.id])]
+    if laid:
+        docs.append((f"{game.id}-{'boards' if len(laid) > 1 else laid[0].id}.pdf", "board", laid))
+    docs += [(f"{game.id}-{g.id}.pdf", "board", [g]) for g in boards if g not in laid]
     return docs
+
+
+def board_files(docs: list[tuple[str, str, list[Group]]]) -> dict[str, str]:
+    """Board group id -> the file that prints it."""
+    return {g.id: name for name, role, groups in docs if role == "board" for g in groups}
 
 
 def layout_problems(game: Game, request: BuildRequest, options: dict | None = None) -> list[str]:
@@ -100,7 +114,7 @@ def layout_problems(game: Game, request: BuildRequest, options: dict | None = No
     without drawing anything, so `validate` refuses what `build` would."""
     problems, pages = [], 0
     options = group_options(game, request) if options is None else options
-    for _, role, groups in documents(game):
+    for _, role, groups in documents(game, None, options):
         try:
             sheets = plan_sheets(game, groups, request, role, options)
             _check_pages(sheets, groups, pages)
@@ -201,6 +215,10 @@ def _render_groups(game, groups, request, progress, role, result):
                            for g in groups})
     sheets = plan_sheets(game, groups, request, role, options)
     _check_pages(sheets, groups, sum(f.get("pages") or 0 for f in result.files))
+    if role != "changes":
+        for gid, note in (cut for sheet in sheets for cut in sheet.cuts):
+            if note not in result.cut_lines.setdefault(gid, []):
+                result.cut_lines[gid].append(note)
     sheets = shift_backs(sheets, _back_offset(options[groups[0].id], request))
     offset = next((s.shift for s in sheets if s.shift != (0.0, 0.0)), None)
     writer = PdfWriter(
@@ -293,11 +311,8 @@ def _plan(game, groups, request, options, role) -> list:
                 continue
             sheets += impose_single(fronts, backs, group.width, group.height, options[group.id].bleed)
         return sheets
-    if role == "board" and not _fits_a_page(groups[0], opts):
+    if role == "board" and not _laid_like_cards(groups[0], opts):
         group = groups[0]
-        pieces = _in_pieces(group, opts)
-        if pieces:
-            return impose_runs(pieces, opts, game.title)
         def tiled(face):
             return impose_board(face, group.width, group.height, f"{_titled(game)}: {group.name}", opts,
                                 outline=group.points if group.shape == "polygon" else None)
@@ -306,8 +321,10 @@ def _plan(game, groups, request, options, role) -> list:
         if pages > MAX_PAGES:
             raise BuildError(_too_many_pages(group, pages, pages))
         return [sheet for face in faces for sheet in tiled(face)]
-    return impose_runs(_runs(game, groups, request, options), opts,
-                       GUIDE_TITLES.get(role, "{}").format(_titled(game)))
+    pieces = {g.id: _in_pieces(g, options[g.id]) for g in groups if g.kind == "mat"}
+    runs = [run for g in groups for run in pieces.get(g.id) or []]
+    runs += _runs(game, [g for g in groups if not pieces.get(g.id)], request, options)
+    return impose_runs(runs, opts, GUIDE_TITLES.get(role, "{}").format(_titled(game)))
 
 
 GUIDE_TITLES = {"changes": "{} - reprint of changed components"}    # the page guide's first words, by role
@@ -346,14 +363,20 @@ def _run(group: Group, opts: Options, part=None) -> Run:
         chosen = [i for i, face in enumerate(fronts) if face.item.id in keep]
         fronts, backs = [fronts[i] for i in chosen], (None if backs is None else [backs[i] for i in chosen])
     return Run(group.id, group.name or group.id, fronts, backs, group.width, group.height, group.shape,
-               group.orientation, opts.bleed, opts.cuts if any(joins) else "separate", edge=edge, joins=joins)
+               group.orientation, opts.bleed, opts.cuts if any(joins) else "separate", edge=edge, joins=joins,
+               why=EDGES_WHY[joins])
+
+
+EDGES_WHY = {(True, True): "", (False, False): "the faces' edges differ in colour, and a miscut would show it",
+             (True, False): "their top and bottom edges differ in colour",
+             (False, True): "their left and right edges differ in colour"}     # by edges.Part.joins
 
 
 def _in_pieces(group: Group, opts: Options) -> list[Run] | None:
     """A board shaped of rectangles (an L-shaped ocean) too large for the paper, as its
     rectangles cut apart and laid out like cards, when each of them fits the paper; else None,
-    and the board is tiled."""
-    if group.shape != "polygon":
+    and the board is tiled. One that fits the paper whole is laid out whole: None."""
+    if group.shape != "polygon" or fits_on_a_sheet(_run(group, opts), opts):
         return None
     runs = []
     for face in expand_faces(group)[0]:
@@ -362,14 +385,16 @@ def _in_pieces(group: Group, opts: Options) -> list[Run] | None:
             return None
         for part in parts:
             runs.append(Run(group.id, f"{group.name} (in {part.count} pieces)", [part], None, part.w, part.h,
-                            "rect", "pointy", opts.bleed, "separate"))
+                            "rect", "pointy", opts.bleed, "separate", why="a board's pieces are cut apart"))
     return runs if all(fits_on_a_sheet(run, opts) for run in runs) else None
 
 
-def _fits_a_page(group: Group, opts: Options) -> bool:
-    """A board that fits the paper with its bleed (either way round) is laid out like a card,
-    several to a sheet where they fit, rather than cut into pieces."""
-    return fits_on_a_sheet(_run(group, opts), opts)
+def _laid_like_cards(group: Group, opts: Options) -> bool:
+    """A board that fits the paper with its bleed (either way round), or is cut into rectangles
+    that do, is laid out like a card, several to a sheet where they fit, rather than tiled."""
+    if opts.paper == PRINT_SHOP:
+        return False           # a page of its own size per face: one file per board, as before
+    return fits_on_a_sheet(_run(group, opts), opts) or _in_pieces(group, opts) is not None
 
 
 DUPLEX_WORDS = {"long": "print double-sided, flip on the long edge",
@@ -429,13 +454,15 @@ def _ranges(pages: list[int]) -> str:
 
 def build_json(game: Game, request: BuildRequest, result: BuildResult, built: list[Group] | None = None) -> str:
     """Every item and group of the pack; the groups printed (all but those --group or a print
-    shop left out) with the options they were printed with."""
+    shop left out) with the options they were printed with (`cuts`: as asked) and, for groups
+    laid out on sheets, `cut_lines`: what was done with their cut lines, and why."""
     built_ids = {g.id for g in (game.groups if built is None else built)}
     options = group_options(game, request) if result.options is None else result.options
     items = build_items(game, result)
     groups = [{"id": g.id, "name": g.name, "kind": g.kind, "total": g.total,
                "rulebook_count": g.rulebook_count, "prototype_content": g.prototype_content,
-               **({"options": asdict(options[g.id])} if g.id in built_ids else {"printed": False})}
+               **({"options": asdict(options[g.id])} if g.id in built_ids else {"printed": False}),
+               **({"cut_lines": sorted(result.cut_lines[g.id])} if g.id in result.cut_lines else {})}
               for g in game.groups]
     doc = {"game": game.id, "title": game.title, "version": game.version, "total_components": game.total,
            "groups": groups, "items": items, "files": result.files, "fonts": result.fonts, "face_digests": DIGESTS}
@@ -488,7 +515,8 @@ def _changes_file(game: Game, request: BuildRequest, result: BuildResult) -> dic
         parts.append(pdf)
     del result.warnings[warned:]
     size = _paper(game, request)[1]          # --paper face: the list on the pack's paper
-    boards = [f"{game.id}-{c.group}.pdf" for c in changes.items if c.put_in and c.kind == "mat"]
+    files = board_files(documents(game, None, result.options))
+    boards = list(dict.fromkeys(files[c.group] for c in changes.items if c.put_in and c.kind == "mat"))
     parts.append(list_pages(changes, size, boards))
     pdf = merge(parts)
     result.files.append({"path": name, "role": "changes", "since": changes.since,

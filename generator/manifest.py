@@ -348,7 +348,7 @@ def _check_reserved_file(path: Path, root: Path, rep: Reporter) -> None:
 
 
 # Output files a build writes besides one PDF per mat: a mat group must not take their names.
-RESERVED_OUTPUT_STEMS = ("sheets", "map", "handout")
+RESERVED_OUTPUT_STEMS = ("sheets", "boards", "map", "handout")
 
 
 def _check_output_names(groups: list[Group], rep: Reporter) -> None:

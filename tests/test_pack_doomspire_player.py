@@ -138,7 +138,7 @@ def _page_words(pdf, marker):
 
 @pytest.mark.slow
 def test_faces_read_their_numbers_from_the_manifests(out, tmp_path):
-    before = _page_words(out / "lords-of-doomspire-castle-boards.pdf", "Recruit")
+    before = _page_words(out / "lords-of-doomspire-boards.pdf", "Recruit")
     assert sum(w.count("Recruit") for w in before) == 4      # four boards, two to a page
     assert all("3" in w and "17" not in w for w in before)
     assert all("8" in w for w in _page_words(out / "lords-of-doomspire-sheets.pdf", "DRAGON"))
@@ -154,7 +154,7 @@ def test_faces_read_their_numbers_from_the_manifests(out, tmp_path):
     code, _, stderr = run_cli("build", pack, "--out", tmp_path / "out", "--quiet", "--lenient")
     assert code == 0, stderr
     built = tmp_path / "out" / "lords-of-doomspire"
-    after = _page_words(built / "lords-of-doomspire-castle-boards.pdf", "Recruit")
+    after = _page_words(built / "lords-of-doomspire-boards.pdf", "Recruit")
     assert sum(w.count("Recruit") for w in after) == 4 and all("17" in w for w in after)
     assert all("13" in w for w in _page_words(built / "lords-of-doomspire-sheets.pdf", "DRAGON"))
     bears = _page_words(built / "lords-of-doomspire-sheets.pdf", "BEAR")

@@ -159,7 +159,7 @@ def _text(pdf):
 def test_fame_track_reaches_15_and_marks_the_threshold(out):
     game = _yaml("game.yaml")
     assert game["data"]["tracks"]["fame"]["max"] >= 15 == game["data"]["impress"]["fame"]
-    text = _text(out / "lords-of-doomspire-track.pdf")
+    text = _text(out / "lords-of-doomspire-boards.pdf")
     numbers = set(re.findall(r"\b(\d+)\+?", text))
     assert {str(v) for v in range(game["data"]["tracks"]["fame"]["max"] + 1)} <= numbers
     assert "impresses" in text and "dragon" in text and "bear" in text
@@ -180,7 +180,7 @@ def test_numbers_on_faces_come_from_the_manifests(out, tmp_path):
     sheets = _text(changed / "lords-of-doomspire-sheets.pdf")
     assert "Bear guard · Might 7" in sheets and "Bear · Might 7" in sheets
     assert "Dragon · Might 11" in sheets and "Pay 4" in sheets and "Might 5" not in sheets
-    track = _text(changed / "lords-of-doomspire-track.pdf")
+    track = _text(changed / "lords-of-doomspire-boards.pdf")
     assert "23+" in track and "Fame 23+" not in track
     assert {str(v) for v in range(24)} <= set(re.findall(r"\b(\d+)\+?", track))
 
