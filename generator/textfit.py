@@ -174,9 +174,9 @@ def block_pieces(lines, x, y, width, height, size, style, icons, align="left", v
             left_edge = start if left_edge is None else min(left_edge, start)
             right_edge = start + line_w if right_edge is None else max(right_edge, start + line_w)
         mirror = right_to_left(line)
-        if not mirror and line and all(type(word) is str for word, _ in line):
-            # plain words, left to right (most lines): one run from the line's start
-            out.append(("text", start, baseline, " ".join([word.replace(SHY, "") for word, _ in line])))
+        plain = _plain_run(line) if not mirror else None
+        if plain is not None:       # plain words, left to right (most lines): one run from the line's start
+            out.append(("text", start, baseline, plain))
             baseline += size * line_height
             continue
         for kind, value, left, w in _segments(line, start, size, space, m):
@@ -192,6 +192,16 @@ def block_pieces(lines, x, y, width, height, size, style, icons, align="left", v
 
 
 _WIDTH = operator.itemgetter(1)      # of a (word, width at size 1)
+
+
+def _plain_run(line) -> str | None:
+    """A line of words without icons as the one run it is drawn as; None when a word holds
+    an icon (its pieces are a list: join refuses it) or there are no words."""
+    try:
+        text = " ".join([word for word, _ in line])
+    except TypeError:
+        return None
+    return (text.replace(SHY, "") if SHY in text else text) if line else None
 
 
 def right_to_left(line) -> bool:
