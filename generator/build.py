@@ -18,7 +18,6 @@ from .changes import DIGESTS, Baseline, Changes, compare, shown_faces
 from .errors import BuildError
 from .fonts import library
 from .impose import FaceTooLarge, Options, Run, fits_on_a_sheet, impose_runs, impose_single
-from .tiling import impose_board, parts_of
 from .manifest import PAPERS, PRINT_SHOP, load_pack
 from .model import Game, Group
 from .packfonts import licence_file
@@ -312,6 +311,7 @@ def _plan(game, groups, request, options, role) -> list:
             sheets += impose_single(fronts, backs, group.width, group.height, options[group.id].bleed)
         return sheets
     if role == "board" and not _laid_like_cards(groups[0], opts):
+        from .tiling import impose_board      # (only boards larger than the paper)
         group = groups[0]
         def tiled(face):
             return impose_board(face, group.width, group.height, f"{_titled(game)}: {group.name}", opts,
@@ -378,6 +378,7 @@ def _in_pieces(group: Group, opts: Options) -> list[Run] | None:
     and the board is tiled. One that fits the paper whole is laid out whole: None."""
     if group.shape != "polygon" or fits_on_a_sheet(_run(group, opts), opts):
         return None
+    from .tiling import parts_of
     runs = []
     for face in expand_faces(group)[0]:
         parts = parts_of(face, group.points, group.width, group.height)

@@ -27,9 +27,9 @@ def baseline(games: list[str], since: str | None, request, the_pack):
     """--changes-since, read once where the command starts: one pack, and its earlier build
     (a folder) or a git revision of it (faces rendered with `request`'s options); the_pack()
     is the pack's folder (the CLI finds it)."""
-    from .changes_git import git_baseline, looks_like_revision
     if since is None:
         return None
+    from .changes_git import git_baseline, looks_like_revision     # tarfile, subprocess: only when asked
     if len(games) > 1:
         raise UsageError("--changes-since compares one pack with its earlier build: name one GAME")
     if not looks_like_revision(since):

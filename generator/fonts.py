@@ -17,7 +17,6 @@ on it compare `generation`, which changes whenever a library with other fonts be
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import difflib
 import hashlib
 import json
@@ -426,6 +425,7 @@ def _read_metrics(path: Path, index: int = 0) -> dict:
 def resolved_file(family: str, bold: bool = False, italic: bool = False) -> Path | None:
     """The file fontconfig picks for this family among pnpgen's fonts, or None when fontconfig
     cannot be asked."""
+    import ctypes.util          # (subprocess and more: only when a family must be looked up)
     name = ctypes.util.find_library("fontconfig")
     if not name:
         return None

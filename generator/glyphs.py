@@ -18,6 +18,7 @@ from pathlib import Path
 
 SOFT_HYPHEN = "\u00ad"
 RIGHT_TO_LEFT = {"R", "AL", "RLE", "RLO", "RLI"}
+_BLANKS = frozenset(" \n\t\r" + SOFT_HYPHEN)     # never drawn as glyphs: a font need not have them
 
 
 class GlyphError(ValueError):
@@ -48,7 +49,11 @@ def problem(text: str, covered, shaped: bool = False) -> str:
             base = repr(text[index - 1]) if index else "nothing"
             return (f"the combining mark {_name(char)} after {base} has no composed form, and this text is "
                     "drawn without shaping; use a precomposed letter")
-    if all(c in covered or c in " \n\t\r" + SOFT_HYPHEN for c in set(text)):
+    chars = set(text)
+    if isinstance(covered, (dict, frozenset, set)) and \
+            (covered.keys() if isinstance(covered, dict) else covered) >= chars - _BLANKS:
+        return ""                   # the usual case, asked in one step: the font has every character
+    if all(c in covered or c in " \n\t\r" + SOFT_HYPHEN for c in chars):
         return ""
     missing = list(dict.fromkeys(c for c in text if c not in covered and not c.isspace() and c != SOFT_HYPHEN))
     if missing:

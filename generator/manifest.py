@@ -29,14 +29,13 @@ from .schema import (INVALID, AnyData, Bool, Choice, Color, Field, Id, Int, Leng
                      Num, Spec, Str, Type)
 from .shapes import SHAPES
 from .sheets_source import ItemsType, items_from
-from .tuckbox import ThicknessError, card_thickness
 from .version import PATTERN as VERSION_PATTERN, PLACES as VERSION_PLACES
-from .yamlsrc import SrcDict, load_yaml, paused_gc
+from .yamlsrc import SAFE_LOADER, SrcDict, load_yaml, paused_gc
 
 DATA_DIR = Path(__file__).parent / "data"
-PAPERS = yaml.safe_load((DATA_DIR / "papers.yaml").read_text())
+PAPERS = yaml.load((DATA_DIR / "papers.yaml").read_text(), Loader=SAFE_LOADER)    # libyaml's: at every start
 PRINT_SHOP = "face"     # --paper face: one face per page at print-shop size
-SIZES = yaml.safe_load((DATA_DIR / "sizes.yaml").read_text())
+SIZES = yaml.load((DATA_DIR / "sizes.yaml").read_text(), Loader=SAFE_LOADER)
 # Files of a pack that hold no components, each read by its own stage; any other *.yaml holds groups.
 RESERVED_FILES = {"game.yaml": "the game's title, players, palette and fonts",
                   "handout.yaml": "the rule-summary handout (docs/handouts.md)",
@@ -491,6 +490,7 @@ def _tuck_box(g, rep: Reporter) -> str | None:
         rep.error(g.value_mark("tuck_box"), f"tuck_box is for card groups; '{g.id}' is a {g.kind}",
                   "remove it, or make the group kind: card")
         return None
+    from .tuckbox import ThicknessError, card_thickness     # (its data: read only for a pack with tuck boxes)
     try:
         card_thickness(value)
     except ThicknessError as exc:

@@ -53,14 +53,25 @@ def place(placed: Placed, first: int | None, markup: str, shown: str, extent: tu
 class TemplateLine:
     """The line of the template being rendered that called the helper, told when a message
     needs it: Jinja2 maps its compiled code's lines back onto the template's by reparsing its
-    line table at every call, a few per cent of a card's time if done for every block."""
-    __slots__ = ("template", "code_line")
+    line table at every call, and Python finds a frame's line by decoding its code's line table
+    (long, for a template's compiled code): a few per cent of a card's time each if done for
+    every block. So the caller's instruction is kept, and its line found only when asked."""
+    __slots__ = ("template", "code", "instruction")
 
-    def __init__(self, template, code_line: int):
-        self.template, self.code_line = template, code_line
+    def __init__(self, template, code, instruction: int):
+        self.template, self.code, self.instruction = template, code, instruction
 
     def __int__(self) -> int:
-        return self.template.get_corresponding_lineno(self.code_line)
+        return self.template.get_corresponding_lineno(_code_line(self.code, self.instruction))
+
+
+def _code_line(code, instruction: int) -> int:
+    """The line of code's instruction at byte offset `instruction` (a frame's f_lasti): what
+    the frame's f_lineno said when it stood there."""
+    for start, end, line in code.co_lines():
+        if start <= instruction < end:
+            return line if line is not None else 0
+    return 0
 
 
 def _template_line() -> TemplateLine | None:
@@ -68,7 +79,7 @@ def _template_line() -> TemplateLine | None:
     while frame is not None:
         template = frame.f_globals.get("__jinja_template__")
         if template is not None:
-            return TemplateLine(template, frame.f_lineno)
+            return TemplateLine(template, frame.f_code, frame.f_lasti)
         frame = frame.f_back
     return None
 

@@ -11,7 +11,6 @@ import html
 import re
 import signal
 import threading
-import traceback
 import weakref
 import xml.etree.ElementTree as ET
 import xml.parsers.expat
@@ -404,6 +403,7 @@ def _where(exc: BaseException, template: str) -> str:
     """'template.svg.j2 line N: ' from the traceback frames Jinja2 maps onto template lines."""
     line = getattr(exc, "lineno", None)
     if not line:
+        import traceback        # (textwrap, tokenize, ...: only for a message)
         for frame in reversed(traceback.extract_tb(exc.__traceback__)):
             if frame.filename.endswith(template.split("/")[-1]):
                 line = frame.lineno

@@ -48,6 +48,7 @@ def tree_problems(root, palette: dict | None = None, runs: tuple = (), nonce: st
     CSS or the palette). `runs` and `nonce`: the text helpers' runs behind their placeholders."""
     found: dict[str, str] = {}
     styles = set()          # run styles checked already: the same again finds nothing new
+    fine = _fine_values(library())
     for elem in root.iter():
         attrib = elem.attrib
         if not attrib:
@@ -59,14 +60,29 @@ def tree_problems(root, palette: dict | None = None, runs: tuple = (), nonce: st
             styles.add(style)
             attrib = {"font-family": style.family, "fill": style.color}
         for name, value in attrib.items():
-            if name in _CHECKED and value not in found:
+            if name in _CHECKED and value not in found and (name, value) not in fine:
                 declarations = _declarations(value) if name == "style" else ((name, value),)
                 for prop, text in declarations:
                     problem = _problem(prop, text, palette)
                     if problem:
                         found[value] = problem
                         break
+                else:
+                    if len(fine) >= MAX_FINE:
+                        fine.clear()
+                    fine.add((name, value))
     return list(found.items())
+
+
+MAX_FINE = 20_000
+
+
+@lru_cache(maxsize=4)
+def _fine_values(fonts) -> set:
+    """(attribute, value) pairs found to print as written with a (fixed) font library: the
+    same fill or font on the next face is not read again. What is wrong is found afresh on
+    every face (its message names the palette)."""
+    return set()
 
 
 def _problem(prop: str, text: str, palette: dict | None) -> str:

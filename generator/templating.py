@@ -25,6 +25,7 @@ import hashlib
 import math
 import os
 from pathlib import Path
+from typing import NamedTuple
 
 import jinja2
 import jinja2.bccache
@@ -169,6 +170,8 @@ MAX_BUILT = growth.MAX_BUILT
 
 
 def _length_ok(value) -> bool:
+    if type(value) is float:        # the usual case: a comparison with NaN is false, with inf too
+        return -MAX_MM <= value <= MAX_MM
     return (isinstance(value, (int, float)) and not isinstance(value, bool)
             and math.isfinite(value) and abs(value) <= MAX_MM)
 
@@ -338,6 +341,7 @@ class Helpers:
         self.placed = onface.Placed()   # the text blocks drawn on that face
         self.runs: facedoc.RunTable | None = None   # where a renderer keeps the runs as they are (else: SVG text)
         self._run_styles: dict[tuple, facedoc.RunStyle] = {}
+        self._blocks: dict[tuple, _Block] = {}      # text_box's arguments -> the block it laid out
         self.pictures: list[tuple[str, str]] = []   # (name, digest) of every picture drawn, in order (the face cache checks them)
 
     def remember(self) -> tuple:
@@ -376,59 +380,90 @@ class Helpers:
     @physical("x", "y", "w", "h", "size", "min_size", "line_height", "max_lines")
     def text_box(self, text, x, y, w, h, size=9, min_size=6, font="body", color=None,
                  align="left", valign="top", line_height=1.2, max_lines=None):
-        text = composed(str(text))
+        text = str(text)
+        key = (text, x, y, w, h, size, min_size, font, color, align, valign, line_height, max_lines)
+        try:
+            block = self._blocks.get(key)
+        except TypeError:           # an unhashable argument: laid out (and refused) below
+            key = block = None
+        if block is None:
+            block = self._laid_out(composed(text), x, y, w, h, size, min_size, font, color, align, valign,
+                                   line_height, max_lines)
+            if key is not None:
+                if len(self._blocks) >= MAX_BLOCKS:
+                    self._blocks.clear()
+                self._blocks[key] = block
+        for told, message in block.said:        # what laying it out says, said on every face it is on
+            (self.warn if told else self.shrunk.append)(message)
+        markup, first = self._placed_runs(block.parts)
+        if self.bounds is not None:     # checked on the face, where its transforms are known
+            onface.place(self.placed, first, markup, block.shown, block.extent)
+        return Markup(markup)
+
+    def _laid_out(self, text, x, y, w, h, size, min_size, font, color, align, valign, line_height,
+                  max_lines) -> "_Block":
+        """A text block fitted and laid out (what text_box draws), or TextFitError."""
         style = self.style(font, color)
         unknown = [name for name in ICON_TOKEN.findall(text) if name not in self.game.icons]
         if unknown:
             close = difflib.get_close_matches(unknown[0], list(self.game.icons), 1)
             raise TextFitError(f"icon ':{unknown[0]}:' in {snippet(text)} is not declared in game.yaml icons"
                                + (f"; did you mean ':{close[0]}:'?" if close else ""))
+        said = []
         fitted = fit(text, w, h, size, min_size, style, self.game.icons, line_height, max_lines)
         if fitted is None:
             message = (f"text {snippet(text)} does not fit its {w:g} x {h:g} mm box even at {min_size:g} pt; "
                        "shorten the text, or enlarge the box or lower min_size in the template")
             if not self.lenient:
                 raise TextFitError(message)
-            self.warn(message)
+            said.append((True, message))
             fitted = _truncated(text, w, h, min_size, style, self.game.icons, line_height)
         size_mm, lines = fitted
         if mm_to_pt(size_mm) < size - 0.01:
-            self.shrunk.append(f"text {snippet(text)} set at {round(mm_to_pt(size_mm), 2):g} pt to fit (asked {size:g} pt)")
+            said.append((False, f"text {snippet(text)} set at {round(mm_to_pt(size_mm), 2):g} pt to fit (asked {size:g} pt)"))
         if size_mm < pt_to_mm(READABLE_PT) - 1e-9:
-            self.warn(f"text {snippet(text)} is shrunk to "
-                                 f"{size_mm / pt_to_mm(1):.2f} pt to fit, below the {READABLE_PT} pt most players "
-                                 f"can read; shorten the text or enlarge its box")
+            said.append((True, f"text {snippet(text)} is shrunk to "
+                               f"{size_mm / pt_to_mm(1):.2f} pt to fit, below the {READABLE_PT} pt most players "
+                               f"can read; shorten the text or enlarge its box"))
         pieces, extent = block_pieces(lines, x, y, w, h, size_mm, style, self.game.icons, align, valign, line_height)
-        markup, first = self._placed_runs(pieces, style, size_mm)
-        if self.bounds is not None:     # checked on the face, where its transforms are known
-            onface.place(self.placed, first, markup, snippet(text), extent)
-        return Markup(markup)
+        return _Block(self._parts(pieces, style, size_mm), extent, snippet(text), tuple(said))
 
-    def _placed_runs(self, pieces, style, size_mm) -> tuple[str, int | None]:
-        """The block's markup: a placeholder per run (its run kept in the face's table) where a
-        renderer keeps them, else its SVG; icons as SVG; and the index of its first run (None: no
-        text, or no table)."""
+    def _parts(self, pieces, style, size_mm) -> tuple:
+        """A block's pieces as drawn: a tuple of runs (facedoc.Run) for each stretch of text
+        between icons, an icon's SVG for each icon."""
         key = (style.family, style.bold, style.italic, str(style.color), size_mm)
         run_style = self._run_styles.get(key)
         if run_style is None:
             run_style = self._run_styles[key] = facedoc.run_style(style.family, size_mm, style.bold, style.italic,
                                                                    style.color)
-        out, first, table, pending = [], None, self.runs, []
+        parts, pending = [], []
         for kind, left, baseline, value in pieces:
             if kind == "text":
                 pending.append(facedoc.Run(left, baseline, run_style, value))
                 continue
             if pending:
-                first = len(table.runs) if first is None and table is not None else first
-                out.append(self._runs_markup(pending))
+                parts.append(tuple(pending))
                 pending = []
-            out.append(value)
+            parts.append(value)
         if pending:
-            first = len(table.runs) if first is None and table is not None else first
-            out.append(self._runs_markup(pending))
+            parts.append(tuple(pending))
+        return tuple(parts)
+
+    def _placed_runs(self, parts) -> tuple[str, int | None]:
+        """The block's markup: a placeholder per stretch of runs (its runs kept in the face's
+        table) where a renderer keeps them, else their SVG; icons as SVG; and the index of its
+        first run (None: no text, or no table)."""
+        out, first, table = [], None, self.runs
+        for part in parts:
+            if type(part) is tuple:
+                if first is None and table is not None:
+                    first = len(table.runs)
+                out.append(self._runs_markup(part))
+            else:
+                out.append(part)
         return "".join(out), first
 
-    def _runs_markup(self, runs: list) -> str:
+    def _runs_markup(self, runs: tuple) -> str:
         """Consecutive runs: their placeholder, or (a map's or other caller's) their SVG."""
         if self.runs is None:
             return "".join(run.svg() for run in runs)
@@ -489,6 +524,17 @@ class Helpers:
                 "image": self.image}
 
 
+class _Block(NamedTuple):
+    """A text block as text_box laid it out, kept for the next face that asks for the same text
+    in the same box: its parts (Helpers._parts), its ink's box, its text as messages show it, and
+    what laying it out said ((True, a warning) or (False, a note that it was shrunk)), in order."""
+    parts: tuple
+    extent: tuple
+    shown: str
+    said: tuple
+
+
+MAX_BLOCKS = 4096           # text blocks remembered per renderer; the oldest are all dropped at once
 MIN_DPI = 200               # a picture printed at less looks soft
 # fit -> the size (mm) the whole picture is drawn at in a w x h box
 FITS = {

@@ -9,6 +9,7 @@ whole budget at 2,000 cards/s).
 """
 from __future__ import annotations
 
+import operator
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -167,12 +168,17 @@ def block_pieces(lines, x, y, width, height, size, style, icons, align="left", v
     space = m.width(" ", size)
     out, left_edge, right_edge = [], None, None
     for line in lines:
-        line_w = sum(unit_w for _, unit_w in line) * size + space * max(0, len(line) - 1)
+        line_w = sum(map(_WIDTH, line)) * size + space * max(0, len(line) - 1)
         start = x + {"left": 0.0, "center": (width - line_w) / 2, "right": width - line_w}[align]
         if line:
             left_edge = start if left_edge is None else min(left_edge, start)
             right_edge = start + line_w if right_edge is None else max(right_edge, start + line_w)
         mirror = right_to_left(line)
+        plain = _plain_run(line) if not mirror else None
+        if plain is not None:       # plain words, left to right (most lines): one run from the line's start
+            out.append(("text", start, baseline, plain))
+            baseline += size * line_height
+            continue
         for kind, value, left, w in _segments(line, start, size, space, m):
             if mirror:          # runs and icons from the right: the line reads right to left
                 left = 2 * start + line_w - left - w
@@ -185,9 +191,25 @@ def block_pieces(lines, x, y, width, height, size, style, icons, align="left", v
     return out, extent
 
 
+_WIDTH = operator.itemgetter(1)      # of a (word, width at size 1)
+
+
+def _plain_run(line) -> str | None:
+    """A line of words without icons as the one run it is drawn as; None when a word holds
+    an icon (its pieces are a list: join refuses it) or there are no words."""
+    try:
+        text = " ".join([word for word, _ in line])
+    except TypeError:
+        return None
+    return (text.replace(SHY, "") if SHY in text else text) if line else None
+
+
 def right_to_left(line) -> bool:
     """A line whose first strong letter is right to left (Hebrew) is laid out from the right;
     the drawing stage orders the letters inside each run."""
+    first = line[0][0] if line else None
+    if type(first) is str and first[:1].isascii() and first[:1].isalpha():
+        return False                # a Latin letter first (most lines): left to right
     for word, _ in line:
         for text in ([word] if isinstance(word, str) else [v for k, v in word if k == "text"]):
             for char in text:

@@ -16,7 +16,8 @@ from pathlib import Path
 
 import yaml
 
-DATA = yaml.safe_load((Path(__file__).parent / "data" / "tuckbox.yaml").read_text(encoding="utf-8"))
+DATA = yaml.load((Path(__file__).parent / "data" / "tuckbox.yaml").read_text(encoding="utf-8"),
+                 Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))     # libyaml's when there: read at every start
 NOTCH_STEPS = 16             # the thumb notch's half circle as straight pieces
 
 

@@ -250,13 +250,16 @@ def h_run(c, elem, props):
     for run in batch:
         data = _run_data(run.text, p)
         if data:        # x, y as written: three decimals
-            chunks.append((anchor, [(data, face, size, fill, stroke, _finite(round(run.x, 3)),
-                                     _finite(round(run.y, 3)), 0.0, 0.0, False)]))
+            chunks.append((anchor, ((data, face, size, fill, stroke, _finite(round(run.x, 3)),
+                                     _finite(round(run.y, 3)), 0.0, 0.0, False),)))
     if has_stroke:      # an operation per run: each sets its line width, as each <text> does
         for chunk in chunks:
             _emit_text(c, 1.0, None, [chunk], has_fill, True)
     elif chunks:        # one operation, each run a chunk placed on its own: as <text> after <text>
-        _emit_text(c, 1.0, None, chunks, has_fill, False)
+        # (_emit_text's operation and graphics state, for runs of one style filled, unturned)
+        gs = c.gs
+        c.ops.append((_op_text, (None, tuple(chunks), gs[1], gs[2], gs[0])))
+        gs[0], gs[1], gs[2] = fill, face, size
 
 
 def _run_data(text, p):

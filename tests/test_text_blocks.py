@@ -1,0 +1,121 @@
+"""A text block is laid out once per renderer for the same text in the same box (templating.py
+text_box), and what laying it out says is said on every face it is on; the cheap paths of the
+text stage give what the long ones gave."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT
+from generator import glyphs, templating, textfit
+from generator.facedoc import RunTable
+from generator.manifest import load_pack
+
+MINI = ROOT / "tests" / "fixtures" / "mini"
+LONG = "A rule far too long for its little box, so it is set small " * 3
+
+
+@pytest.fixture
+def helpers(monkeypatch):
+    """Helpers of the mini pack keeping runs as a renderer does, counting every fit()."""
+    made = templating.Helpers(load_pack(MINI))
+    made.runs = RunTable()
+    made.fits = []
+
+    def counted(*args, **kwargs):
+        made.fits.append(args[0])
+        return textfit.fit(*args, **kwargs)
+    monkeypatch.setattr(templating, "fit", counted)
+    return made
+
+
+def on_face(helpers, name, *args, **kwargs):
+    """text_box on a face of its own: (its markup, the runs it left in the face's table)."""
+    helpers.face = name
+    helpers.runs.clear()
+    markup = helpers.text_box(*args, **kwargs)
+    return str(markup), [(r.x, r.y, r.text, r.style) for r in helpers.runs.runs]
+
+
+def test_the_same_block_is_laid_out_once_and_drawn_alike(helpers):
+    first = on_face(helpers, "face A", "Gain two wood.", 5, 20, 50, 20)
+    second = on_face(helpers, "face B", "Gain two wood.", 5, 20, 50, 20)
+    assert second == first and first[1]
+    assert helpers.fits == ["Gain two wood."]
+    other = on_face(helpers, "face C", "Gain two wood.", 5, 20, 30, 20)       # another box: laid out again
+    assert helpers.fits == ["Gain two wood."] * 2
+    assert other[1][0][:3] == first[1][0][:3]        # (left-aligned at the same place either way)
+
+
+def test_what_a_block_says_is_said_on_every_face_it_is_on(helpers):
+    for name in ("face A", "face B", "face C"):
+        on_face(helpers, name, LONG, 5, 20, 30, 12, size=9, min_size=4)
+    assert len(helpers.fits) == 1
+    assert len(helpers.shrunk) == 3 and len(set(helpers.shrunk)) == 1
+    below = [w for w in helpers.warnings if "below the 6 pt" in w]
+    assert len(below) == 1 and below[0].startswith("face A: ") and below[0].endswith("(the same on 2 more faces)")
+    assert helpers.said.count(helpers.said[0]) == 3
+
+
+def test_a_block_that_cannot_be_set_is_refused_every_time(helpers):
+    for _ in range(2):
+        with pytest.raises(textfit.TextFitError, match="does not fit its 10 x 3 mm box"):
+            on_face(helpers, "face A", LONG, 5, 20, 10, 3, size=9, min_size=8)
+    assert len(helpers.fits) == 2
+    helpers.lenient = True
+    for name in ("face A", "face B"):
+        on_face(helpers, name, LONG, 5, 20, 10, 3, size=9, min_size=8)
+    cut = [w for w in helpers.warnings if "does not fit" in w]
+    assert len(cut) == 1 and cut[0].endswith("(the same on 1 more faces)")
+
+
+def test_the_blocks_kept_are_bounded(helpers, monkeypatch):
+    monkeypatch.setattr(templating, "MAX_BLOCKS", 2)
+    for word in ("one", "two", "three", "one"):
+        on_face(helpers, "face A", word, 5, 20, 30, 10)
+    assert len(helpers._blocks) <= 2
+    assert helpers.fits == ["one", "two", "three", "one"]      # 'one' was dropped with the others
+
+
+def test_an_unhashable_argument_is_laid_out_and_refused_as_before(helpers):
+    with pytest.raises(TypeError):
+        on_face(helpers, "face A", "Text", 5, 20, 30, 10, color=["#000000"])
+    assert not helpers._blocks
+
+
+def test_plain_lines_and_icon_lines_are_placed_as_the_long_way_places_them(helpers):
+    style = helpers.style("body", None)
+    text = "Gain two\u00adwood and one ore :star: then draw a card, then pass the dice on."
+    fitted = textfit.fit(text, 30, 40, 9, 6, style, helpers.game.icons)
+    lines = fitted[1]
+    assert any(textfit._plain_run(line) for line in lines) and not all(textfit._plain_run(line) for line in lines)
+    size = fitted[0]
+    pieces = textfit.block_pieces(lines, 5, 20, 30, 40, size, style, helpers.game.icons, "center")[0]
+    space = style.metrics.width(" ", size)
+    expected = []
+    for line in lines:     # every line through _segments: what block_pieces gave before its plain path
+        line_w = sum(w for _, w in line) * size + space * max(0, len(line) - 1)
+        for kind, value, left, _ in textfit._segments(line, 5 + (30 - line_w) / 2, size, space, style.metrics):
+            expected.append((kind, left, value if kind == "text" else None))
+    assert [(k, left, v if k == "text" else None) for k, left, _, v in pieces] == expected
+
+
+def test_glyph_check_in_one_step_says_what_the_long_check_says():
+    covered = {c: 0.5 for c in "abcdefghij "}
+    assert glyphs.problem("abc\ndef\tghi\u00ad", covered) == ""         # blanks need no glyph
+    assert "'é'" in glyphs.problem("abc\né", covered)
+    assert glyphs.problem("abc", frozenset("abc")) == "" and "'d'" in glyphs.problem("abcd", frozenset("abc"))
+
+
+def test_a_build_loads_without_what_only_some_builds_need():
+    """Start-up: what a card pack's build does not use before drawing is not imported
+    (git revisions, tar files, board tiling, tuck boxes, subprocesses, tracebacks)."""
+    code = ("import sys; from pathlib import Path; import generator.cli, generator.build; "
+            "from generator.manifest import load_pack; load_pack(Path(sys.argv[1])); "
+            "print(' '.join(m for m in ('tarfile', 'subprocess', 'ctypes.util', 'traceback', "
+            "'generator.changes_git', 'generator.tiling', 'generator.tuckbox') if m in sys.modules))")
+    loaded = subprocess.run([sys.executable, "-c", code, str(MINI)], capture_output=True, text=True, check=True,
+                            cwd=ROOT, timeout=120).stdout.split()
+    assert loaded == []
