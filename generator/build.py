@@ -13,7 +13,7 @@ import re
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
-from .cache import renderer_for
+from .cache import renderer_for, streamed_document
 from .changes import DIGESTS, Baseline, Changes, compare, shown_faces
 from .errors import BuildError
 from .fonts import library
@@ -23,7 +23,7 @@ from .manifest import PAPERS, PRINT_SHOP, load_pack
 from .model import Game, Group
 from .packfonts import licence_file
 from .publish import check_not_locked, write_atomically
-from .render import Renderers, drawn_face_place, expand_faces, face_digest
+from .render import Renderers, drawn_face_place, expand_faces
 from .presets import preset, shop_sheets
 from .printer import shift_backs
 from .request import BuildRequest, Progress, group_options, options_for  # noqa: F401 (library API)
@@ -200,14 +200,16 @@ def _render_groups(game, groups, request, progress, role, result):
     from .parallel import set_print_boxes, write_pdf     # cairo and pikepdf: only when drawing,
     from .pdfwrite import PdfWriter                      # so validate starts without them
     options = result.options
-    renderers = Renderers({g.id: renderer_for(game, options[g.id].bleed, request.lenient, request.face_cache)
+    streamed = streamed_document(groups)
+    renderers = Renderers({g.id: renderer_for(game, options[g.id].bleed, request.lenient, request.face_cache, streamed)
                            for g in groups})
     sheets = plan_sheets(game, groups, request, role, options)
     _check_pages(sheets, groups, sum(f.get("pages") or 0 for f in result.files))
     sheets = shift_backs(sheets, _back_offset(options[groups[0].id], request))
     offset = next((s.shift for s in sheets if s.shift != (0.0, 0.0)), None)
     writer = PdfWriter(
-        face_svg=lambda f: renderers[f.group.id].svg(f), face_name=drawn_face_place,
+        face_svg=lambda f: renderers[f.group.id].svg(f), face_id=lambda f: renderers[f.group.id].identity(f),
+        face_name=drawn_face_place,
         face_outline=lambda f, grow: f.group.outline(grow),
         title=f"{game.title} - {role}", subject=f"pnpgen print-and-play {role} for {game.title}",
         face_stamp=stamps(game, _new_since(request.changes_since, renderers)))
@@ -234,7 +236,7 @@ def _new_since(baseline: Baseline | None, renderers: Renderers):
     if baseline is None:
         return None
     before = shown_faces(baseline)
-    return lambda face: before.get(face.key) != face_digest(renderers[face.group.id].svg(face))
+    return lambda face: before.get(face.key) != renderers[face.group.id].digest(face)
 
 
 MAX_PAGES = 10_000           # of one build: 10,000 poker cards with backs are 2,224 pages

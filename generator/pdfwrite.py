@@ -93,11 +93,13 @@ def _face_to_page(ctx, p: Placement) -> None:
 
 class PdfWriter:
     """Draws sheets; `face_svg(face)` gives a face's SVG, `face_outline(face, grow)` its outline,
-    `face_name(face)` what to call it in an error."""
+    `face_name(face)` what to call it in an error; `face_id(face)` what tells two faces apart
+    (equal: drawn once, painted where each stands), the SVG itself unless given."""
 
     def __init__(self, face_svg: Callable, face_name: Callable, face_outline: Callable, title: str,
-                 subject: str = "", face_stamp: Callable | None = None):
+                 subject: str = "", face_stamp: Callable | None = None, face_id: Callable | None = None):
         self.face_svg, self.face_name, self.face_outline = face_svg, face_name, face_outline
+        self.face_id = face_id or face_svg
         self.title, self.subject = title, subject
         self.face_stamp = face_stamp       # face -> version.stamps' marks: drawn over the face
 
@@ -114,28 +116,17 @@ class PdfWriter:
         surface.set_metadata(cairo.PDF_METADATA_CREATOR, "pnpgen")
         surface.set_metadata(cairo.PDF_METADATA_CREATE_DATE, FIXED_DATE)
         surface.set_metadata(cairo.PDF_METADATA_MOD_DATE, FIXED_DATE)
-        # faces are told apart by their SVG: identical ones (a shared back) are drawn once, recorded
-        # with the most bleed any of their copies shows
-        uses: Counter = Counter()
-        reach: dict = {}
-        elements = 0
+        faces = _Faces()
         for s in sheets:
             for p in s.placements:
-                key = self.face_svg(p.face)
-                if key not in uses:
-                    elements += drawn_elements(key)
-                    if elements > MAX_ELEMENTS:
-                        raise BuildError(too_many_elements(self.face_name(p.face), key))
-                uses[key] += 1
-                reach[key] = max(reach.get(key, 0.0), max(p.bleed))
-        recorded: dict = {}
+                faces.count(self.face_id(p.face), p)
         for number, sheet in enumerate(sheets):
             interrupt.check()
             surface.set_size(sheet.width * PT_PER_MM, sheet.height * PT_PER_MM)
             ctx = new_context(surface)
             ctx.scale(PT_PER_MM, PT_PER_MM)
             ctx.translate(*sheet.shift)         # a back page moved for the printer (printer.py)
-            self._draw_sheet(ctx, sheet, uses, reach, recorded)
+            self._draw_sheet(ctx, sheet, faces)
             ctx.show_page()
             if progress:
                 progress(len(sheet.placements))
@@ -144,7 +135,7 @@ class PdfWriter:
         buffer.close()          # one copy of the PDF at a time (a deck of art: 100s of MB)
         return without_repeated_keys(pdf)
 
-    def _draw_sheet(self, ctx, sheet: Sheet, uses: Counter, reach: dict, recorded: dict) -> None:
+    def _draw_sheet(self, ctx, sheet: Sheet, faces: "_Faces") -> None:
         if sheet.clip:
             ctx.save()
             ctx.rectangle(*sheet.clip)
@@ -153,7 +144,7 @@ class PdfWriter:
         # recorded face for every page, so pieces are drawn afresh.
         reuse = sheet.clip is None
         for placement in sheet.placements:
-            self._draw_face(ctx, placement, uses, reach, recorded, reuse)
+            self._draw_face(ctx, placement, faces, reuse)
         self._draw_cut_guides(ctx, sheet)      # a board piece's guides stay inside its window
         if sheet.clip:
             ctx.restore()
@@ -178,7 +169,7 @@ class PdfWriter:
                 ctx.show_text(line)
                 y += GUIDE_LEADING
 
-    def _draw_face(self, ctx, p, uses, reach, recorded, reuse) -> None:
+    def _draw_face(self, ctx, p, faces: "_Faces", reuse) -> None:
         ctx.save()
         if p.clip_path:                  # hexagons on shared cuts: bleed only where no neighbour
             ctx.move_to(*p.clip_path[0])
@@ -196,15 +187,17 @@ class PdfWriter:
         if p.clip_to_shape:
             self.face_outline(p.face, max(p.bleed)).trace(ctx)
             ctx.clip()
-        key = self.face_svg(p.face)
+        key = self.face_id(p.face)
+        svg = self.face_svg(p.face)
+        faces.bound(key, svg, lambda: self.face_name(p.face))
         try:
-            if reuse and uses[key] > 1:
-                if key not in recorded:
-                    recorded[key] = self._record(p, key, reach[key])
-                ctx.set_source_surface(recorded[key], 0, 0)
+            if reuse and faces.uses[key] > 1:
+                if key not in faces.recorded:
+                    faces.recorded[key] = self._record(p, svg, faces.reach[key])
+                ctx.set_source_surface(faces.recorded[key], 0, 0)
                 ctx.paint()
             else:
-                draw_svg(ctx, key)
+                draw_svg(ctx, svg)
         except ValueError as exc:      # e.g. an <image> pointing at a file or URL, a NaN
             raise BuildError(f"{self.face_name(p.face)}: {exc}") from None
         except (OSError, MemoryError) as exc:   # cairo reading an embedded image PIL could half-read
@@ -251,6 +244,32 @@ class PdfWriter:
             ctx.line_to(sheet.fold_x, sheet.height - 5)
             ctx.stroke()
         ctx.restore()
+
+
+class _Faces:
+    """The faces of one PDF (or part), told apart by PdfWriter.face_id: how often each is drawn
+    and with how much bleed at most (one drawn more than once is recorded once, with the most
+    bleed any copy shows, and painted where each copy stands), and the SVG elements of those
+    drawn so far, bounded by MAX_ELEMENTS."""
+
+    def __init__(self) -> None:
+        self.uses: Counter = Counter()
+        self.reach: dict = {}
+        self.recorded: dict = {}
+        self.counted: set = set()
+        self.elements = 0
+
+    def count(self, key, p: Placement) -> None:
+        self.uses[key] += 1
+        self.reach[key] = max(self.reach.get(key, 0.0), max(p.bleed))
+
+    def bound(self, key, svg: str, name: Callable[[], str]) -> None:
+        if key in self.counted:
+            return
+        self.counted.add(key)
+        self.elements += drawn_elements(svg)
+        if self.elements > MAX_ELEMENTS:
+            raise BuildError(too_many_elements(name(), svg))
 
 
 FOLD_DASH = (2.0, 1.5)      # mm: a board's overlap lines and a tuck box's folds

@@ -136,6 +136,18 @@ class FaceRenderer:
             self.cache[key] = cached
         return cached
 
+    def identity(self, face: FaceRef):
+        """What tells two faces apart when they are drawn (equal: drawn once, painted twice): here
+        the SVG itself; a renderer that knows faces by their inputs says less."""
+        return self.svg(face)
+
+    def digest(self, face: FaceRef) -> str:
+        return face_digest(self.svg(face))
+
+    def known_keys(self) -> set:
+        """The keys of the faces rendered here so far."""
+        return set(self.told)
+
     def _shared_key(self, face: FaceRef) -> tuple:
         """A face whose templates never read the item nor its player is the same for every item of
         its group: rendered once, as (group, side)."""
@@ -182,10 +194,7 @@ class FaceRenderer:
             "item": templating.read_only({"id": item.id, **item.data}),
             "player": templating.read_only(item.player.__dict__) if item.player else None,
             "game": self.game_data, "palette": self.palette, "groups": self.groups,
-            "face": templating.read_only({
-                "width": group.width, "height": group.height, "bleed": bleed, "side": face.side,
-                "kind": group.kind, "shape": group.shape, "orientation": group.orientation,
-                "group": group.id, "corner_radius": group.corner_radius}),
+            "face": templating.read_only(face_fields(face, bleed)),
             "outline": lambda grow=0.0: group.outline(_grow(grow, group)).svg_d(),
             **self.helpers.bind(),
         }
@@ -277,7 +286,7 @@ class Renderers(dict):
     parent (render the same faces in any split and the same warnings are told, in order)."""
 
     def known(self) -> dict[str, set]:
-        return {gid: set(r.told) for gid, r in self.items()}
+        return {gid: r.known_keys() for gid, r in self.items()}
 
     def told_since(self, known: dict[str, set]) -> dict[str, tuple[list, dict]]:
         return {gid: (r.told_since(known[gid]), r.digests(known[gid])) for gid, r in self.items()}
@@ -301,6 +310,14 @@ def _template_groups(game: Game) -> dict:
     if _groups_made[0]() is not game:
         _groups_made = (weakref.ref(game), templating.read_only(game.group_data()))
     return _groups_made[1]
+
+
+def face_fields(face: FaceRef, bleed: float) -> dict:
+    """What a template reads as `face`."""
+    group = face.group
+    return {"width": group.width, "height": group.height, "bleed": bleed, "side": face.side, "kind": group.kind,
+            "shape": group.shape, "orientation": group.orientation, "group": group.id,
+            "corner_radius": group.corner_radius}
 
 
 def face_digest(svg: str) -> str:
