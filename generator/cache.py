@@ -203,6 +203,15 @@ class StreamedRenderer(KeyedRenderer):
         self._remember(ident, svg)
         return svg
 
+    def seen(self, face: FaceRef) -> None:
+        if face.key in self.digest_of:
+            return
+        known = self._said.get(self.identity(face))
+        if known is None:
+            self.svg(face)
+        else:
+            self._tell_again(face, *known)
+
     def keep(self, face: FaceRef) -> str:
         """svg(face), kept until it is asked for again (drawn), however many faces come between."""
         svg = self.svg(face)

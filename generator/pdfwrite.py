@@ -94,12 +94,14 @@ def _face_to_page(ctx, p: Placement) -> None:
 class PdfWriter:
     """Draws sheets; `face_svg(face)` gives a face's SVG, `face_outline(face, grow)` its outline,
     `face_name(face)` what to call it in an error; `face_id(face)` what tells two faces apart
-    (equal: drawn once, painted where each stands), the SVG itself unless given."""
+    (equal: drawn once, painted where each stands), the SVG itself unless given; `face_seen(face)`
+    is said of a face painted from another's drawing, whose SVG is not needed (face_svg unless given)."""
 
     def __init__(self, face_svg: Callable, face_name: Callable, face_outline: Callable, title: str,
-                 subject: str = "", face_stamp: Callable | None = None, face_id: Callable | None = None):
+                 subject: str = "", face_stamp: Callable | None = None, face_id: Callable | None = None,
+                 face_seen: Callable | None = None):
         self.face_svg, self.face_name, self.face_outline = face_svg, face_name, face_outline
-        self.face_id = face_id or face_svg
+        self.face_id, self.face_seen = face_id or face_svg, face_seen or face_svg
         self.title, self.subject = title, subject
         self.face_stamp = face_stamp       # face -> version.stamps' marks: drawn over the face
 
@@ -188,9 +190,12 @@ class PdfWriter:
             self.face_outline(p.face, max(p.bleed)).trace(ctx)
             ctx.clip()
         key = self.face_id(p.face)
-        svg = self.face_svg(p.face)
-        faces.bound(key, svg, lambda: self.face_name(p.face))
         try:
+            if reuse and key in faces.recorded:
+                self.face_seen(p.face)
+            else:
+                svg = self.face_svg(p.face)
+                faces.bound(key, svg, lambda: self.face_name(p.face))
             if reuse and faces.uses[key] > 1:
                 if key not in faces.recorded:
                     faces.recorded[key] = self._record(p, svg, faces.reach[key])

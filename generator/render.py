@@ -141,6 +141,10 @@ class FaceRenderer:
         the SVG itself; a renderer that knows faces by their inputs says less."""
         return self.svg(face)
 
+    def seen(self, face: FaceRef) -> None:
+        """The face is drawn (painted from another's drawing): told about as svg(face) would."""
+        self.svg(face)
+
     def digest(self, face: FaceRef) -> str:
         return face_digest(self.svg(face))
 
