@@ -203,7 +203,7 @@ def _render_groups(game, groups, request, progress, role, result):
     streamed = streamed_document(groups)
     renderers = Renderers({g.id: renderer_for(game, options[g.id].bleed, request.lenient, request.face_cache, streamed)
                            for g in groups})
-    sheets = plan_sheets(game, groups, request, role, options)
+    sheets = plan_sheets(game, groups, request, role, options, renderers)
     _check_pages(sheets, groups, sum(f.get("pages") or 0 for f in result.files))
     sheets = shift_backs(sheets, _back_offset(options[groups[0].id], request))
     offset = next((s.shift for s in sheets if s.shift != (0.0, 0.0)), None)
@@ -276,19 +276,22 @@ def _back_offset(opts: Options, request: BuildRequest) -> tuple[float, float] | 
     return request.back_offset.get(opts.duplex)
 
 
-def plan_sheets(game, groups, request, role, options: dict | None = None) -> list:
+def plan_sheets(game, groups, request, role, options: dict | None = None, renderers: Renderers | None = None) -> list:
     """The pages of one document: print-shop pages one face each; a board larger than the paper
     in overlapping pieces; everything else packed onto shared, duplex-safe sheets. `options`:
-    group id -> Options as the build resolved them (request.group_options), else resolved here."""
+    group id -> Options as the build resolved them (request.group_options), else resolved here;
+    `renderers`: the document's, which render the faces whose edges are read and keep them to
+    be drawn (else renderers of its own)."""
     try:
-        return _plan(game, groups, request, group_options(game, request) if options is None else options, role)
+        options = group_options(game, request) if options is None else options
+        return _plan(game, groups, request, options, role, renderers)
     except FaceTooLarge as exc:
         group = next(g for g in groups if g.id == exc.key)
         raise BuildError(f"{group.mark}: group '{group.id}': {exc}; use larger paper, a smaller face, "
                          "or kind: mat to tile it across pages") from None
 
 
-def _plan(game, groups, request, options, role) -> list:
+def _plan(game, groups, request, options, role, renderers) -> list:
     opts = options[groups[0].id]
     if opts.paper == PRINT_SHOP:
         sheets = []
@@ -312,7 +315,7 @@ def _plan(game, groups, request, options, role) -> list:
         if pages > MAX_PAGES:
             raise BuildError(_too_many_pages(group, pages, pages))
         return [sheet for face in faces for sheet in tiled(face)]
-    return impose_runs(_runs(game, groups, request, options), opts,
+    return impose_runs(_runs(game, groups, request, options, renderers), opts,
                        GUIDE_TITLES.get(role, "{}").format(_titled(game)))
 
 
@@ -324,19 +327,23 @@ def _titled(game: Game) -> str:
     return titled(game.title, game.version)
 
 
-def _runs(game: Game, groups: list[Group], request: BuildRequest, options: dict) -> list[Run]:
+def _runs(game: Game, groups: list[Group], request: BuildRequest, options: dict, renderers=None) -> list[Run]:
     """Each group's faces to lay out; shared cut lines only between faces whose edges are one
-    colour (edges.py), read from the faces of the groups that could share them."""
+    colour (edges.py), read from the faces of the groups that could share them: rendered by the
+    document's renderers and kept there to be drawn (each face rendered once), else by a
+    renderer per bleed (validate)."""
     from .edges import WHOLE, cut_parts
     may_share = [g for g in groups if options[g.id].cuts == "shared"
                  and g.shape in ("rect", "square", "hexagon") and options[g.id].bleed > 0]
-    renderers: dict[float, object] = {}
+    own: dict[float, object] = {}
 
     def svg_of(face):
+        if renderers is not None:
+            return renderers[face.group.id].keep(face)
         bleed = options[face.group.id].bleed
-        if bleed not in renderers:
-            renderers[bleed] = renderer_for(game, bleed, request.lenient, request.face_cache)
-        return renderers[bleed].svg(face)
+        if bleed not in own:
+            own[bleed] = renderer_for(game, bleed, request.lenient, request.face_cache)
+        return own[bleed].svg(face)
     parts = cut_parts(may_share, svg_of, lambda g: options[g.id].bleed)
     return [run for group in groups for part in parts.get(group.id, [WHOLE])
             for run in [_run(group, options[group.id], part)] if run.fronts]
