@@ -64,10 +64,7 @@ def _drawing(writer, chunk, renderers, name: str):
         from .svgdraw.images import drawn_for_pdf
         known = renderers.known() if renderers is not None else None
         before = len(drawn_for_pdf())
-        pdf = writer.write(chunk, advance)
-        with open(name, "wb") as handle:
-            handle.write(pdf)
-        del pdf
+        writer.write(chunk, advance, into=name)
         return name, renderers.told_since(known) if renderers is not None else None, drawn_for_pdf(before)
     return job
 

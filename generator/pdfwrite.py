@@ -39,17 +39,33 @@ def without_repeated_keys(pdf: bytes) -> bytes:
     are blanked out with spaces, so every byte offset (the xref table) stays right."""
     if not any(_repeats(m.group(1)) for m in _RESOURCE_DICT.finditer(pdf)):
         return pdf              # the usual case: no copy of a file that may be 100s of MB
+    return _RESOURCE_DICT.sub(lambda match: _deduped(match) if _repeats(match.group(1)) else match.group(0), pdf)
 
-    def dedupe(match):
-        seen = set()
 
-        def entry(m):
-            if m.group(1) in seen:
-                return b" " * len(m.group(0))
-            seen.add(m.group(1))
-            return m.group(0)
-        return match.group(0)[: match.start(1) - match.start(0)] + _ENTRY.sub(entry, match.group(1)) + b">>"
-    return _RESOURCE_DICT.sub(dedupe, pdf)
+def write_without_repeated_keys(pdf: memoryview, write: Callable) -> None:
+    """without_repeated_keys(pdf) given piece by piece to write(), copying none of it."""
+    at, match = 0, None
+    for match in _RESOURCE_DICT.finditer(pdf):
+        if _repeats(bytes(match.group(1))):
+            write(pdf[at:match.start()])
+            write(_deduped(_RESOURCE_DICT.fullmatch(bytes(match.group(0)))))
+            at = match.end()
+    del match           # it holds the buffer, which is released below
+    write(pdf[at:])
+    pdf.release()
+
+
+def _deduped(match) -> bytes:
+    """A resource dictionary (a match of _RESOURCE_DICT in bytes) with each repeated entry
+    blanked out with spaces."""
+    seen = set()
+
+    def entry(m):
+        if m.group(1) in seen:
+            return b" " * len(m.group(0))
+        seen.add(m.group(1))
+        return m.group(0)
+    return match.group(0)[: match.start(1) - match.start(0)] + _ENTRY.sub(entry, match.group(1)) + b">>"
 
 
 def _repeats(entries: bytes) -> bool:
@@ -105,11 +121,14 @@ class PdfWriter:
         self.title, self.subject = title, subject
         self.face_stamp = face_stamp       # face -> version.stamps' marks: drawn over the face
 
-    def write(self, sheets: list[Sheet], progress: Callable[[int], None] | None = None) -> bytes:
+    def write(self, sheets: list[Sheet], progress: Callable[[int], None] | None = None,
+              into: str | None = None) -> bytes | None:
+        """The PDF's bytes; with `into`, written to that file instead (one copy of it in memory,
+        not two)."""
         with interrupt.deferred():         # never raise inside cairo's write callback
-            return self._write(sheets, progress)
+            return self._write(sheets, progress, into)
 
-    def _write(self, sheets: list[Sheet], progress: Callable[[int], None] | None) -> bytes:
+    def _write(self, sheets: list[Sheet], progress: Callable[[int], None] | None, into: str | None) -> bytes | None:
         buffer = _Sink()
         first = sheets[0]
         surface = cairo.PDFSurface(buffer, first.width * PT_PER_MM, first.height * PT_PER_MM)
@@ -133,6 +152,11 @@ class PdfWriter:
             if progress:
                 progress(len(sheet.placements))
         surface.finish()
+        if into is not None:
+            with open(into, "wb") as handle:
+                write_without_repeated_keys(buffer.getbuffer(), handle.write)
+            buffer.close()
+            return None
         pdf = buffer.getvalue()
         buffer.close()          # one copy of the PDF at a time (a deck of art: 100s of MB)
         return without_repeated_keys(pdf)

@@ -88,3 +88,16 @@ def test_new_is_marked_alike_on_a_streamed_document(tmp_path, monkeypatch):
     _, streamed = _built(pack, tmp_path / "streamed", monkeypatch, streamed=True, changes_since=since)
     assert "deck-changes.pdf" in kept
     assert streamed == kept
+
+
+def test_a_part_written_to_a_file_is_the_pdf_write_returns_repeated_resource_keys_blanked():
+    """A drawing worker's chunk goes to its file straight from cairo's buffer (no second copy);
+    cairo's repeated resource entries (a back painted 9 times on a page) are blanked there too."""
+    import io
+    from generator.pdfwrite import without_repeated_keys, write_without_repeated_keys
+    pdf = (b"%PDF-1.5\n1 0 obj << /Resources << /XObject << /x6 6 0 R /x6 6 0 R /x7 7 0 R /x6 6 0 R >> >> >>\n"
+           b"2 0 obj << /Resources << /Font << /f-0-0 9 0 R >> >> >>\n%%EOF\n")
+    out = io.BytesIO()
+    write_without_repeated_keys(memoryview(bytearray(pdf)), out.write)
+    assert out.getvalue() == without_repeated_keys(pdf)
+    assert out.getvalue().count(b"/x6 6 0 R") == 1 and len(out.getvalue()) == len(pdf)
