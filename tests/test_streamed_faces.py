@@ -101,3 +101,21 @@ def test_a_part_written_to_a_file_is_the_pdf_write_returns_repeated_resource_key
     write_without_repeated_keys(memoryview(bytearray(pdf)), out.write)
     assert out.getvalue() == without_repeated_keys(pdf)
     assert out.getvalue().count(b"/x6 6 0 R") == 1 and len(out.getvalue()) == len(pdf)
+
+
+def _forms(pdf: bytes) -> int:
+    import io
+    import pikepdf
+    with pikepdf.Pdf.open(io.BytesIO(pdf)) as doc:
+        return sum(1 for o in doc.objects if isinstance(o, pikepdf.Stream) and o.get("/Subtype") == "/Form")
+
+
+def test_look_alike_faces_made_from_other_data_are_drawn_once_only_where_the_document_keeps_its_faces(tmp_path, monkeypatch):
+    """README: a kept document finds faces alike by their SVG, a streamed one by what they are
+    made of, so two cards whose shown words are equal but whose data differ are each drawn."""
+    look_alike = '<rect x="0" y="0" width="{{ face.width }}" height="{{ face.height }}" fill="{{ palette.paper }}"/>\n' \
+                 '{{ text_line(item.title[:4], 5, 10, 30, size=12) }}\n'
+    pack = write_deck(tmp_path / "deck", ["Card one", "Card two"], {"front.svg.j2": look_alike, "back.svg.j2": BACK})
+    _, kept = _built(pack, tmp_path / "kept", monkeypatch, streamed=False, split=False)
+    _, streamed = _built(pack, tmp_path / "streamed", monkeypatch, streamed=True, split=False)
+    assert _forms(kept["deck-sheets.pdf"]) == _forms(streamed["deck-sheets.pdf"]) + 1   # the two fronts: one form
