@@ -87,10 +87,11 @@ def hook_stages() -> None:
     draw = pdfwrite.PdfWriter._draw_sheet
     written = pdfwrite.PdfWriter._write
 
-    def write(self, sheets, progress):
+    def write(self, sheets, progress, into=None):
         self._bench_pages = (0, len(sheets))
-        pdf = written(self, sheets, progress)
-        snap(f"chunk of {len(sheets)} pages written ({len(pdf) / 1e6:.0f} MB PDF)")
+        pdf = written(self, sheets, progress, into)
+        size = len(pdf) if into is None else os.path.getsize(into)
+        snap(f"chunk of {len(sheets)} pages written ({size / 1e6:.0f} MB PDF)")
         return pdf
 
     def draw_sheet(self, *args):

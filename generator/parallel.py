@@ -258,8 +258,15 @@ def merge_files(names: list[str], folder: str) -> bytes:
     pages = [arg for name in names[1:] for arg in (name, "1-z")]
     pikepdf.Job(["pnpgen", names[0], "--pages", ".", "1-z", *pages, "--", "--deterministic-id",
                  "--compress-streams=y", "--object-streams=preserve", out]).run()
+    _trim_heap()
     with open(out, "rb") as handle:
         return handle.read()
+
+
+def _trim_heap() -> None:
+    """qpdf's objects freed, their memory given back to the system (glibc keeps it otherwise)."""
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None).malloc_trim(0)
 
 
 def pictures_once(pdf: bytes) -> bytes:
