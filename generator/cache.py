@@ -11,6 +11,9 @@ the SHA-256 of each picture it drew, and is rendered again once one of them chan
 maps keys to the SVG with the warnings and notes its rendering gave, so a cached face reports
 exactly what a fresh one would, and PDFs and previews built through the cache are byte for byte
 those of a clean build.
+
+The same key lets a build stream a large document (StreamedRenderer): faces with equal keys are
+the same face, so a rendered face need not be kept to know a later one is its copy.
 """
 from __future__ import annotations
 
