@@ -210,6 +210,7 @@ def _render_groups(game, groups, request, progress, role, result):
     writer = PdfWriter(
         face_svg=lambda f: renderers[f.group.id].svg(f), face_id=lambda f: renderers[f.group.id].identity(f),
         face_seen=lambda f: renderers[f.group.id].seen(f),
+        face_ahead=(lambda f: renderers[f.group.id].keep(f)) if streamed else None,
         face_name=drawn_face_place,
         face_outline=lambda f, grow: f.group.outline(grow),
         title=f"{game.title} - {role}", subject=f"pnpgen print-and-play {role} for {game.title}",

