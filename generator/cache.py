@@ -192,6 +192,7 @@ class StreamedRenderer(KeyedRenderer):
     again, silently, if asked for again."""
 
     KEEP = 32
+    KEYED = 512        # more faces than pdfwrite.AHEAD_PAGES pages hold
 
     def __init__(self, game, bleed: float, lenient: bool = False):
         super().__init__(game, bleed, lenient, {})
@@ -199,13 +200,16 @@ class StreamedRenderer(KeyedRenderer):
         self._said: dict[str, tuple[str, tuple]] = {}  # face_key -> (digest, warnings), once per face
         self._recent: OrderedDict[str, str] = OrderedDict()    # face_key -> SVG, the last KEEP
         self._kept: dict[str, str] = {}                # face_key -> SVG, until asked for again
-        self._last = (None, None)                      # (face key, face_key) of the last face keyed
+        self._keyed: OrderedDict[tuple, str] = OrderedDict()   # face key -> face_key, the last KEYED
 
     def identity(self, face: FaceRef) -> str:
         key = face.key
-        if self._last[0] != key:        # the writer asks for a face's identity, then its SVG
-            self._last = (key, self.face_key(face))
-        return self._last[1]
+        ident = self._keyed.get(key)
+        if ident is None:       # the writer asks for a face's identity, renders it ahead, then draws it
+            ident = self._keyed[key] = self.face_key(face)
+            if len(self._keyed) > self.KEYED:
+                self._keyed.popitem(last=False)
+        return ident
 
     def svg(self, face: FaceRef) -> str:
         ident = self.identity(face)
