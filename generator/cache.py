@@ -186,10 +186,10 @@ class CachedRenderer(KeyedRenderer):
 class StreamedRenderer(KeyedRenderer):
     """A build's renderer at any deck size. Faces are told apart by what they are made of
     (face_key), not by their SVG, so of each face rendered it keeps only its digest and what
-    rendering it said: 50,000 distinct cards held 250 MB of SVG. The SVGs of the last KEEP faces
-    asked for are kept (a copy drawn again, a common back), and those rendered before drawing
-    (keep(): edges.py reads a sample) until they are asked for again; any other is rendered
-    again, silently, if asked for again."""
+    rendering it said (50,000 distinct cards held 145 MB of faces in each drawing process). The
+    SVGs of the last KEEP faces asked for are kept (a copy drawn again, a common back), and those
+    rendered ahead (keep(): edges.py's sample, the pages pdfwrite renders before drawing them)
+    until they are asked for again; any other is rendered again, silently, if asked for again."""
 
     KEEP = 32
     KEYED = 512        # more faces than pdfwrite.AHEAD_PAGES pages hold
