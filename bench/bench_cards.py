@@ -1,7 +1,7 @@
 """Benchmark (run on demand, not in CI): build a synthetic deck of distinct cards and compare
 with drawing the same cards straight onto a PDF with reportlab's canvas (the floor).
 
-    python bench/bench_cards.py [--cards 1000 10000 50000] [--rounds 3]
+    python bench/bench_cards.py [--cards 1000 10000 50000] [--rounds 3] [--only build load ...]
 
 Each card has a title shrunk to fit, a kind line, a cost in a disc, six lines of body text with
 an inline icon, and the pack's one shared back; A4, 3 mm bleed, crop marks, long-edge duplex.
@@ -441,11 +441,11 @@ def commands(pack: Path, work: Path, cards: int) -> dict[str, list[str]]:
     }
 
 
-def run_size(cards: int, rounds: int) -> None:
+def run_size(cards: int, rounds: int, only: list[str] | None = None) -> None:
     work = Path(tempfile.mkdtemp(prefix="pnpgen-bench-"))
     try:
         pack = write_pack(work, make_cards(cards))
-        todo = commands(pack, work, cards)
+        todo = {name: args for name, args in commands(pack, work, cards).items() if not only or name in only}
         # pnpgen compiled to bytecode as an installed copy is (PYTHONDONTWRITEBYTECODE would make
         # every run compile it again, while reportlab's is compiled at install); the fontconfig
         # cache and the imports warmed once, so every contender starts alike
@@ -457,8 +457,9 @@ def run_size(cards: int, rounds: int) -> None:
             for name, args in todo.items():
                 runs[name].append(measured(args))
             loads.append(os.getloadavg()[0])
-        sizes = {"build": (work / "out" / "bench-deck" / "bench-deck-sheets.pdf").stat().st_size,
-                 **{name: (work / f"{name}.pdf").stat().st_size for name in FLOORS}}
+        made = {"build": work / "out" / "bench-deck" / "bench-deck-sheets.pdf",
+                **{name: work / f"{name}.pdf" for name in FLOORS}}
+        sizes = {name: path.stat().st_size for name, path in made.items() if name in todo}
         report(cards, rounds, runs, sizes, loads)
         first = startup(work)
         print(f"start-up, one-card pack, to the first face drawn: CPU min {first[0]:.3f} s, "
@@ -482,8 +483,10 @@ def report(cards: int, rounds: int, runs: dict, sizes: dict, loads: list[float])
               f"{stat(name, 'tree_mb', min):6.0f} {stat(name, 'tree_mb', statistics.median):6.0f} "
               f"{stat(name, 'pss_mb', min):6.0f} {stat(name, 'pss_mb', statistics.median):6.0f} "
               f"{stat(name, 'largest_mb', max):10.0f} {size}")
+    if "build" not in runs:
+        return
     build = [r["cpu"] for r in runs["build"]]
-    for name in FLOORS:
+    for name in (n for n in FLOORS if n in runs):
         floor = [r["cpu"] for r in runs[name]]
         print(f"CPU ratio {name} / pnpgen build: min {min(floor) / min(build):.2f}, "
               f"median {statistics.median(floor) / statistics.median(build):.2f} (above 1: pnpgen is faster)")
@@ -497,9 +500,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--cards", type=int, nargs="+", default=[1000], help="deck sizes, e.g. 1000 10000 50000")
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--only", nargs="+", choices=["load", "validate", "build", *FLOORS],
+                        help="run only these contenders (e.g. --only build: memory work, where the floors do not change)")
     args = parser.parse_args()
     for cards in args.cards:
-        run_size(cards, args.rounds)
+        run_size(cards, args.rounds, args.only)
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@ import re
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
-from .cache import renderer_for
+from .cache import renderer_for, streamed_document
 from .changes import DIGESTS, Baseline, Changes, compare, shown_faces
 from .errors import BuildError
 from .fonts import library
@@ -22,7 +22,7 @@ from .manifest import PAPERS, PRINT_SHOP, load_pack
 from .model import Game, Group
 from .packfonts import licence_file
 from .publish import check_not_locked, write_atomically
-from .render import Renderers, drawn_face_place, expand_faces, face_digest
+from .render import Renderers, drawn_face_place, expand_faces
 from .presets import preset, shop_sheets
 from .printer import shift_backs
 from .request import BuildRequest, Progress, group_options, options_for  # noqa: F401 (library API)
@@ -67,7 +67,7 @@ def build(pack_root: Path, request: BuildRequest, progress: Progress | None = No
     if request.tuck_boxes is not None or any(g.tuck_box not in (None, "off") for g in game.groups):
         staged.update(_tuckbox_file(game, request, result))
     result.fonts = fonts_used(staged, game.root)
-    staged["build.json"] = build_json(game, request, result, built).encode()
+    staged["build.json"] = build_json(game, request, result, built)
     _check_output_bytes(game, staged)
     write_atomically(result.out_dir, staged, replaces=previous_build_files(result.out_dir))
     return result
@@ -210,9 +210,10 @@ def _render_groups(game, groups, request, progress, role, result):
     from .parallel import set_print_boxes, write_pdf     # cairo and pikepdf: only when drawing,
     from .pdfwrite import PdfWriter                      # so validate starts without them
     options = result.options
-    renderers = Renderers({g.id: renderer_for(game, options[g.id].bleed, request.lenient, request.face_cache)
+    streamed = streamed_document(groups)
+    renderers = Renderers({g.id: renderer_for(game, options[g.id].bleed, request.lenient, request.face_cache, streamed)
                            for g in groups})
-    sheets = plan_sheets(game, groups, request, role, options)
+    sheets = plan_sheets(game, groups, request, role, options, renderers)
     _check_pages(sheets, groups, sum(f.get("pages") or 0 for f in result.files))
     if role != "changes":
         for gid, note in (cut for sheet in sheets for cut in sheet.cuts):
@@ -221,7 +222,10 @@ def _render_groups(game, groups, request, progress, role, result):
     sheets = shift_backs(sheets, _back_offset(options[groups[0].id], request))
     offset = next((s.shift for s in sheets if s.shift != (0.0, 0.0)), None)
     writer = PdfWriter(
-        face_svg=lambda f: renderers[f.group.id].svg(f), face_name=drawn_face_place,
+        face_svg=lambda f: renderers[f.group.id].svg(f), face_id=lambda f: renderers[f.group.id].identity(f),
+        face_seen=lambda f: renderers[f.group.id].seen(f),
+        face_ahead=(lambda f: renderers[f.group.id].keep(f)) if streamed else None,
+        face_name=drawn_face_place,
         face_outline=lambda f, grow: f.group.outline(grow),
         title=f"{game.title} - {role}", subject=f"pnpgen print-and-play {role} for {game.title}",
         face_stamp=stamps(game, _new_since(request.changes_since, renderers)))
@@ -248,7 +252,7 @@ def _new_since(baseline: Baseline | None, renderers: Renderers):
     if baseline is None:
         return None
     before = shown_faces(baseline)
-    return lambda face: before.get(face.key) != face_digest(renderers[face.group.id].svg(face))
+    return lambda face: before.get(face.key) != renderers[face.group.id].digest(face)
 
 
 MAX_PAGES = 10_000           # of one build: 10,000 poker cards with backs are 2,224 pages
@@ -287,19 +291,22 @@ def _back_offset(opts: Options, request: BuildRequest) -> tuple[float, float] | 
     return request.back_offset.get(opts.duplex)
 
 
-def plan_sheets(game, groups, request, role, options: dict | None = None) -> list:
+def plan_sheets(game, groups, request, role, options: dict | None = None, renderers: Renderers | None = None) -> list:
     """The pages of one document: print-shop pages one face each; a board larger than the paper
     in overlapping pieces; everything else packed onto shared, duplex-safe sheets. `options`:
-    group id -> Options as the build resolved them (request.group_options), else resolved here."""
+    group id -> Options as the build resolved them (request.group_options), else resolved here;
+    `renderers`: the document's, which render the faces whose edges are read and keep them to
+    be drawn (else renderers of its own)."""
     try:
-        return _plan(game, groups, request, group_options(game, request) if options is None else options, role)
+        options = group_options(game, request) if options is None else options
+        return _plan(game, groups, request, options, role, renderers)
     except FaceTooLarge as exc:
         group = next(g for g in groups if g.id == exc.key)
         raise BuildError(f"{group.mark}: group '{group.id}': {exc}; use larger paper, a smaller face, "
                          "or kind: mat to tile it across pages") from None
 
 
-def _plan(game, groups, request, options, role) -> list:
+def _plan(game, groups, request, options, role, renderers) -> list:
     opts = options[groups[0].id]
     if opts.paper == PRINT_SHOP:
         sheets = []
@@ -323,7 +330,7 @@ def _plan(game, groups, request, options, role) -> list:
         return [sheet for face in faces for sheet in tiled(face)]
     pieces = {g.id: _in_pieces(g, options[g.id]) for g in groups if g.kind == "mat"}
     runs = [run for g in groups for run in pieces.get(g.id) or []]
-    runs += _runs(game, [g for g in groups if not pieces.get(g.id)], request, options)
+    runs += _runs(game, [g for g in groups if not pieces.get(g.id)], request, options, renderers)
     return impose_runs(runs, opts, GUIDE_TITLES.get(role, "{}").format(_titled(game)))
 
 
@@ -335,19 +342,23 @@ def _titled(game: Game) -> str:
     return titled(game.title, game.version)
 
 
-def _runs(game: Game, groups: list[Group], request: BuildRequest, options: dict) -> list[Run]:
+def _runs(game: Game, groups: list[Group], request: BuildRequest, options: dict, renderers=None) -> list[Run]:
     """Each group's faces to lay out; shared cut lines only between faces whose edges are one
-    colour (edges.py), read from the faces of the groups that could share them."""
+    colour (edges.py), read from the faces of the groups that could share them: rendered by the
+    document's renderers and kept there to be drawn (each face rendered once), else by a
+    renderer per bleed (validate)."""
     from .edges import WHOLE, cut_parts
     may_share = [g for g in groups if options[g.id].cuts == "shared"
                  and g.shape in ("rect", "square", "hexagon") and options[g.id].bleed > 0]
-    renderers: dict[float, object] = {}
+    own: dict[float, object] = {}
 
     def svg_of(face):
+        if renderers is not None:
+            return renderers[face.group.id].keep(face)
         bleed = options[face.group.id].bleed
-        if bleed not in renderers:
-            renderers[bleed] = renderer_for(game, bleed, request.lenient, request.face_cache)
-        return renderers[bleed].svg(face)
+        if bleed not in own:
+            own[bleed] = renderer_for(game, bleed, request.lenient, request.face_cache)
+        return own[bleed].svg(face)
     parts = cut_parts(may_share, svg_of, lambda g: options[g.id].bleed)
     return [run for group in groups for part in parts.get(group.id, [WHOLE])
             for run in [_run(group, options[group.id], part)] if run.fronts]
@@ -453,7 +464,7 @@ def _ranges(pages: list[int]) -> str:
     return ", ".join(out)
 
 
-def build_json(game: Game, request: BuildRequest, result: BuildResult, built: list[Group] | None = None) -> str:
+def build_json(game: Game, request: BuildRequest, result: BuildResult, built: list[Group] | None = None) -> bytes:
     """Every item and group of the pack; the groups printed (all but those --group or a print
     shop left out) with the options they were printed with (`cuts`: as asked) and, for groups
     laid out on sheets, `cut_lines`: what was done with their cut lines, and why."""
@@ -467,17 +478,18 @@ def build_json(game: Game, request: BuildRequest, result: BuildResult, built: li
               for g in game.groups]
     doc = {"game": game.id, "title": game.title, "version": game.version, "total_components": game.total,
            "groups": groups, "items": items, "files": result.files, "fonts": result.fonts, "face_digests": DIGESTS}
-    return json_text(doc)
+    return json_bytes(doc)
 
 
-def json_text(doc) -> str:
-    """json.dumps(doc, indent=1, sort_keys=True) + newline, its pieces written into one buffer
-    as they come: with an indent, json.dumps keeps every piece in a list until the end (about
-    4x the text: 17 MB for the build.json of 10,000 cards, 85 MB at 50,000)."""
-    out = io.StringIO()
+def json_bytes(doc) -> bytes:
+    """json.dumps(doc, indent=1, sort_keys=True) + newline as UTF-8, its pieces written into one
+    buffer as they come: with an indent, json.dumps keeps every piece in a list until the end
+    (about 4x the text: 17 MB for the build.json of 10,000 cards, 85 MB at 50,000), and the text
+    encoded afterwards is a second copy (BytesIO's value is its buffer, not a copy)."""
+    out = io.BytesIO()
     for piece in json.JSONEncoder(indent=1, sort_keys=True).iterencode(doc):
-        out.write(piece)
-    out.write("\n")
+        out.write(piece.encode())
+    out.write(b"\n")
     return out.getvalue()
 
 

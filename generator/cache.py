@@ -11,21 +11,25 @@ the SHA-256 of each picture it drew, and is rendered again once one of them chan
 maps keys to the SVG with the warnings and notes its rendering gave, so a cached face reports
 exactly what a fresh one would, and PDFs and previews built through the cache are byte for byte
 those of a clean build.
+
+The same key lets a build stream a large document (StreamedRenderer): faces with equal keys are
+the same face, so a rendered face need not be kept to know a later one is its copy.
 """
 from __future__ import annotations
 
 import hashlib
 import json
+from collections import OrderedDict
 from dataclasses import dataclass
 
 from jinja2 import nodes
 
 from . import art, templating
 from .fonts import library
-from .render import FaceRef, FaceRenderer, face_place
+from .render import FaceRef, FaceRenderer, face_digest, face_fields, face_place
 
 WHOLE = None             # a template reads the item (or groups) as a whole, not field by field
-BY_FIELD = ("item", "groups")         # context names whose fields are hashed one by one
+BY_FIELD = ("item", "groups", "face")         # context names whose fields are hashed one by one
 
 
 @dataclass(frozen=True)
@@ -48,9 +52,24 @@ class FaceCache:
         return CachedRenderer(game, bleed, lenient, self)
 
 
-def renderer_for(game, bleed: float, lenient: bool, cache: FaceCache | None) -> FaceRenderer:
-    """A plain renderer for one-off builds, a cached one where a FaceCache is kept."""
-    return cache.renderer(game, bleed, lenient) if cache is not None else FaceRenderer(game, bleed, lenient)
+def renderer_for(game, bleed: float, lenient: bool, cache: FaceCache | None, streamed: bool = False) -> FaceRenderer:
+    """A cached renderer where a FaceCache is kept; else a streamed one for a document of many
+    faces (streamed_document), a plain one (keeping every face) for any other."""
+    if cache is not None:
+        return cache.renderer(game, bleed, lenient)
+    return (StreamedRenderer if streamed else FaceRenderer)(game, bleed, lenient)
+
+
+STREAM_ABOVE = 4096      # faces (items x sides) of a document: above, its faces are streamed
+
+
+def streamed_document(groups) -> bool:
+    """Whether a document's faces are streamed (StreamedRenderer): drawn as they are rendered,
+    told apart by their inputs. A smaller document keeps its faces (at most ~30 MB) and tells them
+    apart by their SVG, which also finds faces made from other inputs alike (two tiles whose
+    unshown numbers differ, a back drawn like its front): each is drawn once and painted
+    twice. A streamed document draws such faces once each."""
+    return sum(len(g.items) * g.sides for g in groups) > STREAM_ABOVE
 
 
 def digest(value) -> str:
@@ -59,15 +78,13 @@ def digest(value) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-class CachedRenderer(FaceRenderer):
-    """FaceRenderer that looks each face up by its key before rendering it."""
+class KeyedRenderer(FaceRenderer):
+    """FaceRenderer that knows each face by a digest of what it is made of (face_key): the face
+    cache's key, and what a streamed build tells faces apart by."""
 
-    shares_faces = False      # its keys are by content already, and each face keeps its notes
-
-    def __init__(self, game, bleed: float, lenient: bool, cache: FaceCache):
+    def __init__(self, game, bleed: float, lenient: bool, parsed: dict):
         super().__init__(game, bleed, lenient)
-        self.store = cache
-        self.notes: dict[tuple, tuple[str, ...]] = {}     # face key -> e.g. text set smaller
+        self._parsed_templates = parsed     # (name, source digest) -> what _parsed found
         self._templates: dict[str, tuple] = {}
         self._game_key = digest([
             sorted((k, [f.family, f.bold, f.italic]) for k, f in game.fonts.items()),
@@ -75,37 +92,30 @@ class CachedRenderer(FaceRenderer):
             game.palette, lenient, bleed, library().content_digest()])    # the pack's font files
         self._game_data = digest(self.game_data)
         self._group_parts: dict[str, str] = {}
-
-    def _render(self, face: FaceRef) -> str:
-        key = self.face_key(face)
-        hit = self.store.faces.get(key)
-        if hit is not None and not all(art.unchanged(self.game.root, name, sha) for name, sha in hit.pictures):
-            hit = None          # a picture it draws has other bytes now
-        if hit is None:
-            said, noted, drew = len(self.helpers.said), len(self.helpers.shrunk), len(self.helpers.pictures)
-            svg = super()._render(face)
-            hit = self.store.faces[key] = Rendered(svg, tuple(self.helpers.said[said:]),
-                                                   tuple(self.helpers.shrunk[noted:]),
-                                                   tuple(dict.fromkeys(self.helpers.pictures[drew:])))
-            self.store.renders += 1
-        else:           # told again, naming the face where it now is (its line may have moved)
-            self.helpers.face = face_place(face)
-            for message in hit.warnings:
-                self.helpers.warn(message)
-        self.notes[face.key] = hit.notes
-        return hit.svg
+        self._fixed_parts: dict[tuple, tuple] = {}     # (template, group id, side) -> _fixed's answer
 
     def face_key(self, face: FaceRef) -> str:
         group, item = face.group, face.item
         name = group.template if face.side == "front" else group.back_template
-        source, reads, fields = self._template(name)
+        fixed, reads, fields = self._fixed(name, face)
         return digest([
-            source, self._game_key, self._game_data if "game" in reads else None, face.side,
-            self._groups_part(fields["groups"]) if "groups" in reads else None,
-            _item_part(item, fields["item"]) if "item" in reads else None,   # a shared back reads none
-            item.player.__dict__ if item.player and "player" in reads else None,
-            [group.id, group.kind, group.shape, group.orientation, group.width, group.height,
-             group.corner_radius, group.points]])
+            fixed, _item_part(item, fields["item"]) if "item" in reads else None,   # a shared back reads none
+            item.player.__dict__ if item.player and "player" in reads else None])
+
+    def _fixed(self, name: str, face: FaceRef) -> tuple[str, frozenset, dict]:
+        """What of a face's key is the same for every item of its group and side (hashed once),
+        what its templates read and per BY_FIELD name the fields they read."""
+        at = (name, face.group.id, face.side)
+        if at not in self._fixed_parts:
+            group = face.group
+            source, reads, fields = self._template(name)
+            fixed = digest([
+                source, self._game_key, self._game_data if "game" in reads else None, face.side,
+                self._groups_part(fields["groups"]) if "groups" in reads else None,
+                _face_part(face, self.bleed, fields["face"]) if "face" in reads else None,
+                [group.shape, group.orientation, group.width, group.height, group.corner_radius, group.points]])
+            self._fixed_parts[at] = (fixed, reads, fields)
+        return self._fixed_parts[at]
 
     def _groups_part(self, ids: frozenset | None):
         """The groups a template reads (groups.troops...): only a change of those renders it again."""
@@ -136,11 +146,141 @@ class CachedRenderer(FaceRenderer):
 
     def _parsed(self, name: str, source: str) -> tuple[frozenset, tuple, dict]:
         key = (name, hashlib.sha256(source.encode()).hexdigest())
-        if key not in self.store.templates:
+        if key not in self._parsed_templates:
             tree = self.env.parse(source)
-            self.store.templates[key] = (*templating.names_and_references(tree),
-                                         {n: _fields_read(tree, n) for n in BY_FIELD})
-        return self.store.templates[key]
+            self._parsed_templates[key] = (*templating.names_and_references(tree),
+                                           {n: _fields_read(tree, n) for n in BY_FIELD})
+        return self._parsed_templates[key]
+
+
+class CachedRenderer(KeyedRenderer):
+    """FaceRenderer that looks each face up by its key before rendering it."""
+
+    shares_faces = False      # its keys are by content already, and each face keeps its notes
+
+    def __init__(self, game, bleed: float, lenient: bool, cache: FaceCache):
+        super().__init__(game, bleed, lenient, cache.templates)
+        self.store = cache
+        self.notes: dict[tuple, tuple[str, ...]] = {}     # face key -> e.g. text set smaller
+
+    def _render(self, face: FaceRef) -> str:
+        key = self.face_key(face)
+        hit = self.store.faces.get(key)
+        if hit is not None and not all(art.unchanged(self.game.root, name, sha) for name, sha in hit.pictures):
+            hit = None          # a picture it draws has other bytes now
+        if hit is None:
+            said, noted, drew = len(self.helpers.said), len(self.helpers.shrunk), len(self.helpers.pictures)
+            svg = super()._render(face)
+            hit = self.store.faces[key] = Rendered(svg, tuple(self.helpers.said[said:]),
+                                                   tuple(self.helpers.shrunk[noted:]),
+                                                   tuple(dict.fromkeys(self.helpers.pictures[drew:])))
+            self.store.renders += 1
+        else:           # told again, naming the face where it now is (its line may have moved)
+            self.helpers.face = face_place(face)
+            for message in hit.warnings:
+                self.helpers.warn(message)
+        self.notes[face.key] = hit.notes
+        return hit.svg
+
+
+class StreamedRenderer(KeyedRenderer):
+    """A build's renderer at any deck size. Faces are told apart by what they are made of
+    (face_key), not by their SVG, so of each face rendered it keeps only its digest and what
+    rendering it said (50,000 distinct cards held 145 MB of faces in each drawing process). The
+    SVGs of the last KEEP faces asked for are kept (a copy drawn again, a common back), and those
+    rendered ahead (keep(): edges.py's sample, the pages pdfwrite renders before drawing them)
+    until they are asked for again; any other is rendered again, silently, if asked for again."""
+
+    KEEP = 32
+    KEYED = 512        # more faces than pdfwrite.AHEAD_PAGES pages hold
+
+    def __init__(self, game, bleed: float, lenient: bool = False):
+        super().__init__(game, bleed, lenient, {})
+        self.digest_of: dict[tuple, str] = {}          # face key -> face_digest of each face rendered
+        self._said: dict[str, tuple[str, tuple]] = {}  # face_key -> (digest, warnings), once per face
+        self._recent: OrderedDict[str, str] = OrderedDict()    # face_key -> SVG, the last KEEP
+        self._kept: dict[str, str] = {}                # face_key -> SVG, until asked for again
+        self._keyed: OrderedDict[tuple, str] = OrderedDict()   # face key -> face_key, the last KEYED
+
+    def identity(self, face: FaceRef) -> str:
+        key = face.key
+        ident = self._keyed.get(key)
+        if ident is None:       # the writer asks for a face's identity, renders it ahead, then draws it
+            ident = self._keyed[key] = self.face_key(face)
+            if len(self._keyed) > self.KEYED:
+                self._keyed.popitem(last=False)
+        return ident
+
+    def svg(self, face: FaceRef) -> str:
+        ident = self.identity(face)
+        if face.key not in self.digest_of:
+            known = self._said.get(ident)
+            if known is None:
+                return self._first(face, ident)
+            self._tell_again(face, *known)
+        svg = self._kept.pop(ident, None) or self._recent.pop(ident, None) or self._silently(face)
+        self._remember(ident, svg)
+        return svg
+
+    def seen(self, face: FaceRef) -> None:
+        if face.key in self.digest_of:
+            return
+        known = self._said.get(self.identity(face))
+        if known is None:
+            self.svg(face)
+        else:
+            self._tell_again(face, *known)
+
+    def keep(self, face: FaceRef) -> str:
+        """svg(face), kept until it is asked for again (drawn), however many faces come between."""
+        svg = self.svg(face)
+        self._kept[self.identity(face)] = svg
+        return svg
+
+    def digest(self, face: FaceRef) -> str:
+        return self.digest_of.get(face.key) or face_digest(self.svg(face))
+
+    def known_keys(self) -> set:
+        return set(self.digest_of)
+
+    def digests(self, known: set = frozenset()) -> dict[tuple, str]:
+        out = dict(self.heard_digests)
+        out.update((key, d) for key, d in self.digest_of.items() if key not in known)
+        return out
+
+    def _first(self, face: FaceRef, ident: str) -> str:
+        said = len(self.helpers.said)
+        svg = self._render(face)
+        messages = tuple(self.helpers.said[said:])
+        self._said[ident] = (face_digest(svg), messages)
+        self._note(face, *self._said[ident])
+        self._remember(ident, svg)
+        return svg
+
+    def _tell_again(self, face: FaceRef, digest_: str, messages: tuple) -> None:
+        """The same face as one rendered already (a common back): its warnings told again, here."""
+        self.helpers.face = face_place(face)
+        for message in messages:
+            self.helpers.warn(message)
+        self._note(face, digest_, messages)
+
+    def _note(self, face: FaceRef, digest_: str, messages: tuple) -> None:
+        self.digest_of[face.key] = digest_
+        if messages:
+            self.told[face.key] = (self.helpers.face, messages)
+
+    def _silently(self, face: FaceRef) -> str:
+        """A face rendered here before, rendered again: what it says was said the first time."""
+        mark = self.helpers.remember()
+        try:
+            return self._render(face)
+        finally:
+            self.helpers.forget_since(mark)
+
+    def _remember(self, ident: str, svg: str) -> None:
+        self._recent[ident] = svg
+        if len(self._recent) > self.KEEP:
+            self._recent.popitem(last=False)
 
 
 def _fields_read(node, name: str) -> set | None:
@@ -162,6 +302,12 @@ def _fields_read(node, name: str) -> set | None:
             return WHOLE
         fields |= inner
     return fields
+
+
+def _face_part(face, bleed: float, fields: frozenset | None):
+    """What of `face` (its size, side, group...) a face's key holds: the fields read, or all."""
+    values = face_fields(face, bleed)
+    return sorted(values.items()) if fields is None else [[n, values.get(n)] for n in sorted(fields)]
 
 
 def _item_part(item, fields: frozenset | None):

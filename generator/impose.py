@@ -25,7 +25,7 @@ from .pageguide import GUIDE_SIZE, GUIDE_STRIP, label_pages     # noqa: F401 (GU
 TILE_LABEL_STRIP = 6.0   # reserved under a board piece for its label
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)    # 100,000 of them at 50,000 cards
 class Placement:
     """One face on a page: trim box at (x, y) size (w, h) as it lies on the page, bleed per side
     (left, top, right, bottom), and the face turned `rotation` degrees clockwise to lie so."""

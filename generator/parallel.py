@@ -64,10 +64,7 @@ def _drawing(writer, chunk, renderers, name: str):
         from .svgdraw.images import drawn_for_pdf
         known = renderers.known() if renderers is not None else None
         before = len(drawn_for_pdf())
-        pdf = writer.write(chunk, advance)
-        with open(name, "wb") as handle:
-            handle.write(pdf)
-        del pdf
+        writer.write(chunk, advance, into=name)
         return name, renderers.told_since(known) if renderers is not None else None, drawn_for_pdf(before)
     return job
 
@@ -261,8 +258,15 @@ def merge_files(names: list[str], folder: str) -> bytes:
     pages = [arg for name in names[1:] for arg in (name, "1-z")]
     pikepdf.Job(["pnpgen", names[0], "--pages", ".", "1-z", *pages, "--", "--deterministic-id",
                  "--compress-streams=y", "--object-streams=preserve", out]).run()
+    _trim_heap()
     with open(out, "rb") as handle:
         return handle.read()
+
+
+def _trim_heap() -> None:
+    """qpdf's objects freed, their memory given back to the system (glibc keeps it otherwise)."""
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None).malloc_trim(0)
 
 
 def pictures_once(pdf: bytes) -> bytes:

@@ -71,7 +71,7 @@ def time_limit(seconds: float, message: str):
         signal.signal(signal.SIGALRM, previous)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)    # one per copy and side: 100,000 at 50,000 cards
 class FaceRef:
     group: Group
     item: Item
@@ -102,18 +102,29 @@ class FaceRenderer:
         self.cache: dict[tuple, str] = {}
         self.told: dict[tuple, tuple[str, tuple[str, ...]]] = {}   # face key -> (its place, its warnings)
         self._shared: dict[tuple, tuple] = {}     # shared key -> the face key first rendered for it
-        self._per_item: dict[str, bool] = {}      # template -> whether it reads the item or player
+        self._reads: dict[tuple, bool] = {}      # (template, names) -> whether it reads any of them
         self.heard_digests: dict[tuple, str] = {}   # face key -> digest, of faces another process rendered
         self.game_data = templating.read_only({
             "id": game.id, "title": game.title, "version": game.version,
             "palette": templating.Palette(templating.read_only(game.palette)),
             "players": [p.__dict__ for p in game.players], "notes": game.notes, "data": game.data})
         self.palette = self.game_data["palette"]
-        self.groups = _template_groups(game)
 
     @property
     def warnings(self) -> list[str]:
         return self.helpers.warnings
+
+    @property
+    def groups(self) -> dict:
+        """`groups` as templates read it: every group's items, made when a template first reads it
+        (50,000 cards: 30 MB)."""
+        return _template_groups(self.game)
+
+    def reads(self, name: str, names: tuple[str, ...]) -> bool:
+        """Whether template `name` (or one it includes or imports) reads any of `names`."""
+        if (name, names) not in self._reads:
+            self._reads[name, names] = templating.reads_any(self.env, name, names)
+        return self._reads[name, names]
 
     def svg(self, face: FaceRef) -> str:
         key = face.key
@@ -135,13 +146,31 @@ class FaceRenderer:
             self.cache[key] = cached
         return cached
 
+    def identity(self, face: FaceRef):
+        """What tells two faces apart when they are drawn (equal: drawn once, painted twice): here
+        the SVG itself; a renderer that knows faces by their inputs says less."""
+        return self.svg(face)
+
+    def keep(self, face: FaceRef) -> str:
+        """svg(face), kept to be drawn later (here every face is kept)."""
+        return self.svg(face)
+
+    def seen(self, face: FaceRef) -> None:
+        """The face is drawn (painted from another's drawing): told about as svg(face) would."""
+        self.svg(face)
+
+    def digest(self, face: FaceRef) -> str:
+        return face_digest(self.svg(face))
+
+    def known_keys(self) -> set:
+        """The keys of the faces rendered here so far."""
+        return set(self.told)
+
     def _shared_key(self, face: FaceRef) -> tuple:
         """A face whose templates never read the item nor its player is the same for every item of
         its group: rendered once, as (group, side)."""
         name = face.group.template if face.side == "front" else face.group.back_template
-        if name not in self._per_item:
-            self._per_item[name] = templating.reads_any(self.env, name, ("item", "player"))
-        return face.key if self._per_item[name] else (face.group.id, None, face.side)
+        return face.key if self.reads(name, ("item", "player")) else (face.group.id, None, face.side)
 
     def told_since(self, known: set) -> list[tuple]:
         """What rendering each face not in `known` said, in the order they were rendered:
@@ -180,11 +209,9 @@ class FaceRenderer:
         context = {      # read-only: a template cannot change what the next face is given
             "item": templating.read_only({"id": item.id, **item.data}),
             "player": templating.read_only(item.player.__dict__) if item.player else None,
-            "game": self.game_data, "palette": self.palette, "groups": self.groups,
-            "face": templating.read_only({
-                "width": group.width, "height": group.height, "bleed": bleed, "side": face.side,
-                "kind": group.kind, "shape": group.shape, "orientation": group.orientation,
-                "group": group.id, "corner_radius": group.corner_radius}),
+            "game": self.game_data, "palette": self.palette,
+            "groups": self.groups if self.reads(name, ("groups",)) else _NO_GROUPS,
+            "face": templating.read_only(face_fields(face, bleed)),
             "outline": lambda grow=0.0: group.outline(_grow(grow, group)).svg_d(),
             **self.helpers.bind(),
         }
@@ -276,7 +303,7 @@ class Renderers(dict):
     parent (render the same faces in any split and the same warnings are told, in order)."""
 
     def known(self) -> dict[str, set]:
-        return {gid: set(r.told) for gid, r in self.items()}
+        return {gid: r.known_keys() for gid, r in self.items()}
 
     def told_since(self, known: dict[str, set]) -> dict[str, tuple[list, dict]]:
         return {gid: (r.told_since(known[gid]), r.digests(known[gid])) for gid, r in self.items()}
@@ -290,6 +317,7 @@ class Renderers(dict):
         return {key: d for r in self.values() for key, d in r.digests().items()}
 
 
+_NO_GROUPS = templating.read_only({})       # given to a template that never reads `groups`
 _groups_made: tuple = (lambda: None, None)      # (weak reference to a game, its `groups`)
 
 
@@ -300,6 +328,14 @@ def _template_groups(game: Game) -> dict:
     if _groups_made[0]() is not game:
         _groups_made = (weakref.ref(game), templating.read_only(game.group_data()))
     return _groups_made[1]
+
+
+def face_fields(face: FaceRef, bleed: float) -> dict:
+    """What a template reads as `face`."""
+    group = face.group
+    return {"width": group.width, "height": group.height, "bleed": bleed, "side": face.side, "kind": group.kind,
+            "shape": group.shape, "orientation": group.orientation, "group": group.id,
+            "corner_radius": group.corner_radius}
 
 
 def face_digest(svg: str) -> str:

@@ -1,0 +1,121 @@
+"""Streamed faces (cache.StreamedRenderer): a document of many faces is rendered, drawn and dropped
+face by face, its faces told apart by what they are made of. Its files and warnings are those the
+same document gives when it keeps its faces (cache.streamed_document decides by size; these tests
+move the threshold instead of building 4,096 faces)."""
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from conftest import write_deck
+from generator import cache, parallel
+from generator.build import BuildRequest, build
+from generator.changes import read_build
+
+FRONT = ('<rect x="{{ -face.bleed }}" y="{{ -face.bleed }}" width="{{ face.width + 2 * face.bleed }}" '
+         'height="{{ face.height + 2 * face.bleed }}" fill="{{ palette.paper }}"/>\n'
+         '{{ text_line(item.title, 5, 10, 30, size=12, min_size=2) }}\n')
+# a back too small for its words: every card's back warns
+BACK = ('<rect x="{{ -face.bleed }}" y="{{ -face.bleed }}" width="{{ face.width + 2 * face.bleed }}" '
+        'height="{{ face.height + 2 * face.bleed }}" fill="{{ palette.ink }}"/>\n'
+        '{{ text_line("A back with too many words", 5, 10, 20, size=9, min_size=2) }}\n')
+
+
+def _deck(folder, cards: int = 120):
+    """A deck of distinct cards (some titles too long, some cards in three copies) with one back."""
+    titles = [f"Card {n}" for n in range(cards)]
+    for n in (n for n in (3, 40, 77, 110) if n < cards):
+        titles[n] = f"Card {n} has a title far too long to stay readable"
+    pack = write_deck(folder, titles, {"front.svg.j2": FRONT, "back.svg.j2": BACK})
+    deck = json.loads((pack / "deck.yaml").read_text())
+    for n in (n for n in (5, 40, 90) if n < cards):
+        deck["groups"][0]["items"][n]["copies"] = 3
+    (pack / "deck.yaml").write_text(json.dumps(deck))
+    return pack
+
+
+def _built(pack, out, monkeypatch, streamed: bool, split: bool = True, **request):
+    monkeypatch.setattr(cache, "STREAM_ABOVE", 0 if streamed else 10**9)
+    monkeypatch.setattr(parallel, "MIN_PAGES_PER_CHUNK", 8 if split else 10**9)
+    result = build(pack, BuildRequest(out_dir=out, **request))
+    folder = out / result.game.id
+    return result, {f.name: f.read_bytes() for f in sorted(folder.iterdir())}
+
+
+@pytest.mark.parametrize("split", [True, False], ids=["two processes", "one process"])
+def test_a_streamed_document_gives_the_files_and_warnings_of_one_that_keeps_its_faces(tmp_path, monkeypatch, split):
+    pack = _deck(tmp_path / "deck")
+    kept, kept_files = _built(pack, tmp_path / "kept", monkeypatch, streamed=False, split=split)
+    streamed, streamed_files = _built(pack, tmp_path / "streamed", monkeypatch, streamed=True, split=split)
+    assert kept.files[0]["pages"] >= 16 or not split      # two chunks: a worker drew half
+    assert streamed_files == kept_files                    # the PDF and build.json, byte for byte
+    assert streamed.warnings == kept.warnings
+    back = [w for w in streamed.warnings if "A back with" in w]
+    assert len(back) == 1 and "the same on 119 more faces" in back[0], "each card's back warns, copies once"
+
+
+def test_a_streamed_build_renders_each_face_once_and_keeps_only_the_last_few(tmp_path, monkeypatch):
+    pack = _deck(tmp_path / "deck")
+    rendered, renderers = [], []
+    real_render, real_init = cache.StreamedRenderer._render, cache.StreamedRenderer.__init__
+
+    def init(self, *args, **kwargs):
+        real_init(self, *args, **kwargs)
+        renderers.append(self)
+    monkeypatch.setattr(cache.StreamedRenderer, "__init__", init)
+    monkeypatch.setattr(cache.StreamedRenderer, "_render", lambda self, face: rendered.append(face.key) or real_render(self, face))
+    monkeypatch.setattr(cache.StreamedRenderer, "KEEP", 4)
+    result, _ = _built(pack, tmp_path / "out", monkeypatch, streamed=True, split=False)
+    fronts = [key for key in rendered if key[2] == "front"]
+    assert len(fronts) == len(set(fronts)) == 120, "a copy is drawn from the face rendered just before"
+    assert [key for key in rendered if key[2] == "back"] == [("deck", "card-0", "back")]
+    [renderer] = renderers
+    assert len(renderer._recent) <= 4 and not renderer._kept
+    assert len(result.digests) == 240 and len(set(result.digests.values())) == 121
+
+
+def test_new_is_marked_alike_on_a_streamed_document(tmp_path, monkeypatch):
+    pack = _deck(tmp_path / "deck", cards=60)
+    _built(pack, tmp_path / "before", monkeypatch, streamed=False)
+    shutil.copytree(tmp_path / "before" / "deck", tmp_path / "old")
+    deck = json.loads((pack / "deck.yaml").read_text())
+    deck["groups"][0]["items"][7]["title"] = "Card 7, edited"
+    (pack / "deck.yaml").write_text(json.dumps(deck))
+    since = read_build(tmp_path / "old")
+    _, kept = _built(pack, tmp_path / "kept", monkeypatch, streamed=False, changes_since=since)
+    _, streamed = _built(pack, tmp_path / "streamed", monkeypatch, streamed=True, changes_since=since)
+    assert "deck-changes.pdf" in kept
+    assert streamed == kept
+
+
+def test_a_part_written_to_a_file_is_the_pdf_write_returns_repeated_resource_keys_blanked():
+    """A drawing worker's chunk goes to its file straight from cairo's buffer (no second copy);
+    cairo's repeated resource entries (a back painted 9 times on a page) are blanked there too."""
+    import io
+    from generator.pdfwrite import without_repeated_keys, write_without_repeated_keys
+    pdf = (b"%PDF-1.5\n1 0 obj << /Resources << /XObject << /x6 6 0 R /x6 6 0 R /x7 7 0 R /x6 6 0 R >> >> >>\n"
+           b"2 0 obj << /Resources << /Font << /f-0-0 9 0 R >> >> >>\n%%EOF\n")
+    out = io.BytesIO()
+    write_without_repeated_keys(memoryview(bytearray(pdf)), out.write)
+    assert out.getvalue() == without_repeated_keys(pdf)
+    assert out.getvalue().count(b"/x6 6 0 R") == 1 and len(out.getvalue()) == len(pdf)
+
+
+def _forms(pdf: bytes) -> int:
+    import io
+    import pikepdf
+    with pikepdf.Pdf.open(io.BytesIO(pdf)) as doc:
+        return sum(1 for o in doc.objects if isinstance(o, pikepdf.Stream) and o.get("/Subtype") == "/Form")
+
+
+def test_look_alike_faces_made_from_other_data_are_drawn_once_only_where_the_document_keeps_its_faces(tmp_path, monkeypatch):
+    """README: a kept document finds faces alike by their SVG, a streamed one by what they are
+    made of, so two cards whose shown words are equal but whose data differ are each drawn."""
+    look_alike = '<rect x="0" y="0" width="{{ face.width }}" height="{{ face.height }}" fill="{{ palette.paper }}"/>\n' \
+                 '{{ text_line(item.title[:4], 5, 10, 30, size=12) }}\n'
+    pack = write_deck(tmp_path / "deck", ["Card one", "Card two"], {"front.svg.j2": look_alike, "back.svg.j2": BACK})
+    _, kept = _built(pack, tmp_path / "kept", monkeypatch, streamed=False, split=False)
+    _, streamed = _built(pack, tmp_path / "streamed", monkeypatch, streamed=True, split=False)
+    assert _forms(kept["deck-sheets.pdf"]) == _forms(streamed["deck-sheets.pdf"]) + 1   # the two fronts: one form
