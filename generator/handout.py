@@ -34,7 +34,7 @@ from .fonts import FONT_DIR
 from .schema import INVALID, AnyData, Bool, Choice, Color, Field, Int, ListOf, Spec, Str
 from .render import TEMPLATE_SECONDS, TemplateTimeout, bounded_output, time_limit
 from .handout_icons import icon_png
-from .templating import Sandbox, read_only
+from .sandbox import Sandbox, read_only
 from .version import titled
 from .yamlsrc import load_yaml
 

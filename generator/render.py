@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import jinja2
 
 from . import art, interrupt, onface, svgcheck, templating
+from .sandbox import Palette, read_only
 from .errors import BuildError, plain_words
 from .facedoc import RUN_TAG, RunTable
 from .model import Game, Group, Item
@@ -104,9 +105,9 @@ class FaceRenderer:
         self._shared: dict[tuple, tuple] = {}     # shared key -> the face key first rendered for it
         self._reads: dict[tuple, bool] = {}      # (template, names) -> whether it reads any of them
         self.heard_digests: dict[tuple, str] = {}   # face key -> digest, of faces another process rendered
-        self.game_data = templating.read_only({
+        self.game_data = read_only({
             "id": game.id, "title": game.title, "version": game.version,
-            "palette": templating.Palette(templating.read_only(game.palette)),
+            "palette": Palette(read_only(game.palette)),
             "players": [p.__dict__ for p in game.players], "notes": game.notes, "data": game.data})
         self.palette = self.game_data["palette"]
 
@@ -207,11 +208,11 @@ class FaceRenderer:
         name = group.template if face.side == "front" else group.back_template
         bleed = self.bleed
         context = {      # read-only: a template cannot change what the next face is given
-            "item": templating.read_only({"id": item.id, **item.data}),
-            "player": templating.read_only(item.player.__dict__) if item.player else None,
+            "item": read_only({"id": item.id, **item.data}),
+            "player": read_only(item.player.__dict__) if item.player else None,
             "game": self.game_data, "palette": self.palette,
             "groups": self.groups if self.reads(name, ("groups",)) else _NO_GROUPS,
-            "face": templating.read_only(face_fields(face, bleed)),
+            "face": read_only(face_fields(face, bleed)),
             "outline": lambda grow=0.0: group.outline(_grow(grow, group)).svg_d(),
             **self.helpers.bind(),
         }
@@ -317,7 +318,7 @@ class Renderers(dict):
         return {key: d for r in self.values() for key, d in r.digests().items()}
 
 
-_NO_GROUPS = templating.read_only({})       # given to a template that never reads `groups`
+_NO_GROUPS = read_only({})       # given to a template that never reads `groups`
 _groups_made: tuple = (lambda: None, None)      # (weak reference to a game, its `groups`)
 
 
@@ -326,7 +327,7 @@ def _template_groups(game: Game) -> dict:
     (a pack of 30 groups made it 30 times per document)."""
     global _groups_made
     if _groups_made[0]() is not game:
-        _groups_made = (weakref.ref(game), templating.read_only(game.group_data()))
+        _groups_made = (weakref.ref(game), read_only(game.group_data()))
     return _groups_made[1]
 
 

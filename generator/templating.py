@@ -30,139 +30,19 @@ from typing import NamedTuple
 import jinja2
 import jinja2.bccache
 import jinja2.meta
-from jinja2.sandbox import SandboxedEnvironment, modifies_known_mutable
 from markupsafe import Markup
 
 from . import art, confine, facedoc, growth, onface
+from .sandbox import MAX_RANGE, Sandbox
 from .errors import display_path, os_error_text
 from .glyphs import composed, snippet
 from .fonts import library
 from .resources import TEMPLATE_DIR
-from .schema import type_name
 from .shapes import SQRT3, hex_points
 from .textfit import ICON_TOKEN, Style, TextFitError, block_pieces, fit, icon_svg, layout_lines
 from .units import MAX_MM, mm_to_pt, pt_to_mm
 
-MAX_RANGE = 10_000
 READABLE_PT = 6            # text shrunk below this is a warning naming the face
-
-
-class Sandbox(SandboxedEnvironment):
-    """The sandbox, with range() bounded so a template cannot loop forever, and what it is
-    given read-only: a template may build its own lists and dicts, but calling palette.update()
-    or item.tags.append() would change every face drawn after it."""
-
-    intercepted_binops = frozenset(["*", "**", "+", "%"])
-    code_generator_class = growth.GrowthChecks
-    check_concat = staticmethod(growth.check_concat)
-
-    def __init__(self, **kw):
-        super().__init__(**kw)
-        self.globals["range"] = _bounded_range
-        growth.bound_globals(self.globals)
-        self.filters = dict(self.filters)
-        growth.bound_filters(self.filters)
-
-    def call_binop(self, context, operator, left, right):
-        """'x' * 10**20, [1] * 10**9, 9 ** 10**9 refused before Python tries them (growth.py)."""
-        growth.check_binop(operator, left, right)
-        return super().call_binop(context, operator, left, right)
-
-    def call(__self, __context, __obj, *args, **kwargs):
-        """'x'.center(10**9) and the like refused before Python tries them (growth.py)."""
-        growth.check_call(__obj, args, kwargs)
-        return super().call(__context, __obj, *args, **kwargs)
-
-    # `a.b` on a mapping reads its key b first, so a palette or data key is never mistaken for a
-    # Python method (palette.clear is the colour 'clear'); on what the template is given, a name
-    # that is neither a key nor a dict method is a missing key, named with the keys there. A
-    # missing key or index is said in words, never with Python's class names.
-    def getattr(self, obj, attribute):
-        if isinstance(obj, dict) and isinstance(attribute, str):
-            if attribute in obj:
-                return obj[attribute]
-            if isinstance(obj, ReadOnlyDict) and not hasattr(dict, attribute):
-                return self.undefined(hint=_missing_key(obj, attribute))
-        value = super().getattr(obj, attribute)
-        if isinstance(value, jinja2.Undefined) and not isinstance(obj, jinja2.Undefined) \
-                and not hasattr(obj, attribute):    # (an attribute the sandbox refused keeps its message)
-            return self.undefined(hint=f"{type_name(obj)} {snippet(str(obj))} has no {attribute!r}")
-        return value
-
-    def getitem(self, obj, argument):
-        if isinstance(obj, dict):
-            if argument in obj:
-                return obj[argument]
-            return self.undefined(hint=_missing_key(obj, argument))
-        if isinstance(obj, (list, tuple)) and isinstance(argument, int) and not -len(obj) <= argument < len(obj):
-            return self.undefined(hint=f"there is no entry {argument} in a list of {len(obj)}")
-        return super().getitem(obj, argument)
-
-    def is_safe_attribute(self, obj, attr, value):
-        if isinstance(obj, (ReadOnlyDict, ReadOnlyList)) and modifies_known_mutable(obj, attr):
-            return False
-        return super().is_safe_attribute(obj, attr, value)
-
-    def unsafe_undefined(self, obj, attribute):
-        if isinstance(obj, (ReadOnlyDict, ReadOnlyList)):
-            key = f"{_missing_key(obj, attribute)}; and " if isinstance(obj, ReadOnlyDict) else ""
-            return self.undefined(
-                f"{key}{attribute}() would change a {type(obj).__name__} the template is given, and every face "
-                f"drawn after it; templates read what they are given: make a copy to change, e.g. "
-                f"{{% set mine = dict(palette) %}} or {{% set mine = list(item.tags) %}}",
-                obj=obj, name=attribute, exc=jinja2.exceptions.SecurityError)
-        return super().unsafe_undefined(obj, attribute)
-
-
-SHOWN_KEYS = 12
-
-
-def _missing_key(obj: dict, key) -> str:
-    keys = [str(k) for k in obj]
-    shown = ", ".join(keys[:SHOWN_KEYS]) + (f" and {len(keys) - SHOWN_KEYS} more" if len(keys) > SHOWN_KEYS else "")
-    if isinstance(obj, Palette):
-        close = difflib.get_close_matches(str(key), keys, 1)
-        return (f"the palette has no colour {key!r} (its colours: {shown or 'none'}); "
-                + (f"did you mean palette.{close[0]}? " if close else "")
-                + "add it to game.yaml's palette, or use one of its colours")
-    return f"no key {key!r} here (the keys are: {shown or 'none'})"
-
-
-def _refuse(self, *args, **kwargs):
-    raise TypeError(f"{type(self).__name__} is read-only: templates cannot change what they are given")
-
-
-class ReadOnlyDict(dict):
-    """A dict a template reads but cannot change (a dict still, for |tojson, |dictsort, ...).
-    Named 'dict' in messages ("'dict object' has no attribute 'nope'"): that is what it is
-    to the pack's author."""
-    __setitem__ = __delitem__ = update = pop = popitem = setdefault = clear = __ior__ = _refuse
-
-
-class Palette(ReadOnlyDict):
-    """The game's colours: a missing one is said to be missing from the palette."""
-
-
-class ReadOnlyList(list):
-    __setitem__ = __delitem__ = append = extend = insert = pop = remove = clear = sort = reverse = _refuse
-    __iadd__ = __imul__ = _refuse
-
-
-for _cls, _name in ((ReadOnlyDict, "dict"), (Palette, "dict"), (ReadOnlyList, "list")):
-    _cls.__module__, _cls.__name__, _cls.__qualname__ = "builtins", _name, _name
-del _cls, _name
-
-
-def read_only(value):
-    """value with every dict and list in it (deeply) made read-only for templates."""
-    if isinstance(value, dict):
-        return value if isinstance(value, ReadOnlyDict) else \
-            ReadOnlyDict((key, read_only(item)) for key, item in value.items())
-    if isinstance(value, list) and not isinstance(value, ReadOnlyList):
-        return ReadOnlyList(read_only(item) for item in value)
-    if type(value) is tuple:
-        return tuple(read_only(item) for item in value)
-    return value
 
 
 MAX_TEMPLATE_CHARS = 1_000_000   # a template's own source; the largest shipped one is a few KB
@@ -197,13 +77,6 @@ def physical(*names):
         checked.__name__, checked.__doc__ = function.__name__, function.__doc__
         return checked
     return wrap
-
-
-def _bounded_range(*args):
-    r = range(*args)
-    if len(r) > MAX_RANGE:
-        raise jinja2.exceptions.SecurityError(f"range() of {len(r):,} steps is over the limit of {MAX_RANGE:,}")
-    return r
 
 
 class ConfinedLoader(jinja2.FileSystemLoader):

@@ -65,9 +65,10 @@ def _pack_art(layout: Layout, look: dict, title: str, game) -> tuple[str, float,
     """Render look.template with the layout, the pack's palette, icons and helpers; look.size
     gives its size in mm and look.item the values it reads as `item` (e.g. the board grid)."""
     from .. import templating
+    from ..sandbox import read_only
     width, height = float(look["size"]["width"]), float(look["size"]["height"])
     context = {
-        **templating.read_only({
+        **read_only({
             "layout": layout.to_dict(), "title": title, "item": look.get("item", {}),
             "cells": {c.get("label", f"{c.get('q', c.get('x'))},{c.get('r', c.get('y'))}"): c for c in layout.cells},
             "game": {"id": game.id, "title": game.title, "data": game.data}, "palette": game.palette,
