@@ -41,6 +41,7 @@ def pairs(layout) -> int:
     ({"loose": {"allow": {"towers-apart": 1}}}, r"layout\.options\.loose: 'loose' is not a switch of pnpgen map; name one of relaxed"),
     ({"relaxed": {"allow": {"towers-apat": 1}}}, r"layout\.options\.relaxed\.allow\.towers-apat: 'towers-apat' is not the id of a rule "
                                                  r"under constraints:; did you mean 'towers-apart'\?"),
+    ({"relaxed": {"allow": {"zzz": 1}}}, r"'zzz' is not the id of a rule under constraints:; name a rule by its id: towers-apart"),
     ({"relaxed": {"allow": {"six-towers": 1}}}, r"'six-towers' is a count rule, whose breaks are not counted one by one; "
                                                 r"allow breaks of not_adjacent, min_distance, off_edge, on_edge, near rules"),
     ({"relaxed": {"allow": {"twice": 1}}}, r"'twice' is the id of 2 rules; give the rule it allows an id of its own"),

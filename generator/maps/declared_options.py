@@ -37,13 +37,19 @@ def read(rd, value, rules: list, players: tuple) -> dict:
     return out
 
 
+SHOWN_IDS = 12      # rule ids named in a message
+
+
 def _rule(rd, where: str, rule_id, rules: list) -> int:
     """The index of the one constraint with this id, which must be a rule whose breaks count."""
     found = [n for n, r in enumerate(rules) if r.id == str(rule_id)]
     if not found:
         close = difflib.get_close_matches(str(rule_id), [r.id for r in rules], 1)
+        ids = list(dict.fromkeys(r.id for r in rules if r.id and r.kind in ALLOWABLE))
         rd.fail(where, f"'{rule_id}' is not the id of a rule under constraints:",
-                f"did you mean '{close[0]}'?" if close else "name a rule by its id:")
+                f"did you mean '{close[0]}'?" if close else
+                f"name a rule by its id: {', '.join(ids[:SHOWN_IDS]) or 'no rule whose breaks count has an id'}"
+                + (f" and {len(ids) - SHOWN_IDS} more" if len(ids) > SHOWN_IDS else ""))
     if len(found) > 1:
         rd.fail(where, f"'{rule_id}' is the id of {len(found)} rules", "give the rule it allows an id of its own")
     rule = rules[found[0]]
