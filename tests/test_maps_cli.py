@@ -11,7 +11,7 @@ import pytest
 from conftest import MM, ROOT, run_cli
 from generator.manifest import load_pack
 from generator.maps import engine
-from generator.maps.rules import map_data
+from map_oracles.data import map_data
 
 
 def map_json(tmp_path, *args):

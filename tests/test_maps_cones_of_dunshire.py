@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 from generator.maps import engine
 from generator.maps.grid import hex_distance, hex_neighbours, offset_to_axial
 from generator.maps.layout import Layout, dumps, load
-from generator.maps.rules import MapOptions, map_data
+from generator.maps.rules import MapOptions
+from map_oracles.data import map_data
 from map_oracles import cones_of_dunshire_check as checker, cones_of_dunshire_gen as gen
 
 GAME = "cones-of-dunshire"

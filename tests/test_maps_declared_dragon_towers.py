@@ -120,7 +120,7 @@ def test_a_copy_with_a_changed_number_maps_its_own_way(tmp_path):
     pack = tmp_path / "dragon-isles"
     shutil.copytree(PACK, pack)
     text = (pack / "map.yaml").read_text()
-    text = text.replace("- {type: water, count: 5}", "- {type: water, count: 7}", 1)
+    text = text.replace("- {type: water, count: &water 5}", "- {type: water, count: &water 7}", 1)
     text = text.replace("set_count: water, exactly: 5", "set_count: water, exactly: 7", 1)
     (pack / "map.yaml").write_text(text)
     code, out, err = run_cli("map", pack, "--seed", "4", "--players", "3", "--out", tmp_path / "out")

@@ -20,7 +20,8 @@ from generator.maps import engine
 from generator.maps import layout as layout_io
 from generator.maps.grid import hex_distance, hex_neighbours
 from generator.maps.layout import Layout
-from generator.maps.rules import MapOptions, map_data
+from generator.maps.rules import MapOptions
+from map_oracles.data import map_data
 from map_oracles import dragon_towers_check as checker, dragon_towers_gen as oracle_gen
 
 GAME = "dragon-towers"
@@ -163,7 +164,7 @@ def break_empty_numbers_differ(layout):
 
 def break_empty_set(layout):
     """One Empty tile shows its seat's missing face, the numbers still all different."""
-    from generator.maps.rules import map_data
+    from map_oracles.data import map_data
     faces = {int(k): v for k, v in map_data("dragon-towers")["empty_faces"].items()}
     for index in _free_empties(layout):
         cell = layout.cells[index]

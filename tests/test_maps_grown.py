@@ -230,12 +230,12 @@ def test_a_copy_of_shires_with_another_number_maps_by_its_declaration(tmp_path):
     pack = tmp_path / "more-trade"
     shutil.copytree(SHIRES, pack)
     text = (pack / "map.yaml").read_text()
-    text = text.replace("trade: {tiles: {count: 5, marks: {4: 4, 5: 5}}}", "trade: {tiles: {count: 5, marks: {5: 5}}}")
+    text = text.replace("trade: {tiles: &trade-tiles {count: 5, marks: {4: 4, 5: 5}}}", "trade: {tiles: &trade-tiles {count: 5, marks: {5: 5}}}")
     (pack / "map.yaml").write_text(text)
     code, out, err = run_cli("map", pack, "--players", "3", "--seed", "2", "--out", tmp_path / "out")
     assert code == 2 and re.search(r"map\.yaml:\d+:\d+: layout\.constraints \(hex-counts\): asks for exactly 3 of "
                                    r"trade with 3 players, but the deal puts 4", err), err
-    text = text.replace("count: trade, exactly: {3: 3, 4: 4, 5: 5}", "count: trade, exactly: {3: 4, 4: 4, 5: 5}")
+    text = text.replace("count: trade, exactly: &trade-count {3: 3, 4: 4, 5: 5}", "count: trade, exactly: &trade-count {3: 4, 4: 4, 5: 5}")
     (pack / "map.yaml").write_text(text)
     code, out, err = run_cli("map", pack, "--players", "3", "--seed", "2", "--out", tmp_path / "out")
     assert code == 0, err

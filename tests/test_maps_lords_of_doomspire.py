@@ -19,7 +19,8 @@ from generator.maps import layout as layout_mod
 from map_oracles import lords_of_doomspire_check as checker
 from map_oracles import lords_of_doomspire_gen as gen
 from generator.maps.layout import Layout
-from generator.maps.rules import MapOptions, Violation, map_data
+from generator.maps.rules import MapOptions, Violation
+from map_oracles.data import map_data
 
 GAME = "lords-of-doomspire"
 DATA = map_data(GAME)

@@ -7,7 +7,7 @@ import pytest
 
 from generator.maps import engine
 from generator.maps.output import render_layout
-from generator.maps.rules import map_data
+from map_oracles.data import map_data
 
 DRAWN = [g for g in engine.GAMES if not map_data(g).get("look", {}).get("template")]
 NS = "{http://www.w3.org/2000/svg}"

@@ -21,7 +21,8 @@ from generator.maps import engine
 from map_oracles import royal_dukes_check, royal_dukes_gen
 from generator.maps.grid import axial_to_offset, components, edge_cells, hex_neighbours, hex_rectangle
 from generator.maps.layout import Layout, dumps, load
-from generator.maps.rules import MapOptions, map_data
+from generator.maps.rules import MapOptions
+from map_oracles.data import map_data
 
 GAME = "royal-dukes"
 DATA = map_data(GAME)

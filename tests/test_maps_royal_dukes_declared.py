@@ -223,7 +223,7 @@ def test_a_copy_that_changes_the_numbers_simply_maps(tmp_path):
     shutil.copytree(RD, pack)
     text = (pack / "map.yaml").read_text()
     text = text.replace("- {type: city, count: 2}", "- {type: city, count: 3}")
-    text = text.replace("count: settlement, exactly: 20", "count: settlement, exactly: 21")
+    text = text.replace("count: settlement, exactly: &settlements 20", "count: settlement, exactly: &settlements 21")
     text = text.replace("count: city, exactly: 2,", "count: city, exactly: 3,")
     (pack / "map.yaml").write_text(text)
     code, out, err = run_cli("map", pack, "--seed", "4", "--relaxed", "--out", tmp_path / "out")

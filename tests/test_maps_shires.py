@@ -18,7 +18,8 @@ from hypothesis import strategies as st
 from generator.maps import engine
 from generator.maps.grid import edge_cells, hex_distance, hex_neighbours
 from generator.maps.layout import Layout, dumps, load
-from generator.maps.rules import MapOptions, map_data
+from generator.maps.rules import MapOptions
+from map_oracles.data import map_data
 from map_oracles import shires_check, shires_gen
 
 DATA = map_data("shires")

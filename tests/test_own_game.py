@@ -109,7 +109,7 @@ def test_a_copy_that_changes_the_map_numbers_gets_its_own_map(tmp_path):
     pack = tmp_path / "variant"
     shutil.copytree(ROOT / "components" / "royal-dukes", pack)
     edit(pack / "map.yaml", "- {type: village, count: 6}", "- {type: village, count: 7}")
-    edit(pack / "map.yaml", "count: settlement, exactly: 20", "count: settlement, exactly: 21")
+    edit(pack / "map.yaml", "count: settlement, exactly: &settlements 20", "count: settlement, exactly: &settlements 21")
     edit(pack / "map.yaml", "count: village, exactly: 6,", "count: village, exactly: 7,")
     code, out, err = run_cli("build", pack, "--out", tmp_path / "out", "--quiet")
     assert code == 0 and "no map layout" not in err, err

@@ -13,6 +13,7 @@ import pytest
 import yaml
 
 from conftest import ROOT, build_pack, load_build_json
+from map_oracles.data import map_data   # the pack's map.yaml with the oracle's independent numbers
 
 PACK = ROOT / "components" / "cones-of-dunshire"
 MY_FILES = ("armies.yaml", "roles.yaml", "ledger.yaml")
@@ -152,7 +153,7 @@ def test_type_is_at_least_6_pt(output):
 def test_buildings_carry_the_role_tag_the_map_prints():
     """Buildings are told apart by the role's tag, not only its colour: the same tag as the map."""
     data = yaml.safe_load((PACK / "game.yaml").read_text())["data"]["roles"]
-    board = yaml.safe_load((PACK / "map.yaml").read_text())["roles"]
+    board = map_data("cones-of-dunshire")["roles"]
     assert [(r["id"], r["label"]) for r in data] == [(r["id"], r["label"]) for r in board]
     assert len({r["label"] for r in data}) == len(data)
     from generator.manifest import load_pack

@@ -12,6 +12,7 @@ import pytest
 import yaml
 
 from conftest import MM, ROOT, load_build_json, run_cli
+from map_oracles.data import map_data   # the pack's map.yaml with the oracle's independent numbers
 
 PACK = ROOT / "components" / "lords-of-doomspire"
 KEEP = ("cards.yaml", "game.yaml", "map.yaml", "handout.yaml")
@@ -88,7 +89,7 @@ def test_build_json_counts_equal_the_manifest(built):
 
 
 def test_decks_outlast_the_adventure_tiles():
-    rules = yaml.safe_load((PACK / "map.yaml").read_text())
+    rules = map_data("lords-of-doomspire")
     tokens = rules["setup"]["adventure_tokens"]
     draws = {1: "plains", 2: "hills", 3: "mountains"}
     for tier, biome in draws.items():

@@ -10,6 +10,7 @@ import yaml
 
 from conftest import MM, ROOT, assert_item_sizes, copy_pack, group_items, indexed_build_info, run_cli, word_centres
 from generator.manifest import load_pack
+from map_oracles.data import map_data   # the pack's map.yaml with the oracle's independent numbers
 
 PACK = ROOT / "components" / "lords-of-doomspire"
 TOL = 0.01
@@ -56,8 +57,8 @@ def test_player_piece_counts_follow_game_data(info):
 
 
 def test_adventure_tokens_follow_the_tile_mix():
-    tiles = _yaml("map.yaml")["tiles"]
-    per_tile = _yaml("map.yaml")["setup"]["adventure_tokens"]
+    tiles = map_data("lords-of-doomspire")["tiles"]
+    per_tile = map_data("lords-of-doomspire")["setup"]["adventure_tokens"]
     want = {1: 0, 2: 0, 3: 0}
     tier = {"plains": 1, "hills": 2, "mountains": 3}
     for biome, entries in tiles.items():

@@ -15,6 +15,7 @@ import pytest
 import yaml
 
 from conftest import ROOT, build_pack, indexed_build_info, pack_subset
+from map_oracles.data import map_data   # the pack's map.yaml with the oracle's independent numbers
 
 PACK = ROOT / "components" / "lords-of-doomspire"
 MINE = ["game.yaml", "map.yaml", "tiles.yaml", "ocean.yaml", "track.yaml"]
@@ -59,7 +60,7 @@ def test_every_group_total_equals_its_rulebook_count(info):
 
 
 def test_land_tiles_are_exactly_the_map_generators_mix(info):
-    m = _yaml("map.yaml")
+    m = map_data("lords-of-doomspire")
     size = m["board"]["size"]
     land = sum(info["groups"][g]["total"] for g in LAND_GROUPS)
     assert land == size * size == 64
@@ -70,11 +71,11 @@ def test_land_tiles_are_exactly_the_map_generators_mix(info):
         assert len(items) == len(m["tiles"][biome])
         built = {i["id"]: i for i in info["items"] if i["group"] == gid}
         for index, (item, entry) in enumerate(zip(items, m["tiles"][biome])):
-            ref = f"=map.tiles.{biome}.{index}"
+            ref = f"=map.data.tiles.{biome}.{index}"
             assert item["copies"] == f"{ref}.count" and item["type"] == f"{ref}.type"
-            assert item["tier"] == f"=map.biomes.{biome}.tier"
+            assert item["tier"] == f"=map.data.biomes.{biome}.tier"
             if entry["type"] == "resource":
-                assert item["resources"] == f"{ref}.resources"
+                assert item["resources"] == f"{ref}.values.resources"
             assert built[item["id"]]["copies"] == entry["count"], item["id"]
         assert info["groups"][gid]["total"] == sum(e["count"] for e in m["tiles"][biome])
 
@@ -109,7 +110,7 @@ def _inside(x, y, polygon):
 
 
 def test_the_four_ocean_ls_frame_the_8x8_grid_of_land_tiles():
-    m = _yaml("map.yaml")
+    m = map_data("lords-of-doomspire")
     n = m["board"]["size"]
     tile = float(_group("plains-tiles")["size"].removesuffix("mm"))
     side = (n + 2) * tile                                   # the ring's outer square

@@ -13,6 +13,7 @@ import pytest
 import yaml
 
 from conftest import MM, ROOT, assert_text_inside, load_build_json, run_cli
+from map_oracles.data import map_data   # the pack's map.yaml with the oracle's independent numbers
 
 PACK = ROOT / "components" / "dragon-towers"
 MY_FILES = ("troops.yaml", "monsters.yaml", "cards.yaml")
@@ -38,7 +39,7 @@ def game() -> dict:
 
 
 def map_rules() -> dict:
-    return yaml.safe_load((PACK / "map.yaml").read_text())
+    return map_data("dragon-towers")
 
 
 def my_pack(tmp_path: Path) -> Path:

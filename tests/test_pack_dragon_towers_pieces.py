@@ -16,6 +16,7 @@ from conftest import MM, ROOT, assert_item_sizes, copy_pack, group_items, indexe
 from generator import svgdraw
 from generator.manifest import load_pack
 from generator.render import FaceRef, FaceRenderer
+from map_oracles.data import map_data   # the pack's map.yaml with the oracle's independent numbers
 
 PACK = ROOT / "components" / "dragon-towers"
 TERRAINS = ["water", "food", "wood", "rock", "mana", "empty"]
@@ -40,7 +41,7 @@ _items = group_items
 
 
 def test_hex_counts_follow_map_yaml_and_the_rulebook(info):
-    game, tiles = _yaml("game.yaml"), _yaml("map.yaml")["tiles_per_player"]
+    game, tiles = _yaml("game.yaml"), map_data("dragon-towers")["tiles_per_player"]
     seats = [c["id"] for c in game["player_colors"]]
     assert sum(tiles.values()) == 26                   # "5 Water, 5 Food, 5 Wood, 5 Empty, 4 Rock, and 2 Mana"
     group = info["groups"]["hexes"]
@@ -54,7 +55,7 @@ def test_hex_counts_follow_map_yaml_and_the_rulebook(info):
 
 def test_empty_tiles_show_the_seats_d6_numbers():
     game = load_pack(PACK)
-    faces, tiles = _yaml("map.yaml")["empty_faces"], _yaml("map.yaml")["tiles_per_player"]
+    faces, tiles = map_data("dragon-towers")["empty_faces"], map_data("dragon-towers")["tiles_per_player"]
     hexes = next(g for g in game.groups if g.id == "hexes")
     for seat, player in enumerate(game.players, 1):
         numbers = sorted(i.data["number"] for i in hexes.items
@@ -75,7 +76,7 @@ def test_piece_counts_follow_game_data(info):
         assert sum(i["copies"] for i in tokens if i["id"].startswith(kind + "-")) == 3 * seats
     resources = _items(info, "resources")
     assert g["resources"]["total"] == 80
-    assert sorted(i["id"] for i in resources) == sorted(_yaml("map.yaml")["resource_types"])
+    assert sorted(i["id"] for i in resources) == sorted(map_data("dragon-towers")["resource_types"])
     assert all(i["copies"] == 20 for i in resources)
 
 

@@ -13,6 +13,7 @@ import yaml
 
 from conftest import MM, ROOT, build_pack, face_texts, load_build_json
 from generator.impose import GUIDE_STRIP
+from map_oracles.data import map_data   # the pack's map.yaml with the oracle's independent numbers
 
 PACK = ROOT / "components" / "shires"
 CHITS = PACK / "small-chits.yaml"
@@ -99,7 +100,7 @@ def test_sizes_shapes_and_sides_in_mm(baseline):
 def test_enough_starting_buildings_and_plague_free_small_fields():
     """At least the setup chart's starting buildings (map.yaml), and a Plague-free Small Field
     for every Hamlet at the largest player count."""
-    map_rules = yaml.safe_load((PACK / "map.yaml").read_text())
+    map_rules = map_data("shires")
     groups = manifest_groups()
     copies = {i["building"]: i.get("copies", 1) for i in groups["buildings"]["items"]}
     for players, chart in map_rules["starting_buildings"].items():

@@ -13,10 +13,11 @@ import pytest
 import yaml
 
 from conftest import MM, ROOT, build_pack, load_build_json, pack_subset, run_cli
+from map_oracles.data import map_data   # the pack's map.yaml with the oracle's independent numbers
 
 PACK = ROOT / "components" / "shires"
 OWN = ("game.yaml", "map.yaml", "hexes.yaml", "shire-chits.yaml")
-MAP = yaml.safe_load((PACK / "map.yaml").read_text(encoding="utf-8"))
+MAP = map_data("shires")
 GAME = yaml.safe_load((PACK / "game.yaml").read_text(encoding="utf-8"))
 
 

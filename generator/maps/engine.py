@@ -18,6 +18,7 @@ from pathlib import Path
 
 from .. import interrupt
 from ..resources import BUILTIN_PACKS
+from .keys import check_keys, check_policies
 from .layout import Layout, LayoutKeys
 from .rules import MapError, MapOptions, Violation, read_map_yaml
 
@@ -61,15 +62,16 @@ def _rules_at(root: Path) -> MapRules:
     path = root / "map.yaml"
     if not path.is_file():
         raise MapError(f"no map rules for '{root.name}': {path} does not exist (see docs/maps.md)")
-    data = read_map_yaml(path)
+    data = check_keys(read_map_yaml(path), path)
     from ..manifest import pack_id
     game_id = pack_id(root)
     if "layout" in data:
-        from . import declared, declared_check, declared_gen, declared_laid_gen
+        from . import declared, declared_check, declared_gen, declared_laid_check, declared_laid_gen
         try:
             spec = declared.load(data["layout"], path)
         except declared.DeclarationError as exc:
             raise MapError(str(exc)) from None
+        check_policies(data, path, {*declared_check.STRUCTURE, *declared_laid_check.STRUCTURE})
         checker = declared_check.Checker(spec.source, game_id)     # written apart: reads the file itself
         # a map the players lay from their own tiles is grown, not dealt onto a printed board
         generator = declared_laid_gen.Generator if spec.sets else declared_gen.Generator

@@ -8,12 +8,7 @@ check(layout) -> list[Violation]. A game's rules and rulebook quotes are its map
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
-
-import yaml
-
-from ..resources import BUILTIN_PACKS
 
 
 class MapError(Exception):
@@ -64,18 +59,6 @@ class MapOptions:
     extra: dict | None = None
 
 
-@lru_cache(maxsize=None)
-def cached_map_data(game: str) -> dict:
-    """map_data read once per process, for readers that only look (checkers, renderers)."""
-    return map_data(game)
-
-
-def map_data(game: str) -> dict:
-    """A game's map rules as data: components/<game>/map.yaml (trusted, shipped with pnpgen)."""
-    path = BUILTIN_PACKS / game / "map.yaml"
-    return yaml.safe_load(path.read_text(encoding="utf-8"))
-
-
 # --- small helpers every checker uses ------------------------------------------------------
 
 def is_int(value) -> bool:
@@ -93,15 +76,3 @@ def coords_text(cells, limit: int | None = None, name=coord_text, sort: bool = T
     shown = cells if limit is None else cells[:limit]
     text = ", ".join(name(c) for c in shown)
     return text + (f" and {len(cells) - len(shown)} more" if len(shown) < len(cells) else "")
-
-
-class Report:
-    """Collects a checker's violations; the quote of each rule comes from map.yaml (`rules`,
-    and `structure` for the checks of a layout's shape)."""
-
-    def __init__(self, data: dict):
-        self.quotes = {**data.get("structure", {}), **data.get("rules", {})}
-        self.items: list[Violation] = []
-
-    def __call__(self, rule: str, message: str) -> None:
-        self.items.append(Violation(rule, message, self.quotes.get(rule, "")))

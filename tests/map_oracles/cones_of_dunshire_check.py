@@ -15,8 +15,10 @@ from itertools import combinations
 
 from generator.maps.grid import components, hex_distance, hex_neighbours, offset_to_axial
 from generator.maps.layout import Layout, LayoutKeys
-from generator.maps.rules import Violation, cached_map_data
-from generator.maps.rules import Report, coord_text as _name, coords_text, is_int as _is_int
+from generator.maps.rules import Violation
+from map_oracles.data import cached_map_data
+from generator.maps.rules import coord_text as _name, coords_text, is_int as _is_int
+from map_oracles.data import Report
 
 # the keys this game's cells and placements carry (map --check refuses any other)
 KEYS = LayoutKeys(cells=frozenset(("q", "r", "type", "color", "elevation", "god", "doom_point")),

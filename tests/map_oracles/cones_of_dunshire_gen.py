@@ -25,7 +25,8 @@ from collections import deque
 
 from generator.maps.grid import hex_distance, hex_neighbours, offset_to_axial
 from generator.maps.layout import Layout, make_cell
-from generator.maps.rules import MapOptions, map_data
+from generator.maps.rules import MapOptions
+from map_oracles.data import map_data
 
 GAME = "cones-of-dunshire"
 DATA = map_data(GAME)

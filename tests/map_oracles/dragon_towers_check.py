@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from generator.maps.grid import components, hex_neighbours
 from generator.maps.layout import Layout, LayoutKeys
-from generator.maps.rules import Violation, map_data
+from generator.maps.rules import Violation
+from map_oracles.data import map_data
 from generator.maps.rules import coord_text as _name, coords_text, is_int as _is_int
 
 GAME = "dragon-towers"

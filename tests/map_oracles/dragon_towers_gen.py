@@ -19,7 +19,8 @@ import random
 
 from generator.maps.grid import hex_disc, hex_distance, hex_neighbours
 from generator.maps.layout import Layout, make_cell
-from generator.maps.rules import MapOptions, map_data
+from generator.maps.rules import MapOptions
+from map_oracles.data import map_data
 
 GAME = "dragon-towers"
 _DATA = map_data(GAME)

@@ -11,7 +11,8 @@ from collections import Counter
 from functools import lru_cache
 
 from generator.maps.layout import Layout, LayoutKeys
-from generator.maps.rules import Violation, cached_map_data
+from generator.maps.rules import Violation
+from map_oracles.data import cached_map_data
 from generator.maps.rules import coord_text as _xy, coords_text, is_int as _is_int
 
 GAME = "lords-of-doomspire"

@@ -13,7 +13,8 @@ from functools import lru_cache
 
 from generator.maps.grid import square_distance
 from generator.maps.layout import Layout, make_cell
-from generator.maps.rules import MapOptions, map_data
+from generator.maps.rules import MapOptions
+from map_oracles.data import map_data
 
 GAME = "lords-of-doomspire"
 CLOCKWISE = ("nw", "ne", "se", "sw")

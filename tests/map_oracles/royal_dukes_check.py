@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from generator.maps import grid
 from generator.maps.layout import Layout, LayoutKeys
-from generator.maps.rules import Violation, map_data
+from generator.maps.rules import Violation
+from map_oracles.data import map_data
 from generator.maps.rules import coords_text, is_int as _is_int
 
 GAME = "royal-dukes"

@@ -25,7 +25,8 @@ from collections import deque
 
 from generator.maps import grid
 from generator.maps.layout import Layout, make_cell
-from generator.maps.rules import MapError, MapOptions, map_data
+from generator.maps.rules import MapError, MapOptions
+from map_oracles.data import map_data
 
 GAME = "royal-dukes"
 _DATA = map_data(GAME)

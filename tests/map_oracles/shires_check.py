@@ -13,8 +13,10 @@ from __future__ import annotations
 
 from generator.maps.grid import HEX_DIRECTIONS, components, hex_distance
 from generator.maps.layout import Layout, LayoutKeys
-from generator.maps.rules import Violation, cached_map_data
-from generator.maps.rules import Report, coord_text as _name, coords_text, is_int as _is_int
+from generator.maps.rules import Violation
+from map_oracles.data import cached_map_data
+from generator.maps.rules import coord_text as _name, coords_text, is_int as _is_int
+from map_oracles.data import Report
 
 # the keys this game's cells and placements carry (map --check refuses any other)
 KEYS = LayoutKeys(cells=frozenset(("q", "r", "type", "tile", "order", "placed_by", "coastal", "exploration")),

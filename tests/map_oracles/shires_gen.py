@@ -24,7 +24,8 @@ import random
 
 from generator.maps.grid import HEX_DIRECTIONS, hex_distance
 from generator.maps.layout import Layout, make_cell
-from generator.maps.rules import MapOptions, map_data
+from generator.maps.rules import MapOptions
+from map_oracles.data import map_data
 
 DATA = map_data("shires")
 PLAYERS = (DATA["players"]["min"], DATA["players"]["max"], DATA["players"]["default"])
