@@ -105,10 +105,12 @@ def _build_or_every_problem(pack: Path, request, show_progress: bool):
             found = validate(pack, request).errors
         except PnpError:
             found = []
-        first_line = str(first)
-        if not any(line.startswith(first_line) for line in found):
-            found.insert(0, first_line)     # found only by drawing (an embedded image, say)
-        raise BuildError("\n".join(found)) from None
+        said = [line for problem in found for line in problem.splitlines()]
+        # what validate did not find too (an embedded image, say); a map problem build names as
+        # 'GAME: map: FILE:LINE:COL: ...' is the same one validate names from FILE on
+        unsaid = [line for line in str(first).splitlines()
+                  if not any(s.startswith(line.split(": map: ", 1)[-1]) for s in said)]
+        raise BuildError("\n".join(unsaid + found)) from None
 
 
 def cmd_preview(args) -> int:
