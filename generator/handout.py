@@ -102,8 +102,23 @@ def load_handout(source: HandoutSource):
                     rep.error(block.mark, f"a block needs exactly one of {', '.join(BLOCK_KINDS)}"
                               f"{' (it has ' + ', '.join(present) + ')' if present else ''}",
                               "split it into one block per kind")
+                if block.values.get("table") is not None:
+                    _check_columns(block.table, rep)
     rep.raise_if_errors()
     return rec
+
+
+def _check_columns(table, rep: Reporter) -> None:
+    """A table's columns, here where their places are known: {header, field} each with `from`
+    (a stray key refused, not dropped while typesetting), a header text each without it."""
+    columns = table.source.get("columns") if isinstance(table.source, dict) else None
+    for n, column in enumerate(columns or []):
+        mark = columns.item_mark(n) if hasattr(columns, "item_mark") else table.mark
+        if table.values.get("from") is not None:
+            TABLE_COLUMN.check(column, mark, rep, f"table.columns[{n}]")
+        elif isinstance(column, (dict, list)):
+            rep.error(mark, f"table.columns[{n}]: a column of a table without 'from' is its header text",
+                      "write the header, or add from: GROUP to take the rows from a component group")
 
 
 def _register_fonts() -> None:
@@ -256,7 +271,7 @@ class _Typesetter:
             raise ValueError(f"'from: {table.values['from']}' makes {len(group['items']):,} rows, one per item, over "
                              f"the limit of {MAX_TABLE_ROWS} for a two-page handout; make a table of the rows "
                              "that matter (rows: [...])")
-        columns = [TABLE_COLUMN.check(c, None, Reporter(), "column") for c in table.columns]
+        columns = [TABLE_COLUMN.check(c, None, Reporter(), "column") for c in table.columns]   # checked when loaded
         rows = [[item.get(c.field, "") for c in columns] for item in group["items"]]
         return [c.header for c in columns], rows
 
