@@ -156,3 +156,49 @@ def test_a_number_changed_in_the_layout_changes_what_the_pack_prints(tmp_path):
     code, out, err = run_cli("map", pack, "--seed", "4", "--players", "2", "--format", "json", "--out", tmp_path / "out")
     layout = yaml.safe_load((tmp_path / "out" / "dragon-isles" / "dragon-isles-map-2p-4.json").read_text())
     assert code == 0 and sum(c["type"] == "water" for c in layout["cells"]) == 12
+
+
+# --- inside the sections: each part nothing would read or draw -----------------------------
+
+DOOMSPIRE = ROOT / "components" / "lords-of-doomspire"
+TOWERS = ROOT / "components" / "dragon-towers"
+
+
+def _refused(tmp_path, source, old: str, new: str) -> str:
+    """What the map engine says of a copy of the pack with one edit of its map.yaml."""
+    pack = tmp_path / source.name
+    shutil.copytree(source, pack)
+    text = (pack / "map.yaml").read_text()
+    assert text.count(old) == 1, old
+    (pack / "map.yaml").write_text(text.replace(old, new))
+    with pytest.raises(engine.MapError) as caught:
+        engine.rules_for(pack)
+    return str(caught.value)
+
+
+@pytest.mark.parametrize("source, old, new, said", [
+    (DOOMSPIRE, "    knight: {name: Knight, shape: shield}", "    knight: {name: Knight, shape: shield, colour: red}",
+     r"map\.yaml:\d+:\d+: look\.markers\.knight\.colour: unknown key; \(look\.markers\.knight takes: name, fill"),
+    (DOOMSPIRE, "    knight: {name: Knight, shape: shield}", "    knigth: {name: Knight, shape: shield}",
+     r"look\.markers\.knigth: no kind of piece a layout places is 'knigth'; did you mean 'knight'\?"),
+    (DOOMSPIRE, '    temple: {name: Temple, fill: "#cdb8ea", icon: temple}', '    tempel: {name: Temple, fill: "#cdb8ea", icon: temple}',
+     r"look\.cells\.tempel: no cell type of layout\.types is 'tempel'; did you mean 'temple'\?"),
+    (DOOMSPIRE, '    starred: "starred"', '    stared: "starred"',
+     r"look\.labels\.stared: no key a cell carries is 'stared'; did you mean 'starred'\?"),
+    (DOOMSPIRE, "  owner_key: owner\n", "  owner_key: owner\n  legend: true\n",
+     r"look\.legend: unknown key; \(look takes: cells, face_down"),
+    (DOOMSPIRE, "where: {starred: false}, exactly: 0", "where: {stared: false}, exactly: 0",
+     r"map\.yaml:\d+:\d+: where: no cell or piece of this map carries 'stared'; did you mean 'starred'\?"),
+    (DOOMSPIRE, "taken: &seating {2: [nw, se],", "taken: &seating {two: [nw, se], 2: [nw, se],",
+     r"layout\.seats\.taken: has the key 'two', not a player count this map allows; key it by 2-4"),
+    (TOWERS, '    number: {name: "Empty', '    numbre: {name: "Empty',
+     r"look\.badges\.numbre: no key a cell carries is 'numbre'; did you mean 'number'\?"),
+    (RD, "  size: {width: 278.5, height: 239.7}", "  size: {width: 278.5, height: 239.7}\n  cells: {}",
+     r"look\.cells: unknown key; this look is drawn by its template \(look\.template\), which reads only"),
+    (RD, "  size: {width: 278.5, height: 239.7}", "  size: {width: 278.5, heigth: 239.7}",
+     r"look\.size\.heigth: unknown key; did you mean 'height'\?"),
+])
+def test_a_part_nothing_reads_is_refused_at_its_place(tmp_path, source, old, new, said):
+    message = _refused(tmp_path, source, old, new)
+    assert re.search(said, message), message
+    assert re.search(r"map\.yaml:\d+:\d+: ", message), message

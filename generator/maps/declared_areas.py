@@ -169,6 +169,7 @@ def seats(rd, value, index: dict, players: tuple, cell) -> dict | None:
     if not places or len(set(names)) != len(names):
         rd.fail("seats.places", "must list the places, each with its own name")
     taken = rd.mapping(value.get("taken"), "seats.taken")
+    rd.player_count_keys(taken, "seats.taken", players)
     out = {}
     for p in range(players[0], players[1] + 1):
         seated = taken.get(p)

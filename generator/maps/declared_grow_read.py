@@ -149,6 +149,7 @@ def _pile(rd, where, value, players, fields) -> dict | None:
     if not isinstance(name, str) or not name or name in ("kind", "cell") or name in fields:
         rd.fail(f"{where}.name", f"must name the key each piece's drawn name is written as, not {name!r}")
     counts = rd.mapping(value.get("counts"), f"{where}.counts")
+    rd.player_count_keys(counts, f"{where}.counts", players)
     per = {}
     for p in range(players[0], players[1] + 1):
         if p not in counts:

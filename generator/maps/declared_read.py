@@ -94,6 +94,15 @@ class Reader:
             self.fail(where, f"must be a whole number from {low} to {high}, not {value!r}")
         return value
 
+    def player_count_keys(self, value: dict, where: str, players) -> None:
+        """A {player count: ...} mapping keyed by the allowed player counts only: another key
+        would be read by no layout."""
+        allowed = range(players[0], players[1] + 1)
+        for key in value:
+            if key not in allowed:
+                self.fail(where, f"has the key {key!r}, not a player count this map allows",
+                          f"key it by {players[0]}-{players[1]}" if players[0] != players[1] else f"key it by {players[0]}")
+
     def per_players(self, value, where, players, least: int = 0, most: int = 100_000) -> dict:
         """A number, or {player count: number} for every allowed player count."""
         low, high = players[0], players[1]

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from .. import interrupt
 from ..resources import BUILTIN_PACKS
-from .keys import check_keys, check_policies
+from .keys import check_keys, check_look, check_policies, check_where, layout_kinds
 from .layout import Layout, LayoutKeys
 from .rules import MapError, MapOptions, Violation, read_map_yaml
 
@@ -73,6 +73,8 @@ def _rules_at(root: Path) -> MapRules:
             raise MapError(str(exc)) from None
         check_policies(data, path, {*declared_check.STRUCTURE, *declared_laid_check.STRUCTURE})
         checker = declared_check.Checker(spec.source, game_id)     # written apart: reads the file itself
+        check_where(data, path, checker.keys.cells | checker.keys.placements)
+        check_look(data, path, spec.types, checker.keys.cells, layout_kinds(data["layout"]))
         # a map the players lay from their own tiles is grown, not dealt onto a printed board
         generator = declared_laid_gen.Generator if spec.sets else declared_gen.Generator
         return MapRules(game_id, root, data, generator(spec, game_id),
