@@ -33,3 +33,11 @@ def test_free_form_paths_cover_what_is_below_them_only():
     assert not keys_probe._free("map.yaml", "layout.types.village")
     assert keys_probe._free("cards.yaml", "groups[*].items[*].loot")
     assert not keys_probe._free("cards.yaml", "groups[*].items[*]")
+
+
+def test_the_starter_pack_refuses_a_stray_key_everywhere(tmp_path):
+    """What `pnpgen new` writes, a designer's first pack, holds no mapping that takes any key."""
+    from conftest import run_cli
+    code, out, err = run_cli("new", tmp_path / "my-game")
+    assert code == 0, err
+    assert keys_probe.probe(tmp_path / "my-game", tmp_path / "work") == []

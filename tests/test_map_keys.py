@@ -202,3 +202,30 @@ def test_a_part_nothing_reads_is_refused_at_its_place(tmp_path, source, old, new
     message = _refused(tmp_path, source, old, new)
     assert re.search(said, message), message
     assert re.search(r"map\.yaml:\d+:\d+: ", message), message
+
+
+# --- the docs say what the loader takes ---------------------------------------------------
+
+def _doc_section(title: str) -> str:
+    doc = (ROOT / "docs" / "maps.md").read_text()
+    return doc.split(f"## {title}\n", 1)[1].split("\n## ", 1)[0]
+
+
+def test_the_docs_list_exactly_the_keys_map_yaml_takes():
+    rows = re.findall(r"^\| `(\w+)` \|", _doc_section("What map.yaml holds"), re.M)
+    assert sorted(rows) == sorted(MAP_KEYS)
+
+
+def test_the_docs_list_the_look_keys_the_check_takes():
+    from generator.maps.keys import LOOK
+    text = " ".join(_doc_section("What map.yaml holds").split())
+    said = {part: set(re.findall(r"`(\w+)`", re.search(rf"{part}'?s? ([^;]*);", text).group(1)))
+            for part in ("a badge", "a marker")}
+    styles = set(re.findall(r"`(\w+)`", re.search(r"for a style ([^;]*);", text).group(1)))
+    cells = set(re.findall(r"`(\w+)`", re.search(r"a cell's also ([^;]*);", text).group(1)))
+    template = set(re.findall(r"`(\w+)`", re.search(r"takes only ([^;]*);", text).group(1)))
+    assert styles == set(LOOK["face_down.*"])
+    assert styles | cells == set(LOOK["cells.*"])
+    assert styles | said["a badge"] == set(LOOK["badges.*"])
+    assert styles | said["a marker"] == set(LOOK["markers.*"])
+    assert template == set(LOOK["template"])
