@@ -261,6 +261,10 @@ def load_pack(root: Path, reporter: Reporter | None = None) -> Game:
     sources = {"root": root, "data": game_rec.data if game_rec is not INVALID else None,
                "game_read": game_rec is not INVALID,
                "map": load_pack_yaml(root / "map.yaml", root, rep) if (root / "map.yaml").exists() else None}
+    if isinstance(sources["map"], dict):       # a map.yaml key nothing reads: said before anything is drawn
+        from .maps.keys import top_level_problems
+        for problem in top_level_problems(sources["map"], root / "map.yaml"):
+            rep.error(problem.mark, problem.message, problem.hint)
     for link in confine.links_leaving(root / "templates", root):
         rep.error(Mark(display_path(link), 1, 1), f"'{link.name}' is a link to {os.path.realpath(link)}, outside the "
                   "game pack; templates may only read the pack's files", "copy what it needs into the pack")

@@ -103,21 +103,21 @@ def test_references_read_map_and_data_per_player(tmp_path):
     """'=map...' and '=data...' values, with {player} the seat, are resolved at load time."""
     from generator.manifest import load_pack
     pack = copy_pack("mini", tmp_path)
-    (pack / "map.yaml").write_text("per_seat: {1: [1, 2], 2: [3]}\ncount: 4\n")
+    (pack / "map.yaml").write_text("data: {per_seat: {1: [1, 2], 2: [3]}, count: 4}\n")
     edit(pack / "game.yaml", "defaults:", "data: {backs: 2}\ndefaults:")
     (pack / "chits.yaml").write_text(
         "groups:\n  - id: chits\n    kind: chit\n    size: 20mm\n    template: card.svg.j2\n"
         "    per_player: true\n    fields: {n: int, title: text, body: text}\n    items:\n"
-        "      - {id: c, copies: \"=map.count\", vary: {n: \"=map.per_seat.{player}\"}, title: T, body: B}\n"
+        "      - {id: c, copies: \"=map.data.count\", vary: {n: \"=map.data.per_seat.{player}\"}, title: T, body: B}\n"
         "      - {id: d, copies: \"=data.backs\", title: T, body: B}\n")
     game = load_pack(pack)
     chits = next(g for g in game.groups if g.id == "chits")
     assert [(i.id, i.copies) for i in chits.items] == [("c-1-red", 4), ("c-2-red", 4), ("d-red", 2),
                                                       ("c-3-blue", 4), ("d-blue", 2)]
-    edit(pack / "chits.yaml", "=map.count", "=map.cuont")
+    edit(pack / "chits.yaml", "=map.data.count", "=map.data.cuont")
     code, err = validate(pack)
-    assert code == 1 and re.search(r"chits\.yaml:9:\d+: '=map\.cuont': no 'cuont' there", err), err
-    assert err.count("'=map.cuont'") == 1          # reported once, not once per player
+    assert code == 1 and re.search(r"chits\.yaml:9:\d+: '=map\.data\.cuont': no 'cuont' there", err), err
+    assert err.count("'=map.data.cuont'") == 1          # reported once, not once per player
 
 
 def test_a_broken_game_yaml_is_reported_without_its_consequences(tmp_path):

@@ -102,7 +102,7 @@ def test_data_must_be_a_mapping(duchy, tmp_path, value):
     assert text.count("\ndata:\n") == 1
     path.write_text(text.replace("\ndata:\n", f"\ndata: {value}\nold_data:\n"))
     code, out, err = run_cli("map", duchy, "--seed", "1", "--out", tmp_path / "out")
-    assert code == 2 and re.search(r"map\.yaml:\d+:7: data: must be a mapping of keys \(data: \{settlements: 20\}\)", err), err
+    assert code == 2 and re.search(r"map\.yaml:\d+:7: data: must be a mapping of keys, not .*; e\.g\. data: \{settlements: 20\}", err), err
 
 
 @pytest.mark.parametrize("game", engine.GAMES)
@@ -229,3 +229,13 @@ def test_the_docs_list_the_look_keys_the_check_takes():
     assert styles | said["a badge"] == set(LOOK["badges.*"])
     assert styles | said["a marker"] == set(LOOK["markers.*"])
     assert template == set(LOOK["template"])
+
+
+def test_the_handout_and_preview_refuse_it_too(duchy, tmp_path):
+    """load_pack reads map.yaml for references: every command that loads the pack says it, before
+    anything is drawn."""
+    line = _append(duchy, "bogus: 1\n")
+    for command in (("handout", duchy, "--out", tmp_path / "out"), ("preview", duchy, "--out", tmp_path / "out")):
+        code, out, err = run_cli(*command)
+        assert code != 0 and f"duchy/map.yaml:{line}:1: unknown key 'bogus'" in err, (command, err)
+    assert not list((tmp_path / "out").rglob("*.pdf"))       # (preview's page shows the problem)

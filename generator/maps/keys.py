@@ -1,10 +1,11 @@
-"""A pack's map.yaml as read -> the same data, or a MapError naming each top-level key nothing
-reads (`map.yaml:LINE:COL: unknown key 'bogus'; did you mean 'look'? ...`).
+"""A pack's map.yaml as read -> the same data, or a MapError naming each part of it nothing reads
+(`map.yaml:LINE:COL: unknown key 'bogus'; did you mean 'look'? ...`), each at its place.
 
 A key no reader looks at would change nothing and say nothing: a designer who edits it expects an
-effect. So map.yaml takes only the keys below; `layout:` and `policies:` are checked further by
-declared.py and here, `look:` by the renderer, and `data:` is free-form, read by the pack's own
-manifests (`=map.data.KEY`) and handout (`{{ map.data.KEY }}`), never by the map engine.
+effect. So map.yaml takes only the keys of MAP_KEYS (load_pack says so before anything is drawn,
+the engine again for `pnpgen map`); `layout:` is checked by declared.py, its `where:` keys, its
+policies and `look:` here, once the layout is read; `data:` is the designer's own, read by the
+pack's manifests (`=map.data.KEY`) and handout (`{{ map.data.KEY }}`), never by the map engine.
 """
 from __future__ import annotations
 
@@ -41,8 +42,8 @@ MAP_KEYS = {
 
 # keys an older map.yaml held, with what to do instead
 REMOVED = {
-    "python_rules": "was removed: the map now comes from `layout:`, the rules in the map vocabulary "
-                    "(docs/maps.md); delete python_rules and declare the rules under layout:",
+    "python_rules": ("was removed: the map now comes from `layout:`, the rules in the map vocabulary (docs/maps.md)",
+                     "delete python_rules and declare the rules under layout:"),
 }
 DATA_HINT = ("the map engine reads only layout, look and policies; declare the map's rules under "
              "layout: (docs/maps.md) and put numbers your manifests or handout read under data:")
@@ -50,17 +51,25 @@ DATA_HINT = ("the map engine reads only layout, look and policies; declare the m
 
 def check_keys(data: dict, path: Path) -> dict:
     """data when every top-level key is one map.yaml takes; else MapError, one line per key."""
-    problems = [f"{_where(data, key, path)}: {_unknown(key)}" for key in data if key not in MAP_KEYS]
+    problems = top_level_problems(data, path)
+    if problems:
+        raise MapError("\n".join(map(str, problems)))
+    return data
+
+
+def top_level_problems(data: dict, path: Path) -> list:
+    """A Problem (file:line:col, what, hint) for each top-level key of map.yaml nothing reads, and
+    for `policies` or `data` of the wrong shape. load_pack reports them too, before any drawing."""
+    from ..errors import Problem
+    problems = [Problem(_mark(data, key, path), *_unknown(key)) for key in data if key not in MAP_KEYS]
     policies = data.get("policies")
     if policies is not None and not (isinstance(policies, list) and all(isinstance(p, str) for p in policies)):
-        problems.append(f"{_where(data, 'policies', path, value=True)}: policies: must be a list of rule ids "
-                        f"(policies: [settlement-edge]), not {policies!r:.60}")
+        problems.append(Problem(_mark(data, "policies", path, True), f"policies: must be a list of rule ids, "
+                                f"not {policies!r:.60}", "e.g. policies: [settlement-edge]"))
     if data.get("data") is not None and not isinstance(data["data"], dict):
-        problems.append(f"{_where(data, 'data', path, value=True)}: data: must be a mapping of keys "
-                        f"(data: {{settlements: 20}}), not {data['data']!r:.60}")
-    if problems:
-        raise MapError("\n".join(problems))
-    return data
+        problems.append(Problem(_mark(data, "data", path, True), f"data: must be a mapping of keys, "
+                                f"not {data['data']!r:.60}", "e.g. data: {settlements: 20}"))
+    return problems
 
 
 def check_look(data: dict, path: Path, types, cell_keys, kinds) -> None:
@@ -198,16 +207,21 @@ def _ids(node):
             yield from _ids(value)
 
 
-def _unknown(key) -> str:
+def _unknown(key) -> tuple[str, str]:
+    """(what is wrong, how to fix it) for a top-level key map.yaml does not take."""
     if key in REMOVED:
-        return f"'{key}' {REMOVED[key]}"
+        return f"'{key}' {REMOVED[key][0]}", REMOVED[key][1]
     close = difflib.get_close_matches(str(key), list(MAP_KEYS), 1, 0.6)
     hint = f"did you mean '{close[0]}'? " if close else f"{DATA_HINT} "
-    return f"unknown key '{key}'; {hint}(keys map.yaml takes: {', '.join(sorted(MAP_KEYS))})"
+    return f"unknown key '{key}'", f"{hint}(keys map.yaml takes: {', '.join(sorted(MAP_KEYS))})"
+
+
+def _mark(data: dict, key, path: Path, value: bool = False):
+    """The Mark of the key (or its value), as far as the loader kept it."""
+    from ..errors import Mark, display_path
+    mark = getattr(data, "value_mark" if value else "key_mark", None)
+    return mark(key) if mark else Mark(display_path(Path(path)), 1, 1)
 
 
 def _where(data: dict, key, path: Path, value: bool = False) -> str:
-    """file:line:col of the key (or its value), as far as the loader kept it."""
-    from ..errors import display_path
-    mark = getattr(data, "value_mark" if value else "key_mark", None)
-    return str(mark(key)) if mark else display_path(Path(path))
+    return str(_mark(data, key, path, value))
