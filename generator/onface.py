@@ -45,8 +45,9 @@ FRAMES = ("transform", "<svg", "<symbol")     # what may move text from where a 
 def place(placed: Placed, first: int | None, markup: str, shown: str, extent: tuple) -> None:
     """Note a block (its index in the face's table, its markup, its text
     as messages show it, its (left, top, right, bottom)), with the template line that drew it."""
-    placed.note(markup)
-    if first is not None:
+    if first is None:           # its SVG (a placeholder holds no text nor frame of the template's)
+        placed.note(markup)
+    else:
         placed.blocks.setdefault(first, (shown, extent, _template_line()))
 
 

@@ -5,7 +5,7 @@ viewBox widened by the bleed, so a template draws past the cut line by drawing p
 """
 from __future__ import annotations
 
-import contextlib
+import _signal
 import hashlib
 import html
 import re
@@ -56,22 +56,30 @@ class TemplateTooSlow(BuildError):
     """A face's template ran past TEMPLATE_SECONDS: its other faces would too (validate skips them)."""
 
 
-@contextlib.contextmanager
-def time_limit(seconds: float, message: str):
-    """Interrupt the block after `seconds` (main thread only, where signals are delivered)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
+class time_limit:
+    """Interrupt the block after `seconds` (main thread only, where signals are delivered).
+    A class calling _signal itself: entered for every face, where signal.signal's enum
+    conversions and a generator-based context manager cost 6 us of a face's ~300."""
+    __slots__ = ("seconds", "message", "previous", "armed")
 
-    def expire(signum, frame):
-        raise TemplateTimeout(message)
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+    def __init__(self, seconds: float, message: str):
+        self.seconds, self.message, self.previous, self.armed = seconds, message, None, False
+
+    def __enter__(self):
+        if threading.current_thread() is threading.main_thread():
+            self.previous = _signal.signal(signal.SIGALRM, self._expire)
+            self.armed = True
+            signal.setitimer(signal.ITIMER_REAL, self.seconds)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.armed:
+            self.armed = False
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            _signal.signal(signal.SIGALRM, self.previous)
+
+    def _expire(self, signum, frame):
+        raise TemplateTimeout(self.message)
 
 
 @dataclass(frozen=True, slots=True)    # one per copy and side: 100,000 at 50,000 cards
@@ -102,9 +110,11 @@ class FaceRenderer:
         self.env = templating.environment(game.root)
         self.helpers = templating.Helpers(game, lenient)
         self.helpers.runs = RunTable()      # the helpers' runs reach the drawing as they are
+        self.env.trusted_calls = frozenset(self.helpers.bind().values())
         self.cache: dict[tuple, str] = {}
         self._documents: dict[str, Document] = {}     # markup -> its parsed document (_keep)
         self._kept_chars = 0
+        self._fixed_context: dict[tuple, dict] = {}     # (group, side, template) -> _group_context
         self.told: dict[tuple, tuple[str, tuple[str, ...]]] = {}   # face key -> (its place, its warnings)
         self._shared: dict[tuple, tuple] = {}     # shared key -> the face key first rendered for it
         self._reads: dict[tuple, bool] = {}      # (template, names) -> whether it reads any of them
@@ -214,11 +224,7 @@ class FaceRenderer:
         context = {      # read-only: a template cannot change what the next face is given
             "item": read_only({"id": item.id, **item.data}),
             "player": read_only(item.player.__dict__) if item.player else None,
-            "game": self.game_data, "palette": self.palette,
-            "groups": self.groups if self.reads(name, ("groups",)) else _NO_GROUPS,
-            "face": read_only(face_fields(face, bleed)),
-            "outline": lambda grow=0.0: group.outline(_grow(grow, group)).svg_d(),
-            **self.helpers.bind(),
+            **self._group_context(face, name),
         }
         where = face_place(face)
         self.helpers.face, self.helpers.bounds = where, (group.width, group.height)
@@ -293,6 +299,22 @@ class FaceRenderer:
         if not doc.clean:
             return svgcheck.tree_problems(doc.root, self.palette, blocks, nonce)
         return svgcheck.block_problems(doc.placeholders, blocks, self.palette) if nonce else []
+
+    def _group_context(self, face: FaceRef, name: str) -> dict:
+        """What a template is given that is the same for every face of its group and side
+        (made once: the helpers bound, `face`, `outline`)."""
+        key = (face.group.id, face.side, name)
+        fixed = self._fixed_context.get(key)
+        if fixed is None:
+            group = face.group
+            fixed = self._fixed_context[key] = {
+                "game": self.game_data, "palette": self.palette,
+                "groups": self.groups if self.reads(name, ("groups",)) else _NO_GROUPS,
+                "face": read_only(face_fields(face, self.bleed)),
+                "outline": lambda grow=0.0: group.outline(_grow(grow, group)).svg_d(),
+                **self.helpers.bind(),
+            }
+        return fixed
 
     def _output(self, name: str, context: dict, where: str) -> str:
         """The template's output for one face, its helpers' runs in self.helpers.runs."""

@@ -213,3 +213,16 @@ def test_a_colour_inside_an_inline_icon_is_still_refused(tmp_path, capsys):
     err = capsys.readouterr().err
     assert code == 1 and "Traceback" not in err
     assert "fill='gren' is not a colour (it would print black); did you mean 'green'?" in err, err
+
+
+def test_helpers_called_in_loops_blocks_and_macros_draw_as_elsewhere(tmp_path):
+    """The sandbox calls pnpgen's helpers at once (Sandbox.trusted_calls), dropping the loop and
+    block variables Jinja passes along inside a loop or a block, as Jinja's own call does."""
+    pack = copy_pack("mini", tmp_path)
+    (pack / "templates" / "card.svg.j2").write_text(
+        "{% macro label(t, y) %}{{ text_line(t, 5, y, 40) }}{% endmacro %}"
+        "{% for i in range(2) %}{{ text_line(item.title, 5, 10 + i * 6, 40) }}{{ label('m' ~ i, 30 + i * 6) }}{% endfor %}"
+        "{% block b %}{{ text_line('in a block', 5, 50, 40) }}{% endblock %}\n")
+    face = faces_of(pack, 1)[0]
+    assert type(face) is Face and face.count("<text x=") == 5 and ">in a block</text>" in face
+    assert pdf_of(face) == pdf_of(str(face))
