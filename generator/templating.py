@@ -68,9 +68,12 @@ def physical(*names):
             raise ValueError(f"{function.__name__}(): {name}={value!r} is not a length within "
                              f"±{MAX_MM:g} mm; pass a finite number")
 
-        def checked(self, *args, **kwargs):      # on every helper call: kept lean
+        def checked(self, *args, **kwargs):      # on every helper call (~40 numbers a card): kept lean
             for index, name in positions:
                 value = args[index] if index < len(args) else kwargs.get(name)
+                kind = type(value)
+                if (kind is float or kind is int) and -MAX_MM <= value <= MAX_MM:
+                    continue                # (_length_ok's common case, inline: NaN fails the comparison)
                 if value is not None and not _length_ok(value):
                     refuse(name, value)
             return function(self, *args, **kwargs)
