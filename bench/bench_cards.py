@@ -212,6 +212,7 @@ class Floor:
         self.ascent, self.cap = face.ascent / 1000, face.capHeight / 1000
         self.c = canvas.Canvas(str(out), pagesize=(PAGE_W * MM, PAGE_H * MM), initialFontName="Sans")
         self.back_drawn = False
+        self.outlines: dict[tuple, object] = {}        # (rows, cols, back) -> the page's outline path
 
     def deck(self, cards: list[dict]) -> None:
         for number, start in enumerate(range(0, len(cards), COLS * ROWS), 1):
@@ -254,12 +255,14 @@ class Floor:
         """The cut guides pnpgen draws for rounded cards on shared cuts: each card's outline (a
         rectangle with 3 mm corners), stroked white at 0.5 pt, then dashed black at 0.25 pt."""
         c = self.c
-        left = LEFT + (COLS - cols) * CARD_W if back else LEFT
-        path = c.beginPath()
-        for row in range(rows):
-            for col in range(cols):
-                x, y = left + col * CARD_W, TOP + row * CARD_H
-                path.roundRect(x * MM, (PAGE_H - y - CARD_H) * MM, CARD_W * MM, CARD_H * MM, CORNER * MM)
+        path = self.outlines.get((rows, cols, back))
+        if path is None:            # made once per layout (pnpgen keeps a layout's marks too)
+            left = LEFT + (COLS - cols) * CARD_W if back else LEFT
+            path = self.outlines[rows, cols, back] = c.beginPath()
+            for row in range(rows):
+                for col in range(cols):
+                    x, y = left + col * CARD_W, TOP + row * CARD_H
+                    path.roundRect(x * MM, (PAGE_H - y - CARD_H) * MM, CARD_W * MM, CARD_H * MM, CORNER * MM)
         c.setStrokeColorRGB(1, 1, 1)
         c.setLineWidth(0.5)
         c.drawPath(path, stroke=1, fill=0)
