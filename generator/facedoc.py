@@ -1,20 +1,22 @@
-"""The text helpers' laid-out runs + the template's markup -> a face document (`Face`) that the
-drawing stage splices runs into as ready operations, without reading them back from SVG text.
+"""The text helpers' laid-out blocks + the template's markup -> a face document (`Face`) that the
+drawing stage splices blocks into as ready operations, without reading them back from SVG text.
 
-text_box and text_line lay text out into runs (position, style, words). Written as SVG, each run
-would be escaped, parsed, styled and glyph-checked again when drawn: a third of a card's CPU.
-Instead the helper writes a placeholder, `<pnpgen-run n="NONCE" i="K" k="N"/>`, and keeps runs K to
-K+N-1 (a block's runs between its icons) in the face's side table; svgdraw's compiler turns the
-placeholder into one text operation directly. A placeholder
-the template writes itself draws the face's run K again, as a written one would (its text the
-SVG text of that run too); one naming no run of the face is an unknown element. A template
-that reworks a helper's output as a string (|upper) is rendered again with the helpers writing
-SVG text, so it reworks that, as before runs were kept apart.
+text_box and text_line lay text out into runs (position, style, words) and inline icons. Written
+as SVG, each run would be escaped, parsed, styled and glyph-checked again when drawn: a third of
+a card's CPU. Instead the helper writes a placeholder, `<pnpgen-run n="NONCE" b="B"/>`, and keeps
+block B's parts (its stretches of runs and the icons between them) in the face's side table;
+svgdraw's compiler turns the placeholder into drawing operations directly. The placeholder names
+the block, not its runs, so cards of one template whose texts differ give the same markup: it is
+parsed, checked and compiled once (`Document`), and only the blocks are the face's own. A
+placeholder the template writes itself draws the face's block B again, as a written one would
+(its text the SVG text of that block too); one naming no block of the face is an unknown element.
+A template that reworks a helper's output as a string (|upper) is rendered again with the
+helpers writing SVG text, so it reworks that, as before runs were kept apart.
 
-A Face is still the face's whole SVG as a string (its value: the runs written out exactly as
+A Face is still the face's whole SVG as a string (its value: the blocks written out exactly as
 they were before), so everything that names, hashes, compares or caches faces by their SVG
 (digests, shared backs, the preview's images, the element bound) sees the same text; only
-`draw_svg` looks at `markup` and `runs`. Cairo-free: validate checks faces without it.
+`draw_svg` looks at `doc` and `blocks`. Cairo-free: validate checks faces without it.
 """
 from __future__ import annotations
 
@@ -67,61 +69,133 @@ class Run:
         return f'<text x="{self.x:.3f}" y="{self.y:.3f}" {self.style.head}>{escape(self.text)}</text>'
 
 
+class InlineIcon:
+    """An icon a text block draws between its runs: its SVG as written (a `<g>` placing the icon's
+    elements), and, for the drawing stage, that `<g>` as a parsed element (made when first asked
+    for; the icon's own elements parsed once per icon and colour)."""
+    __slots__ = ("transform", "fill", "markup", "_element")
+
+    def __init__(self, transform: str, fill: str | None, markup: str):
+        self.transform, self.fill, self.markup, self._element = transform, fill, markup, None
+
+    def svg(self) -> str:
+        fill = f' fill="{escape(self.fill)}"' if self.fill is not None else ""
+        return f'<g transform="{self.transform}"{fill}>{self.markup}</g>'
+
+    def element(self):
+        """The `<g>` as the face's parser would read it inside the face's <svg>."""
+        if self._element is None:
+            import xml.etree.ElementTree as ET
+            attrib = {"transform": self.transform}
+            if self.fill is not None:
+                attrib["fill"] = self.fill.translate(_XML_BLANKS)
+            group = ET.Element(_SVG + "g", attrib)
+            group.extend(_icon_elements(self.markup))
+            self._element = group
+        return self._element
+
+
+_SVG = "{http://www.w3.org/2000/svg}"
+_BLOCK_INDEX = re.compile("[0-9]+")
+_ICON_ELEMENTS: dict[str, list] = {}     # an icon's markup -> its parsed elements (shared, never changed)
+
+
+def _icon_elements(markup: str) -> list:
+    elements = _ICON_ELEMENTS.get(markup)
+    if elements is None:
+        import xml.etree.ElementTree as ET
+        elements = list(ET.fromstring(f'<svg xmlns="{_SVG[1:-1]}">{markup}</svg>'))
+        if len(_ICON_ELEMENTS) >= 256:
+            _ICON_ELEMENTS.clear()
+        _ICON_ELEMENTS[markup] = elements
+    return elements
+
+
+def part_svg(part) -> str:
+    """A block's part as SVG text: a stretch of runs (a tuple) or an inline icon."""
+    if type(part) is tuple:
+        return "".join(run.svg() for run in part)
+    return part.svg()
+
+
 class RunTable:
-    """The runs the helpers lay out on the face being rendered, each behind a placeholder."""
+    """The text blocks the helpers lay out on the face being rendered, each behind a placeholder:
+    a block is a tuple of parts, each a stretch of runs (a tuple of Run) or an InlineIcon."""
 
     def __init__(self) -> None:
         self.nonce = NONCE
-        self.runs: list[Run] = []
-        self._issued: set[tuple[str, str]] = set()     # (i, k) of each placeholder written
-        self.placeholder_start = self._placeholder = f'<{RUN_TAG} n="{self.nonce}" i="'
-        self._pattern = re.compile(f'<{RUN_TAG} n="{self.nonce}" i="([0-9]+)" k="([0-9]+)"/>')
+        self.blocks: list[tuple] = []
+        self.placeholder_start = self._placeholder = f'<{RUN_TAG} n="{self.nonce}" b="'
+        self._pattern = re.compile(f'<{RUN_TAG} n="{self.nonce}" b="([0-9]+)"/>')
+
+    @property
+    def runs(self) -> list[Run]:
+        """Every run of the face's blocks, in order."""
+        return [run for block in self.blocks for part in block if type(part) is tuple for run in part]
 
     def clear(self) -> None:
-        self.runs = []
-        self._issued = set()
+        self.blocks = []
 
-    def placeholder(self, runs: list[Run]) -> str:
-        """The placeholder of consecutive runs (of one block, between its icons)."""
-        first = len(self.runs)
-        self.runs += runs
-        self._issued.add((str(first), str(len(runs))))
-        return f'{self._placeholder}{first}" k="{len(runs)}"/>'
+    def placeholder(self, parts: tuple) -> str:
+        """The placeholder of a block's parts."""
+        self.blocks.append(parts)
+        return f'{self._placeholder}{len(self.blocks) - 1}"/>'
 
     def written(self, markup: str) -> str:
-        """The markup with each placeholder replaced by its runs' SVG."""
-        runs = self.runs
-
-        def svg(match):
-            first = int(match.group(1))
-            return "".join(run.svg() for run in runs[first:first + int(match.group(2))])
-        return self._pattern.sub(svg, markup)
+        """The markup with each placeholder replaced by its block's SVG."""
+        blocks = self.blocks
+        return self._pattern.sub(lambda match: "".join(map(part_svg, blocks[int(match.group(1))])), markup)
 
     def intact(self, output: str) -> bool:
         """Whether every placeholder in `output` stands as the helpers wrote it, and no more of
         them than the helpers wrote (a template may rework a helper's output as a string)."""
-        if not self.runs:
+        if not self.blocks:
             return True
-        whole = self._pattern.findall(output)       # (i, k) of each
-        return (len(whole) == output.count(RUN_TAG) and len(whole) <= len(self._issued)
-                and "PNPGEN" not in output and "Pnpgen" not in output and all(m in self._issued for m in whole))
+        whole = self._pattern.findall(output)       # the block of each
+        return (len(whole) == output.count(RUN_TAG) and len(whole) <= len(self.blocks)
+                and "PNPGEN" not in output and "Pnpgen" not in output
+                and all(int(b) < len(self.blocks) and b == str(int(b)) for b in whole))
 
-    def face(self, markup: str) -> "Face | str":
-        """The face document: a Face when the helpers left runs in it, else the markup itself."""
-        if not self.runs or self._placeholder not in markup:
-            return markup
-        face = Face(self.written(markup))
-        face.markup, face.nonce, face.runs = markup, self.nonce, tuple(self.runs)
+    def face(self, doc: "Document") -> "Face | str":
+        """The face document: a Face when the helpers left blocks in it, else the markup itself."""
+        if not self.blocks or not doc.placeholders:
+            return doc.markup
+        face = Face(self.written(doc.markup))
+        face.doc, face.nonce, face.blocks = doc, self.nonce, tuple(self.blocks)
         return face
 
 
-class Face(str):
-    """A face's SVG (the string) with the document the drawing stage reads (`markup`: the
-    SVG with the helpers' runs as placeholders, `runs`, `nonce`)."""
+class Document:
+    """A face's markup (its blocks behind placeholders) parsed once, with what is found of it
+    once: cards of one template share it, so each is parsed, checked and compiled once.
+    `placeholders`: the block of each placeholder the drawing can put a block in, in document
+    order; `spliced`: whether every placeholder of the markup is one (not text in CDATA or a
+    comment); `clean`: whether its own elements (blocks aside) have no unknown colour or font
+    (None: not checked yet); `program`: what the drawing stage compiled of it (svgdraw's)."""
 
-    markup: str
+    __slots__ = ("markup", "root", "placeholders", "spliced", "clean", "program")
+
+    def __init__(self, markup: str, root, nonce: str) -> None:
+        self.markup, self.root = markup, root
+        run = _SVG + RUN_TAG
+        self.placeholders = tuple(int(e.get("b")) for e in root.iter(run)
+                                  if e.get("n") == nonce and _BLOCK_INDEX.fullmatch(e.get("b") or ""))
+        self.spliced = len(self.placeholders) == markup.count(f'<{RUN_TAG} n="{nonce}" b="')
+        self.clean = None
+        self.program = None
+
+
+class Face(str):
+    """A face's SVG (the string) with the document the drawing stage reads (`doc`: its markup
+    with the helpers' blocks behind placeholders, parsed; `blocks`; `nonce`)."""
+
+    doc: Document
     nonce: str
-    runs: tuple
+    blocks: tuple
+
+    @property
+    def markup(self) -> str:
+        return self.doc.markup
 
     def __reduce__(self):                # to another process: as its text (drawn the slower way)
         return (str, (str(self),))

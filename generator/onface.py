@@ -3,7 +3,7 @@
 text_box and text_line know their lines' box in the coordinates they were called in; a template
 may call them inside `<g transform=...>` (a rotated label on a hat's net), so whether the text
 lands on the face is decided here, with the transforms of the elements around it. A block is
-known by the placeholder of its first run (facedoc.py). A `<text>` the
+known by its placeholder (facedoc.py). A `<text>` the
 template writes itself is checked by its start point (its width is known only when drawn).
 Text past the face's edge would be cut off at the trim without a word: it is an error instead.
 """
@@ -23,7 +23,7 @@ _SVG = "{http://www.w3.org/2000/svg}"
 
 
 class Placed:
-    """The text blocks the helpers drew on one face (index of its first run -> (text, box,
+    """The text blocks the helpers drew on one face (its index in the face's table -> (text, box,
     template line)), and how many <text> elements and frames (a transform, an <svg>, a <symbol>)
     their markup holds (an icon's own): more in the face means the template wrote its own."""
 
@@ -43,10 +43,11 @@ FRAMES = ("transform", "<svg", "<symbol")     # what may move text from where a 
 
 
 def place(placed: Placed, first: int | None, markup: str, shown: str, extent: tuple) -> None:
-    """Note a block (the index of its first run in the face's run table, its markup, its text
+    """Note a block (its index in the face's table, its markup, its text
     as messages show it, its (left, top, right, bottom)), with the template line that drew it."""
-    placed.note(markup)
-    if first is not None:
+    if first is None:           # its SVG (a placeholder holds no text nor frame of the template's)
+        placed.note(markup)
+    else:
         placed.blocks.setdefault(first, (shown, extent, _template_line()))
 
 
@@ -85,18 +86,18 @@ def _template_line() -> TemplateLine | None:
 
 
 def outside(root, body: str, placed: Placed, width: float, height: float, nonce: str = "",
-            line_of=lambda text: "") -> str:
+            line_of=lambda text: "", blocks: tuple = ()) -> str:
     """'' when all text lies on the width x height face, else what is wrong, beginning with
     the template line that drew it (' line N: '; line_of(text) finds it for a raw <text>).
     `root` is the face's parsed document, `body` its markup as the template wrote it, `nonce`
-    that of its run placeholders (facedoc.py)."""
+    that of its block placeholders and `blocks` the blocks (facedoc.py)."""
     raw = body.count("<text") > placed.runs
     if not placed.blocks and not raw:
         return ""
     if not raw and sum(body.count(mark) for mark in FRAMES) <= placed.frames:
         drawn = list(placed.blocks.values())      # where they were placed
     else:
-        drawn = _drawn(root, placed.blocks, nonce)
+        drawn = _drawn(root, placed.blocks, nonce, blocks)
     for shown, (left, top, right, bottom), line in drawn:
         if left < -SLACK or top < -SLACK or right > width + SLACK or bottom > height + SLACK:
             where = f" line {int(line)}" if isinstance(line, TemplateLine) else line_of(line or "")
@@ -109,14 +110,16 @@ def outside(root, body: str, placed: Placed, width: float, height: float, nonce:
     return ""
 
 
-def _drawn(root, blocks: dict, nonce: str) -> list:
+def _drawn(root, blocks: dict, nonce: str, parts: tuple = ()) -> list:
     """The helpers' blocks with their boxes in face coordinates, and the start point of each
     <text> the template wrote itself, found by walking the face's elements with their transforms
     (text in defs, a symbol or a pattern is not drawn there: left out). Each is (text, box,
-    line): a block's line is its template line, a raw text's is its content (to find its line by)."""
+    line): a block's line is its template line, a raw text's is its content (to find its line by).
+    `parts`: each block's parts (its icons are walked where the block stands)."""
     from .svgdraw.base import UnsupportedSVG
     from .svgdraw.transforms import _compose, _parse_transform_tuple
     found = []
+    placeholders = {e for e in root.iter(_SVG + RUN)}     # (not one an icon holds)
     todo = [(child, _IDENTITY) for child in reversed(root)]     # depth first, in document order
     while todo:
         elem, matrix = todo.pop()
@@ -132,10 +135,12 @@ def _drawn(root, blocks: dict, nonce: str) -> list:
                 matrix = _compose(matrix, _parse_transform_tuple(transform))
             except (UnsupportedSVG, ValueError, KeyError):
                 continue                # svgcheck and the drawing say what is wrong with it
-        if tag == RUN and nonce and elem.get("n") == nonce:
-            block = blocks.get(int(elem.get("i")))
+        if tag == RUN and nonce and elem.get("n") == nonce and elem in placeholders:
+            index = int(elem.get("b"))
+            block = blocks.get(index)
             if block:
                 found.append((block[0], _box(matrix, block[1]), block[2]))
+            todo += [(part.element(), matrix) for part in reversed(parts[index]) if type(part) is not tuple]
             continue
         if tag == "text":
             point = _raw_point(elem.attrib, matrix)

@@ -5,7 +5,7 @@ viewBox widened by the bleed, so a template draws past the cut line by drawing p
 """
 from __future__ import annotations
 
-import contextlib
+import _signal
 import hashlib
 import html
 import re
@@ -21,7 +21,7 @@ import jinja2
 from . import art, interrupt, onface, svgcheck, templating
 from .sandbox import Palette, read_only
 from .errors import BuildError, plain_words
-from .facedoc import RUN_TAG, RunTable
+from .facedoc import Document, RunTable
 from .model import Game, Group, Item
 from .textfit import TextFitError
 
@@ -34,6 +34,8 @@ MAX_FACE_CHARS = 16_000_000   # one face's SVG; the largest built-in board is fa
 
 
 
+MAX_DOCUMENTS = 64          # distinct markups of one renderer kept parsed (cards of a template share one)
+MAX_DOCUMENT_CHARS = 1_000_000     # ... and their characters in all
 MAX_ELEMENTS = 1_000_000    # SVG elements of the distinct faces one PDF (or part) draws: ~20 s of cairo
 
 
@@ -54,22 +56,30 @@ class TemplateTooSlow(BuildError):
     """A face's template ran past TEMPLATE_SECONDS: its other faces would too (validate skips them)."""
 
 
-@contextlib.contextmanager
-def time_limit(seconds: float, message: str):
-    """Interrupt the block after `seconds` (main thread only, where signals are delivered)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
+class time_limit:
+    """Interrupt the block after `seconds` (main thread only, where signals are delivered).
+    A class calling _signal itself: entered for every face, where signal.signal's enum
+    conversions and a generator-based context manager cost 6 us of a face's ~300."""
+    __slots__ = ("seconds", "message", "previous", "armed")
 
-    def expire(signum, frame):
-        raise TemplateTimeout(message)
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+    def __init__(self, seconds: float, message: str):
+        self.seconds, self.message, self.previous, self.armed = seconds, message, None, False
+
+    def __enter__(self):
+        if threading.current_thread() is threading.main_thread():
+            self.previous = _signal.signal(signal.SIGALRM, self._expire)
+            self.armed = True
+            signal.setitimer(signal.ITIMER_REAL, self.seconds)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.armed:
+            self.armed = False
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            _signal.signal(signal.SIGALRM, self.previous)
+
+    def _expire(self, signum, frame):
+        raise TemplateTimeout(self.message)
 
 
 @dataclass(frozen=True, slots=True)    # one per copy and side: 100,000 at 50,000 cards
@@ -100,7 +110,11 @@ class FaceRenderer:
         self.env = templating.environment(game.root)
         self.helpers = templating.Helpers(game, lenient)
         self.helpers.runs = RunTable()      # the helpers' runs reach the drawing as they are
+        self.env.trusted_calls = frozenset(self.helpers.bind().values())
         self.cache: dict[tuple, str] = {}
+        self._documents: dict[str, Document] = {}     # markup -> its parsed document (_keep)
+        self._kept_chars = 0
+        self._fixed_context: dict[tuple, dict] = {}     # (group, side, template) -> _group_context
         self.told: dict[tuple, tuple[str, tuple[str, ...]]] = {}   # face key -> (its place, its warnings)
         self._shared: dict[tuple, tuple] = {}     # shared key -> the face key first rendered for it
         self._reads: dict[tuple, bool] = {}      # (template, names) -> whether it reads any of them
@@ -210,11 +224,7 @@ class FaceRenderer:
         context = {      # read-only: a template cannot change what the next face is given
             "item": read_only({"id": item.id, **item.data}),
             "player": read_only(item.player.__dict__) if item.player else None,
-            "game": self.game_data, "palette": self.palette,
-            "groups": self.groups if self.reads(name, ("groups",)) else _NO_GROUPS,
-            "face": read_only(face_fields(face, bleed)),
-            "outline": lambda grow=0.0: group.outline(_grow(grow, group)).svg_d(),
-            **self.helpers.bind(),
+            **self._group_context(face, name),
         }
         where = face_place(face)
         self.helpers.face, self.helpers.bounds = where, (group.width, group.height)
@@ -225,26 +235,86 @@ class FaceRenderer:
         body = self._pack_pictures(body, name, where)
         head = SVG_HEAD.format(W=group.width + 2 * bleed, H=group.height + 2 * bleed, x=-bleed, y=-bleed)
         markup = head + body + "</svg>"
-        root = parsed_face(markup, runs)      # once: every check below reads this tree
-        if root is None:            # told as the SVG the runs write reads (markup as the fallback)
+        doc = self._document(markup, runs)      # once per markup: every check below reads its tree
+        if doc is None:            # told as the SVG the blocks write reads (markup as the fallback)
             problem = (well_formed_problem(runs.written(markup), self.env, name, len(head))
                        or well_formed_problem(markup, self.env, name, len(head)))
             raise BuildError(f"{where}: {problem}")
-        nonce = runs.nonce if runs.runs else ""       # (none: the helpers wrote SVG text)
-        off = onface.outside(root, body, self.helpers.placed, group.width, group.height, nonce,
-                             lambda text: _template_line(self.env, name, text))
+        blocks = tuple(runs.blocks)
+        nonce = runs.nonce if blocks else ""       # (none: the helpers wrote SVG text)
+        off = onface.outside(doc.root, body, self.helpers.placed, group.width, group.height, nonce,
+                             lambda text: _template_line(self.env, name, text), blocks)
         if off and not self.helpers.lenient:
             raise BuildError(f"{where}: template {name}{off}")
         if off:                 # --lenient: printed as drawn (cut at the trim), and told
             self.helpers.warn(f"template {name}{off}")
-        unknown = svgcheck.tree_problems(root, self.palette, tuple(runs.runs), nonce)
+        unknown = self._problems(doc, blocks, nonce)
         if unknown:
             written, problem = unknown[0]
             raise BuildError(f"{where}: template {name}{_template_line(self.env, name, written)}: {problem}"
                              + (f" (and {len(unknown) - 1} more)" if len(unknown) > 1 else ""))
-        if runs.runs and not spliced(root, markup, runs):
-            return runs.written(markup)     # a run where no drawing operation can stand: as SVG text
-        return runs.face(markup)
+        if markup not in self._documents:
+            doc.root = None         # not kept (too large): the drawing parses it again, as it did before
+        if blocks and not (doc.spliced and _inline_icons_alone(blocks)):
+            return runs.written(markup)     # a block where no drawing operation can stand: as SVG text
+        return runs.face(doc)
+
+    def _document(self, markup: str, runs) -> Document | None:
+        """The face's markup parsed (facedoc.Document, shared by the faces of equal markup), or
+        None when it is not well-formed XML. A comment holding a block is checked as the blocks
+        are written (a '--' in the text would end it)."""
+        doc = self._documents.get(markup)
+        if doc is None:
+            try:
+                root = ET.fromstring(markup)
+            except ET.ParseError:
+                return None
+            doc = Document(markup, root, runs.nonce)
+            self._keep(doc)
+        if runs.blocks and "<!--" in markup:
+            try:
+                xml.parsers.expat.ParserCreate().Parse(runs.written(markup), True)
+            except xml.parsers.expat.ExpatError:
+                return None
+        return doc
+
+    def _keep(self, doc: Document) -> None:
+        """Keep a document for the faces of equal markup: the last MAX_DOCUMENTS, of at most
+        MAX_DOCUMENT_CHARS of markup in all (a parsed tree is ~8 times its text); one dropped
+        keeps its text (its faces' drawing parses it again)."""
+        if len(doc.markup) > MAX_DOCUMENT_CHARS // 16:
+            return
+        kept = self._documents
+        kept[doc.markup] = doc
+        self._kept_chars += len(doc.markup)
+        while len(kept) > MAX_DOCUMENTS or self._kept_chars > MAX_DOCUMENT_CHARS:
+            oldest = kept.pop(next(iter(kept)))
+            self._kept_chars -= len(oldest.markup)
+            oldest.root = None
+
+    def _problems(self, doc: Document, blocks: tuple, nonce: str) -> list[tuple[str, str]]:
+        """svgcheck.tree_problems of the face: its markup's own elements checked once."""
+        if doc.clean is None:
+            doc.clean = not svgcheck.tree_problems(doc.root, self.palette)
+        if not doc.clean:
+            return svgcheck.tree_problems(doc.root, self.palette, blocks, nonce)
+        return svgcheck.block_problems(doc.placeholders, blocks, self.palette) if nonce else []
+
+    def _group_context(self, face: FaceRef, name: str) -> dict:
+        """What a template is given that is the same for every face of its group and side
+        (made once: the helpers bound, `face`, `outline`)."""
+        key = (face.group.id, face.side, name)
+        fixed = self._fixed_context.get(key)
+        if fixed is None:
+            group = face.group
+            fixed = self._fixed_context[key] = {
+                "game": self.game_data, "palette": self.palette,
+                "groups": self.groups if self.reads(name, ("groups",)) else _NO_GROUPS,
+                "face": read_only(face_fields(face, self.bleed)),
+                "outline": lambda grow=0.0: group.outline(_grow(grow, group)).svg_d(),
+                **self.helpers.bind(),
+            }
+        return fixed
 
     def _output(self, name: str, context: dict, where: str) -> str:
         """The template's output for one face, its helpers' runs in self.helpers.runs."""
@@ -378,29 +448,10 @@ def bounded_output(template, context, limit: int = MAX_FACE_CHARS, what: str = "
     return "".join(parts)
 
 
-def parsed_face(markup: str, runs) -> ET.Element | None:
-    """The face's document parsed once (every check reads this tree), or None when it is not
-    well-formed XML. A comment holding a run is checked as the runs are written (a '--' in
-    the text would end it)."""
-    try:
-        root = ET.fromstring(markup)
-    except ET.ParseError:
-        return None
-    if runs.runs and "<!--" in markup:
-        try:
-            xml.parsers.expat.ParserCreate().Parse(runs.written(markup), True)
-        except xml.parsers.expat.ExpatError:
-            return None
-    return root
-
-
-def spliced(root, markup: str, runs) -> bool:
-    """Whether every run placeholder in the markup is an element the drawing can put a run in
-    (not text inside CDATA or a comment, where the run's SVG would be read as text)."""
-    return sum(1 for e in root.iter(_RUN) if e.get("n") == runs.nonce) == markup.count(runs.placeholder_start)
-
-
-_RUN = "{http://www.w3.org/2000/svg}" + RUN_TAG
+def _inline_icons_alone(blocks: tuple) -> bool:
+    """Whether no inline icon of the blocks holds an id (another element, or the face's own, may
+    name it: such a face is drawn from its SVG text, where it is in the face's document)."""
+    return all(type(part) is tuple or "id=" not in part.markup for block in blocks for part in block)
 
 
 def well_formed_problem(svg: str, env, name: str, head_chars: int) -> str:

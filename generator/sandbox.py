@@ -12,6 +12,7 @@ from .glyphs import snippet
 from .schema import type_name
 
 MAX_RANGE = 10_000
+_NUMBERS = frozenset({int, float})
 
 
 class Sandbox(SandboxedEnvironment):
@@ -31,12 +32,36 @@ class Sandbox(SandboxedEnvironment):
         growth.bound_filters(self.filters)
 
     def call_binop(self, context, operator, left, right):
-        """'x' * 10**20, [1] * 10**9, 9 ** 10**9 refused before Python tries them (growth.py)."""
+        """'x' * 10**20, [1] * 10**9, 9 ** 10**9 refused before Python tries them (growth.py).
+        Numbers added or multiplied (a template's arithmetic: most of its binops) are what
+        growth lets pass: done at once."""
+        if type(left) in _NUMBERS and type(right) in _NUMBERS:
+            if operator == "+":
+                return left + right
+            if operator == "*":
+                return left * right
         growth.check_binop(operator, left, right)
         return super().call_binop(context, operator, left, right)
 
+    trusted_calls: frozenset = frozenset()     # pnpgen's own helpers, as the renderer gives them
+
     def call(__self, __context, __obj, *args, **kwargs):
-        """'x'.center(10**9) and the like refused before Python tries them (growth.py)."""
+        """'x'.center(10**9) and the like refused before Python tries them (growth.py). pnpgen's
+        own helpers (trusted_calls: none takes the context, none is a str method, each bounds its
+        arguments) are called at once, as Jinja's Context.call would call them: the sandbox's
+        checks were 4 of a card's ~300 us."""
+        try:
+            trusted = __obj in __self.trusted_calls
+        except TypeError:           # unhashable: not one of them (the call below says what is wrong)
+            trusted = False
+        if trusted:
+            if kwargs:
+                kwargs.pop("_block_vars", None)
+                kwargs.pop("_loop_vars", None)
+            try:
+                return __obj(*args, **kwargs)
+            except StopIteration:
+                return __self.undefined("value was undefined because a callable raised a StopIteration exception")
         growth.check_call(__obj, args, kwargs)
         return super().call(__context, __obj, *args, **kwargs)
 

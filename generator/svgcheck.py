@@ -42,10 +42,11 @@ def _known_families(fonts) -> frozenset:
     return frozenset(f.lower() for f in fonts.families) | GENERIC_FAMILIES
 
 
-def tree_problems(root, palette: dict | None = None, runs: tuple = (), nonce: str = "") -> list[tuple[str, str]]:
+def tree_problems(root, palette: dict | None = None, blocks: tuple = (), nonce: str = "") -> list[tuple[str, str]]:
     """Each unknown colour or font family in the document, in document order: (the text it is
     written as, so the template line can be found; what is wrong, with the closest colour of
-    CSS or the palette). `runs` and `nonce`: the text helpers' runs behind their placeholders."""
+    CSS or the palette). `blocks` and `nonce`: the text helpers' blocks behind their placeholders
+    (facedoc.py), checked where their placeholders stand."""
     found: dict[str, str] = {}
     styles = set()          # run styles checked already: the same again finds nothing new
     fine = _fine_values(library())
@@ -54,24 +55,50 @@ def tree_problems(root, palette: dict | None = None, runs: tuple = (), nonce: st
         if not attrib:
             continue
         if elem.tag == _RUN and nonce and attrib.get("n") == nonce:
-            style = runs[int(attrib["i"])].style
-            if style in styles:
-                continue
-            styles.add(style)
-            attrib = {"font-family": style.family, "fill": style.color}
-        for name, value in attrib.items():
-            if name in _CHECKED and value not in found and (name, value) not in fine:
-                declarations = _declarations(value) if name == "style" else ((name, value),)
-                for prop, text in declarations:
-                    problem = _problem(prop, text, palette)
-                    if problem:
-                        found[value] = problem
-                        break
-                else:
-                    if len(fine) >= MAX_FINE:
-                        fine.clear()
-                    fine.add((name, value))
+            _block_problems(blocks[int(attrib["b"])], found, styles, fine, palette)
+            continue
+        _element_problems(attrib, found, fine, palette)
     return list(found.items())
+
+
+def block_problems(placeholders: tuple, blocks: tuple, palette: dict | None = None) -> list[tuple[str, str]]:
+    """tree_problems of a document whose own elements have none: its blocks', in the order of
+    their placeholders (facedoc.Document.placeholders)."""
+    found: dict[str, str] = {}
+    styles, fine = set(), _fine_values(library())
+    for index in placeholders:
+        _block_problems(blocks[index], found, styles, fine, palette)
+    return list(found.items())
+
+
+def _block_problems(parts: tuple, found: dict, styles: set, fine: set, palette) -> None:
+    """A block's parts as its SVG text would be checked: a stretch of runs by its style (its
+    font and fill), an icon element by element."""
+    for part in parts:
+        if type(part) is tuple:
+            style = part[0].style
+            if style not in styles:
+                styles.add(style)
+                _element_problems({"font-family": style.family, "fill": style.color}, found, fine, palette)
+        else:
+            for elem in part.element().iter():
+                if elem.attrib:
+                    _element_problems(elem.attrib, found, fine, palette)
+
+
+def _element_problems(attrib, found: dict, fine: set, palette) -> None:
+    for name, value in attrib.items():
+        if name in _CHECKED and value not in found and (name, value) not in fine:
+            declarations = _declarations(value) if name == "style" else ((name, value),)
+            for prop, text in declarations:
+                problem = _problem(prop, text, palette)
+                if problem:
+                    found[value] = problem
+                    break
+            else:
+                if len(fine) >= MAX_FINE:
+                    fine.clear()
+                fine.add((name, value))
 
 
 MAX_FINE = 20_000

@@ -68,9 +68,12 @@ def physical(*names):
             raise ValueError(f"{function.__name__}(): {name}={value!r} is not a length within "
                              f"±{MAX_MM:g} mm; pass a finite number")
 
-        def checked(self, *args, **kwargs):      # on every helper call: kept lean
+        def checked(self, *args, **kwargs):      # on every helper call (~40 numbers a card): kept lean
             for index, name in positions:
                 value = args[index] if index < len(args) else kwargs.get(name)
+                kind = type(value)
+                if (kind is float or kind is int) and -MAX_MM <= value <= MAX_MM:
+                    continue                # (_length_ok's common case, inline: NaN fails the comparison)
                 if value is not None and not _length_ok(value):
                     refuse(name, value)
             return function(self, *args, **kwargs)
@@ -303,7 +306,7 @@ class Helpers:
 
     def _parts(self, pieces, style, size_mm) -> tuple:
         """A block's pieces as drawn: a tuple of runs (facedoc.Run) for each stretch of text
-        between icons, an icon's SVG for each icon."""
+        between icons, a facedoc.InlineIcon for each icon."""
         key = (style.family, style.bold, style.italic, str(style.color), size_mm)
         run_style = self._run_styles.get(key)
         if run_style is None:
@@ -323,24 +326,14 @@ class Helpers:
         return tuple(parts)
 
     def _placed_runs(self, parts) -> tuple[str, int | None]:
-        """The block's markup: a placeholder per stretch of runs (its runs kept in the face's
-        table) where a renderer keeps them, else their SVG; icons as SVG; and the index of its
-        first run (None: no text, or no table)."""
-        out, first, table = [], None, self.runs
-        for part in parts:
-            if type(part) is tuple:
-                if first is None and table is not None:
-                    first = len(table.runs)
-                out.append(self._runs_markup(part))
-            else:
-                out.append(part)
-        return "".join(out), first
-
-    def _runs_markup(self, runs: tuple) -> str:
-        """Consecutive runs: their placeholder, or (a map's or other caller's) their SVG."""
-        if self.runs is None:
-            return "".join(run.svg() for run in runs)
-        return self.runs.placeholder(runs)
+        """The block's markup: its placeholder (its parts kept in the face's table) where a
+        renderer keeps them, else their SVG; and the block's index in the table (None: no text,
+        or no table)."""
+        table = self.runs
+        if table is None or not any(type(part) is tuple for part in parts):     # (icons alone: as SVG)
+            return "".join(map(facedoc.part_svg, parts)), None
+        first = len(table.blocks)
+        return table.placeholder(parts), first
 
     @physical("x", "y", "w", "size", "min_size")
     def text_line(self, text, x, y, w, size=9, min_size=5, font="body", color=None, align="center"):

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from html import escape
 
 from . import glyphs
-from .facedoc import run_style
+from .facedoc import InlineIcon, part_svg, run_style
 from .fonts import FontMetrics
 from .units import pt_to_mm
 
@@ -150,14 +150,14 @@ def render_block(lines, x, y, width, height, size, style, icons, align="left", v
     between icons, a <g> per icon."""
     head = run_style(style.family, size, style.bold, style.italic, style.color).head
     return "".join(f'<text x="{left:.3f}" y="{baseline:.3f}" {head}>{escape(value)}</text>' if kind == "text"
-                   else value for kind, left, baseline, value in
+                   else part_svg(value) for kind, left, baseline, value in
                    block_pieces(lines, x, y, width, height, size, style, icons, align, valign, line_height)[0])
 
 
 def block_pieces(lines, x, y, width, height, size, style, icons, align="left", valign="top",
                  line_height=1.2) -> tuple[list[tuple], tuple[float, float, float, float]]:
     """Fitted lines as placed pieces, in drawing order: ('text', x, baseline, words) per run
-    between icons, ('icon', x, baseline, its SVG) per icon; and the block's (left, top, right,
+    between icons, ('icon', x, baseline, facedoc.InlineIcon) per icon; and the block's (left, top, right,
     bottom) in mm: the ink's box, not the box asked for (a line set centred in a wide box is
     narrower than it). The text helpers hand the runs to the drawing stage as they are
     (facedoc.py); render_block writes them as SVG."""
@@ -249,19 +249,23 @@ def _segments(line, pen, size, space, m):
     return segments
 
 
-def _icon_markup(icon, x, baseline, size, style) -> str:
+def _icon_markup(icon, x, baseline, size, style) -> InlineIcon:
     """An icon one em high, centred on the capital height, inside an ICON_EM wide slot."""
     box = size * 1.0
     left = x + (size * ICON_EM - box) / 2
     top = baseline - style.metrics.cap_height * size / 2 - box / 2
-    return icon_svg(icon, left, top, box, style.color)
+    return inline_icon(icon, left, top, box, style.color)
 
 
-def icon_svg(icon, x, y, size, color=None) -> str:
+def inline_icon(icon, x, y, size, color=None) -> InlineIcon:
     """An icon scaled into a size x size square at (x, y), keeping its aspect ratio."""
     minx, miny, vw, vh = icon.view_box
     scale = size / max(vw, vh)
     dx, dy = x + (size - vw * scale) / 2, y + (size - vh * scale) / 2
-    fill = f' fill="{escape(str(color))}"' if color else ""
-    return (f'<g transform="translate({dx:.3f},{dy:.3f}) scale({scale:.5f}) translate({-minx:g},{-miny:g})"{fill}>'
-            f"{icon.markup}</g>")
+    return InlineIcon(f"translate({dx:.3f},{dy:.3f}) scale({scale:.5f}) translate({-minx:g},{-miny:g})",
+                      str(color) if color else None, icon.markup)
+
+
+def icon_svg(icon, x, y, size, color=None) -> str:
+    """inline_icon's SVG."""
+    return inline_icon(icon, x, y, size, color).svg()

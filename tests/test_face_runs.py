@@ -1,6 +1,7 @@
 """The text helpers' runs reach the drawing as they were laid out (generator/facedoc.py): a face
 drawn from its runs prints byte for byte what its SVG text prints, under whatever the template
-wraps the runs in, and a placeholder is never printed nor forged."""
+wraps the runs in, and a placeholder is never printed nor forged. Cards of one template share
+one parsed, checked and compiled document, each drawing its own blocks into it."""
 from __future__ import annotations
 
 import io
@@ -140,3 +141,88 @@ def test_a_placeholder_naming_no_run_is_an_unknown_element(tmp_path, forged):
     face = faces_of(pack, 1)[0]
     assert type(face) is str and forged in face and face.count("<text x=") == 1
     assert pymupdf.open(stream=pdf_of(face), filetype="pdf")[0].get_text().split() == ["Plain"]
+
+
+# cards of one deck: texts of other lengths and sizes, inline icons, a stroked block
+DECK = """<rect x="0" y="0" width="{{ face.width }}" height="{{ face.height }}" fill="#ffffff"/>
+{{ text_line(item.title, 5, 12, face.width - 10, size=10, min_size=6, font='title', color=COLOUR) }}
+<circle cx="50" cy="20" r="4" fill="#336699"/>
+<g transform="rotate(3 31 44)">{{ text_box(item.body, 5, 24, face.width - 10, 40, size=9, min_size=5) }}</g>
+<g stroke="#0000ff" stroke-width="0.1">{{ text_line(item.id, 5, 80, 30, color='#993300') }}</g>
+<rect x="5" y="82" width="10" height="2" fill="#000000"/>
+"""
+BODIES = ["Gain :star: now.", "Draw two cards, then :star: and :star: again, and pass the dice to the left.",
+          "Plain words only, on three or four lines of this card's body text box. " * 3, ":star: first"]
+
+
+def deck_faces(tmp_path, bodies=BODIES, colour="'#000000'"):
+    pack = copy_pack("mini", tmp_path)
+    (pack / "templates" / "card.svg.j2").write_text(DECK.replace("COLOUR", colour))
+    items = "".join(f'      - {{id: c{i}, title: "Card {i}", body: "{body}"}}\n' for i, body in enumerate(bodies))
+    cards = (pack / "cards.yaml").read_text().replace("rulebook_count: 12", f"rulebook_count: {len(bodies)}")
+    (pack / "cards.yaml").write_text(cards[:cards.index("    items:")] + "    items:\n" + items)
+    return faces_of(pack)
+
+
+def test_cards_of_a_template_share_one_document_and_print_what_their_svg_prints(tmp_path):
+    faces = deck_faces(tmp_path)
+    assert all(type(f) is Face for f in faces)
+    assert len({id(f.doc) for f in faces}) == 1         # parsed, checked and compiled once
+    assert "scale(" not in faces[0].markup and "scale(" in faces[0]    # icons stand behind the placeholders
+    for face in faces:
+        assert pdf_of(face) == pdf_of(str(face))        # the shared program, its own blocks
+    assert 1 <= len(faces[0].doc.program[1]) < len(faces)      # (reused, not compiled whole each time)
+
+
+def test_a_block_that_leaves_another_state_is_compiled_whole(tmp_path):
+    """A title in another colour leaves another colour set after its block than the first
+    card's did: that card's program is compiled whole, and prints what its SVG prints."""
+    faces = deck_faces(tmp_path, BODIES[:3], "'#993300' if item.id == 'c1' else '#000000'")
+    assert len({id(f.doc) for f in faces}) == 1
+    for face in faces:
+        assert pdf_of(face) == pdf_of(str(face))
+    first, second = faces[0].doc.program[1]         # the third card's fits the first's
+    assert first.program(faces[1].doc.root, faces[1].blocks, faces[1].nonce) is None
+    assert first.program(faces[2].doc.root, faces[2].blocks, faces[2].nonce) is not None
+
+
+def test_a_face_with_an_empty_block_has_markup_of_its_own(tmp_path):
+    faces = deck_faces(tmp_path, ["", "Gain :star: now.", ""])
+    assert faces[0].doc is faces[2].doc is not faces[1].doc
+    for face in faces:
+        assert pdf_of(face) == pdf_of(str(face))
+
+
+def test_an_inline_icon_holding_an_id_is_drawn_in_the_faces_document(tmp_path):
+    pack = copy_pack("mini", tmp_path)
+    (pack / "icons" / "star.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><defs><path id="p" d="M0 0h10v10z"/></defs>'
+        '<use href="#p"/></svg>')
+    (pack / "templates" / "card.svg.j2").write_text("{{ text_box(item.body, 5, 20, 50, 30) }}\n")
+    face = faces_of(pack, 1)[0]
+    assert type(face) is str and '<use href="#p"' in face
+    assert supported(face) and len(pymupdf.open(stream=pdf_of(face), filetype="pdf")[0].get_drawings()) == 1
+
+
+def test_a_colour_inside_an_inline_icon_is_still_refused(tmp_path, capsys):
+    pack = copy_pack("mini", tmp_path)
+    (pack / "icons" / "star.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><path d="M0 0h10v10z" fill="gren"/></svg>')
+    (pack / "templates" / "card.svg.j2").write_text("<rect width='5' height='5'/>\n{{ text_box(item.body, 5, 20, 50, 30) }}\n")
+    code = cli.main(["build", str(pack), "--out", str(tmp_path / "out"), "--quiet"])
+    err = capsys.readouterr().err
+    assert code == 1 and "Traceback" not in err
+    assert "fill='gren' is not a colour (it would print black); did you mean 'green'?" in err, err
+
+
+def test_helpers_called_in_loops_blocks_and_macros_draw_as_elsewhere(tmp_path):
+    """The sandbox calls pnpgen's helpers at once (Sandbox.trusted_calls), dropping the loop and
+    block variables Jinja passes along inside a loop or a block, as Jinja's own call does."""
+    pack = copy_pack("mini", tmp_path)
+    (pack / "templates" / "card.svg.j2").write_text(
+        "{% macro label(t, y) %}{{ text_line(t, 5, y, 40) }}{% endmacro %}"
+        "{% for i in range(2) %}{{ text_line(item.title, 5, 10 + i * 6, 40) }}{{ label('m' ~ i, 30 + i * 6) }}{% endfor %}"
+        "{% block b %}{{ text_line('in a block', 5, 50, 40) }}{% endblock %}\n")
+    face = faces_of(pack, 1)[0]
+    assert type(face) is Face and face.count("<text x=") == 5 and ">in a block</text>" in face
+    assert pdf_of(face) == pdf_of(str(face))

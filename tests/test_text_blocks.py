@@ -119,3 +119,12 @@ def test_a_build_loads_without_what_only_some_builds_need():
     loaded = subprocess.run([sys.executable, "-c", code, str(MINI)], capture_output=True, text=True, check=True,
                             cwd=ROOT, timeout=120).stdout.split()
     assert loaded == []
+
+
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), -1e308, 10**20, True, "5"])
+def test_a_helper_refuses_a_number_that_is_no_length(helpers, value):
+    """The fast path of the helpers' argument check (a plain int or float in range) lets no
+    other value through."""
+    with pytest.raises(ValueError, match=r"text_line\(\): x=.* is not a length within"):
+        helpers.text_line("Gain", value, 12, 40)
+    assert str(helpers.text_line("Gain", 5, 12.5, 40)).startswith("<pnpgen-run ")

@@ -19,10 +19,12 @@ text/tspan, image of a pack's picture (``href="pnpgen-art:<digest>"``, see gener
 title/desc/metadata; presentation attributes and inline ``style``; transforms;
 group/element opacity; named, hex, rgb()/rgba() colours and currentColor.
 
-A face document (generator/facedoc.py ``Face``: the SVG text, and its markup with the text
-helpers' runs behind ``<pnpgen-run>`` placeholders) is compiled from its markup, each
-placeholder becoming a text operation made from the runs as laid out (text.h_run): the same
-drawing as its SVG text, without reading the runs back from it.
+A face document (generator/facedoc.py ``Face``: the SVG text, and its parsed markup with the
+text helpers' blocks behind ``<pnpgen-run>`` placeholders) is compiled from its markup, each
+placeholder becoming the operations of its block as laid out (text.h_run): the same drawing as
+its SVG text, without reading the runs back from it. Cards of one template share the markup:
+it is compiled once with holes where the blocks stand, and each face's blocks are compiled into
+the holes (compiler._Holed).
 
 The package, one module per concern (each opens with what it turns into what):
 
@@ -34,9 +36,9 @@ The package, one module per concern (each opens with what it turns into what):
     fontface    family and style -> the cairo face of the active font library's file
     cascade     element + parent properties -> its properties, paints and font
     shapes      basic shape elements -> shape operations
-    text        text/tspan elements, and a face's laid-out runs -> text operations
+    text        text/tspan elements, and a face's laid-out blocks -> text operations
     images      image and nested svg elements -> picture operations (JPEG passed to PDFs as is)
-    compiler    document -> tuple of operations (the ``_HANDLERS`` table)
+    compiler    document -> tuple of operations (the ``_HANDLERS`` table); a face's, with holes
     ops         operations -> cairo calls
     fallback    anything else -> cairosvg, behind a resource guard
     draw        the entry points: draw_svg, supported

@@ -4,6 +4,9 @@
 shapes.py, text in text.py, containers and <use> here), and keeps track of the graphics
 state the operations leave behind so that they can skip redundant cairo calls.  Anything
 outside the subset raises UnsupportedSVG before a single cairo call is made.
+
+A face document (facedoc.Face) is compiled once per markup with holes where its blocks stand
+(``_Holed``); each face of that markup compiles only its own blocks into them.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from .ops import (
 from .properties import _ROOT_PROPS
 from .shapes import _SHAPE_HANDLERS, SHAPE_HANDLERS
 from .images import h_image, h_nested_svg
-from .text import _h_text, h_run
+from .text import _h_text, draw_block, h_run
 from .transforms import _IDENTITY, _compose
 from .units import _attr_len
 
@@ -39,12 +42,13 @@ class _Compiler:
     ``[source, face, size, line_width]``; None means unknown.
     """
 
-    __slots__ = ('ops', 'root', 'ids', 'use_stack', 'count', 'gs', 'stack', 'runs', 'nonce')
+    __slots__ = ('ops', 'root', 'ids', 'use_stack', 'count', 'gs', 'stack', 'blocks', 'nonce', 'holes')
 
-    def __init__(self, root, runs=None, nonce=None):
+    def __init__(self, root, blocks=None, nonce=None):
         self.ops = []
         self.root = root
-        self.runs, self.nonce = runs, nonce     # a face's laid-out runs (text.h_run)
+        self.blocks, self.nonce = blocks, nonce     # a face's laid-out blocks (text.h_run)
+        self.holes = None       # where the blocks' operations stand, when recorded (_Holed)
         self.ids = None
         self.use_stack = []
         self.count = 0
@@ -277,14 +281,16 @@ def _check_safe(svg_text):
 
 
 def _compile(svg_text):
-    """Parse and compile a document; raises UnsupportedSVG. A Face is compiled from its markup,
-    its runs spliced in where their placeholders stand."""
+    """Parse and compile a document; raises UnsupportedSVG. A Face is compiled from its parsed
+    markup, its blocks spliced in where their placeholders stand."""
     if type(svg_text) is Face:
-        root = ET.fromstring(svg_text.markup)
-        compiler = _Compiler(root, svg_text.runs, svg_text.nonce)
-    else:
-        root = ET.fromstring(svg_text)
-        compiler = _Compiler(root)
+        return _compiled(_root(svg_text.doc), svg_text.blocks, svg_text.nonce)
+    return _compiled(ET.fromstring(svg_text))
+
+
+def _compiled(root, blocks=None, nonce=None, holes=None):
+    compiler = _Compiler(root, blocks, nonce)
+    compiler.holes = holes
     if root.tag != _SVG_NS + 'svg' and root.tag != 'svg':
         raise UnsupportedSVG('root element is not <svg>')
     # CSS style sheets apply document-wide, even from inside <defs>.
@@ -292,14 +298,93 @@ def _compile(svg_text):
         for _ in root.iter(tag):
             raise UnsupportedSVG('<style> elements are not supported')
     compiler.group(root, _ROOT_PROPS)
+    if holes is not None:
+        holes.count = compiler.count
     return tuple(compiler.ops)
+
+
+class _Holed:
+    """A face document's program with holes where its blocks stand: the operations of its own
+    elements, compiled once for every face of that markup, and for each placeholder where its
+    block's operations went, with the parent's properties and the graphics state (gs) the
+    compiler had before and after them. Another face's blocks are compiled into the holes
+    from the same state (text.draw_block, as the whole compile does): its program is the
+    whole compile's, operation for operation, while each block leaves the state as the
+    recorded one did (else the face is compiled whole)."""
+
+    __slots__ = ('holes', 'pieces', 'count', 'broken', 'unsupported')
+
+    def __init__(self):
+        self.holes = []     # (start, end, block index, props, gs before, gs after, elements counted)
+        self.pieces = ()    # the operations between the holes: len(holes) + 1 tuples
+        self.count = 0      # elements the whole compile counted
+        self.broken = False     # a block drew nothing (its group may have been dropped): not reusable
+        self.unsupported = False    # raised in a block's own part, not the document's
+
+    def cut(self, ops):
+        starts = [0] + [end for _, end, *_ in self.holes]
+        ends = [start for start, *_ in self.holes] + [len(ops)]
+        self.pieces = tuple(ops[a:b] for a, b in zip(starts, ends))
+
+    def program(self, root, blocks, nonce):
+        """The operations for these blocks, or None when they leave another state than the
+        recorded ones (or count past the element bound: the whole compile says so)."""
+        out, count = list(self.pieces[0]), self.count
+        compiler = _Compiler(root, blocks, nonce)
+        for (_, _, index, props, before, after, counted), piece in zip(self.holes, self.pieces[1:]):
+            compiler.ops, compiler.gs, compiler.count = out, list(before), 0
+            start = len(out)
+            draw_block(compiler, blocks[index], props)
+            if compiler.gs != after or len(out) == start or compiler.stack:
+                return None
+            count += compiler.count - counted
+            out += piece
+        return tuple(out) if count <= _MAX_ELEMENTS else None
+
+
+def _face_program(face):
+    """A Face's program, from one of its document's holed programs when one fits its blocks
+    (else compiled whole, the holes recorded: kept as another for the faces that follow)."""
+    doc = face.doc
+    root = _root(doc)
+    kept = doc.program
+    if kept is None or kept[0] != _generation[0]:
+        kept = doc.program = (_generation[0], [])
+    for holed in kept[1]:
+        if holed is None:
+            return None         # the document's own elements are outside the subset
+        ops = holed.program(root, face.blocks, face.nonce)
+        if ops is not None:
+            return ops
+    holed = _Holed()
+    try:
+        ops = _compiled(root, face.blocks, face.nonce, holed)
+    except UnsupportedSVG:
+        if not holed.unsupported:
+            kept[1][:] = [None]
+        return None
+    if not holed.broken and len(kept[1]) < _PROGRAMS:
+        holed.cut(ops)
+        kept[1].append(holed)
+    return ops
+
+
+def _root(doc):
+    """The document's parsed tree: the one render.py parsed, or (a document it did not keep)
+    parsed again."""
+    return doc.root if doc.root is not None else ET.fromstring(doc.markup)
+
+
+_PROGRAMS = 4       # holed programs kept per document: its blocks may leave a few states (a colour per player)
 
 
 def _compile_cached(svg_text):
     """Compiled program, or None when the fast path cannot draw it (its faces those of the
     active font library)."""
     check_library()
-    return (_face_memo if type(svg_text) is Face else _compile_memo)(svg_text)
+    if type(svg_text) is Face:
+        return _face_program(svg_text)
+    return _compile_memo(svg_text)
 
 
 @lru_cache(maxsize=256)
@@ -310,8 +395,12 @@ def _compile_memo(svg_text):
         return None
 
 
+_generation = [0]       # bumped when another font library is active: documents' programs hold its faces
 
 
-_face_memo = lru_cache(maxsize=256)(_compile_memo.__wrapped__)     # faces apart: equal text, other program
+def _next_generation():
+    _generation[0] += 1
+
+
 on_library_change(_compile_memo.cache_clear)
-on_library_change(_face_memo.cache_clear)
+on_library_change(_next_generation)

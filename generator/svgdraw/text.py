@@ -224,17 +224,49 @@ def _h_text(c, elem, props):
 
 
 def h_run(c, elem, props):
-    """A text helper's runs behind their placeholder (generator/facedoc.py): drawn as the
-    <text> elements they stand for would be, from the laid-out runs themselves, in one
-    operation. Their glyphs were checked when they were laid out; a placeholder that is not
-    the face's own is an unknown element."""
-    runs = c.runs
-    if runs is None or elem.get('n') != c.nonce:
+    """A text helper's block behind its placeholder (generator/facedoc.py): drawn as the
+    <text> elements and icons it stands for would be, from the laid-out runs themselves. Their
+    glyphs were checked when they were laid out; a placeholder that is not the face's own (or
+    one inside a block's icon) is an unknown element. Where the compiler records holes
+    (compiler._Holed), where the block's operations stand and the state around them."""
+    blocks, index = c.blocks, elem.get('b')
+    if (blocks is None or elem.get('n') != c.nonce or not (index or 'x').isascii() or not (index or 'x').isdigit()
+            or int(index) >= len(blocks)):
         raise UnsupportedSVG(f'element {elem.tag!r} is not supported')
-    first = int(elem.get('i'))
-    batch = runs[first:first + int(elem.get('k'))]
+    index = int(index)
+    holes = c.holes
+    if holes is None:
+        draw_block(c, blocks[index], props)
+        return
+    start, before, counted = len(c.ops), c.gs[:], c.count
+    try:
+        draw_block(c, blocks[index], props)
+    except UnsupportedSVG:
+        holes.unsupported = True
+        raise
+    if len(c.ops) == start:
+        holes.broken = True
+    holes.holes.append((start, len(c.ops), index, props, before, c.gs[:], c.count - counted))
+
+
+def draw_block(c, parts, props):
+    """A block's parts under their parent's properties: each stretch of runs as _h_text draws
+    the <text> elements it is written as, each icon as its <g>."""
+    blocks, c.blocks = c.blocks, None       # (a placeholder inside an icon is no block's)
+    try:
+        for part in parts:
+            if type(part) is tuple:
+                _draw_run_stretch(c, part, props)
+            else:
+                c.group(part.element(), props)
+    finally:
+        c.blocks = blocks
+
+
+def _draw_run_stretch(c, batch, props):
+    """Consecutive runs of one style, in one operation."""
     c.count += len(batch)
-    key = (props['_id'], batch[0].style)         # a placeholder's runs share their block's style
+    key = (props['_id'], batch[0].style)         # a stretch's runs share their block's style
     styled = _RUN_CACHE.get(key)
     if styled is None:
         styled = _run_styled(props, key[1])
