@@ -181,3 +181,29 @@ def test_build_json_says_what_was_done_with_each_groups_cut_lines_and_why(tmp_pa
     assert shared["discs"]["cut_lines"] == ["separate: only rectangles and hexagons share cut lines"]
     separate = load_build_json(build_pack(pack, tmp_path / "separate", "--cuts", "separate"))["groups"]
     assert {(g["options"]["cuts"], *g["cut_lines"]) for g in separate} == {("separate", "separate, as asked")}
+
+
+def test_each_board_is_planned_once_per_build_and_handed_down(monkeypatch, tmp_path):
+    """Whether a board fits the paper and how it splits into pieces is decided once per build
+    (boardplan), and the list of documents, their pages and the reprint list's file names are
+    all read from that decision: a build with --changes-since whose castle boards changed plans
+    each of Doomspire's boards exactly once, and names the file that prints them."""
+    from collections import Counter
+
+    from generator import boardplan
+    from generator.build import build
+    from generator.changes import Baseline
+    pack = ROOT / "components" / "lords-of-doomspire"
+    first = build(pack, BuildRequest(paper="letter", out_dir=tmp_path / "old"))
+    old = load_build_json(first.out_dir)
+    for item in old["items"]:
+        if item["group"] == "castle-boards":
+            item["faces"]["front"] = "0" * len(item["faces"]["front"])     # drawn otherwise then
+    asked: Counter = Counter()
+    plan = boardplan.plan_board
+    monkeypatch.setattr(boardplan, "plan_board", lambda group, opts: (asked.update([group.id]), plan(group, opts))[1])
+    result = build(pack, BuildRequest(paper="letter", out_dir=tmp_path / "new", changes_since=Baseline("old", old)))
+    assert asked == {group: 1 for group in DOOMSPIRE_BOARDS}
+    import pymupdf
+    with pymupdf.open(result.out_dir / "lords-of-doomspire-changes.pdf") as doc:     # the players' list
+        assert "lords-of-doomspire-boards.pdf" in " ".join(page.get_text() for page in doc)
