@@ -207,3 +207,19 @@ def test_each_board_is_planned_once_per_build_and_handed_down(monkeypatch, tmp_p
     import pymupdf
     with pymupdf.open(result.out_dir / "lords-of-doomspire-changes.pdf") as doc:     # the players' list
         assert "lords-of-doomspire-boards.pdf" in " ".join(page.get_text() for page in doc)
+
+
+def test_a_page_is_saved_by_doing_without_room_for_marks_only_where_it_saves_one():
+    """A4 holds a 190 mm square board only without room for its marks (196 + 5 > 200 mm), which
+    leaves 88 mm under it: a 180 x 80 mm strip (86 mm with bleed) fits there only without room
+    for marks too. Packed a second time so, the document takes one page, not two, and the strip's
+    marks are ticks. Where that saves no page (three strips alone), every block keeps its room."""
+    opts = impose.Options("a4", 210, 297)
+    board = impose.Run("board", "Board", ["b"], None, 190, 190)
+    strip = impose.Run("strip", "Strip", ["s"], None, 180, 80)
+    (sheet,) = impose.impose_runs([board, strip], opts)
+    assert len(sheet.placements) == 2 and not sheet.outlines and sheet.ticks
+    assert len(packing._first_fit([board, strip], opts, unmarked=False)) == 2
+    strips = impose.Run("strip", "Strip", ["s1", "s2", "s3"], None, 180, 80)
+    (sheet,) = impose.impose_runs([strips], opts)
+    assert len(sheet.placements) == 3 and not sheet.ticks and not sheet.outlines and sheet.lines
