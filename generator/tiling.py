@@ -130,9 +130,10 @@ def impose_board(face, board_w, board_h, title: str, opts: Options, outline=None
                  if len(pieces) > 1 else title)
         sheet = Sheet(W, H, "board", [placement], label=label, clip=(px, py, piece.w, piece.h))
         sheet.lines += _piece_marks(piece, px, py, rows, cols, opts)
-        if cropped:
+        if opts.marks in ("crop", "lines") and (cropped or len(pieces) > 1):
             for mark, on_bleed in _piece_crop_marks(piece, px, py, rows, cols, opts.bleed, (m, m, area_w, area_h)):
-                (sheet.ticks if on_bleed else sheet.crops).append(mark)
+                if cropped or _on_an_overlap(mark, piece, px, py, rows, cols):    # a polygon: cut along
+                    (sheet.ticks if on_bleed else sheet.crops).append(mark)     # its outline elsewhere
         if outline and opts.marks != "none":
             sheet.outlines.append(placement)
         if len(pieces) > 1:
@@ -218,6 +219,14 @@ def _piece_crop_marks(piece: Piece, px, py, rows, cols, bleed: float, area):
             out += [((X + sx * near_x, Y, X + sx * far_x, Y), near_x < bx - EPS),
                     ((X, Y + sy * near_y, X, Y + sy * far_y), near_y < by - EPS)]
     return out
+
+
+def _on_an_overlap(mark, piece: Piece, px, py, rows, cols) -> bool:
+    """Is the mark on a piece's edge that a neighbour overlaps (a straight cut across the art)?"""
+    x0, y0, x1, y1 = mark
+    if abs(x0 - x1) < EPS:
+        return (piece.col > 0 and abs(x0 - px) < EPS) or (piece.col < cols - 1 and abs(x0 - px - piece.w) < EPS)
+    return (piece.row > 0 and abs(y0 - py) < EPS) or (piece.row < rows - 1 and abs(y0 - py - piece.h) < EPS)
 
 
 def _mark_span(bleed: float, room: float, gap: float, length: float) -> tuple[float, float]:

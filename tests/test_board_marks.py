@@ -1,5 +1,6 @@
 """Every board and every tiled piece of every pack, on A4 and on Letter, gets crop marks outside
-its trim, never a dashed line over its art; also where the board fills the paper so that no room
+its trim, never a dashed line over its art (a polygon board, cut along its drawn outline, gets
+them on the straight cuts where its pieces overlap); also where the board fills the paper so that no room
 is left for the sheets' marks (Doomspire's castle boards two to a page, Shires' player mats, the
 Cones ledger sheet on A4): then a mark is a short tick in what room there is, reaching into the
 board's own bleed (cut off with it) but stopping short of the trim, black on a white casing.
@@ -8,6 +9,8 @@ Geometry on the planned pages (build.plan_sheets), in millimetres; what is seen 
 Doomspire boards rasterized.
 """
 from __future__ import annotations
+
+import re
 
 import pymupdf
 import pytest
@@ -62,6 +65,18 @@ def crosses(segment, box) -> bool:
         (y0 == y1 and box[1] + EPS < y0 < box[3] - EPS and x0 < box[2] - EPS and box[0] < x1 - EPS)
 
 
+def overlap_cuts(sheet) -> list[tuple[str, float]]:
+    """A tiled polygon's piece: its straight cuts, the window's edges a neighbour overlaps (its
+    other sides are cut along the polygon's drawn outline), as ('x' or 'y', where)."""
+    found = re.search(r"row (\d+) of (\d+), column (\d+) of (\d+)", sheet.label)
+    if sheet.clip is None or not sheet.placements[0].clip_to_shape or not found:
+        return []
+    row, rows, col, cols = map(int, found.groups())
+    cx, cy, cw, ch = sheet.clip
+    return ([("x", cx)] if col > 1 else []) + ([("x", cx + cw)] if col < cols else []) + \
+        ([("y", cy)] if row > 1 else []) + ([("y", cy + ch)] if row < rows else [])
+
+
 def marks_on_both_ends(box, marks) -> list[str]:
     """Each of the box's four cut lines needs a mark on it before the box and one after it."""
     x0, y0, x1, y1 = box
@@ -91,6 +106,14 @@ def test_every_board_and_piece_has_crop_marks_and_none_crosses_the_art(pack, pap
             assert not marks_on_both_ends(box, marks), (where, box, marks_on_both_ends(box, marks))
             for mark in marks:
                 assert not crosses(mark, box), (where, mark, box)
+        for axis, at in overlap_cuts(sheet):
+            judged += 1
+            cx, cy, cw, ch = sheet.clip
+            on = [m for m in marks if abs(m[0 if axis == "x" else 1] - at) < EPS and abs(m[2 if axis == "x" else 3] - at) < EPS]
+            start, end = (cy, cy + ch) if axis == "x" else (cx, cx + cw)
+            along = (1, 3) if axis == "x" else (0, 2)
+            assert any(max(m[i] for i in along) <= start + EPS for m in on), (where, axis, at)
+            assert any(min(m[i] for i in along) >= end - EPS for m in on), (where, axis, at)
         for x0, y0, x1, y1 in marks:            # on the paper the printer prints
             assert min(x0, x1) >= opts.margin - EPS and max(x0, x1) <= opts.page_width - opts.margin + EPS
             assert min(y0, y1) >= opts.margin - EPS and max(y0, y1) <= opts.page_height - opts.margin + EPS
