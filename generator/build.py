@@ -13,11 +13,12 @@ import re
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
+from .boardplan import BoardPlans, plan_boards
 from .cache import renderer_for, streamed_document
 from .changes import DIGESTS, Baseline, Changes, compare, shown_faces
 from .errors import BuildError
 from .fonts import library
-from .impose import FaceTooLarge, Options, Run, fits_on_a_sheet, impose_runs, impose_single
+from .impose import FaceTooLarge, Options, Run, impose_runs, impose_single
 from .manifest import PAPERS, PRINT_SHOP, load_pack
 from .model import Game, Group
 from .packfonts import licence_file
@@ -38,6 +39,7 @@ class BuildResult:
     digests: dict[tuple, str] = field(default_factory=dict)     # face key -> render.face_digest
     changes: Changes | None = None           # with --changes-since: what changed
     options: dict | None = None               # group id -> impose.Options, each resolved once (request.py)
+    boards: BoardPlans | None = None          # board group id -> how it is printed, decided once from those
     fonts: list[dict] = field(default_factory=list)
     cut_lines: dict[str, list[str]] = field(default_factory=dict)   # group id -> what was done with its cuts
 
@@ -49,11 +51,12 @@ def build(pack_root: Path, request: BuildRequest, progress: Progress | None = No
     if request.version is not None:
         game = replace(game, version=request.version)
     result = BuildResult(game, Path(request.out_dir) / game.id, options=group_options(game, request))
+    result.boards = plan_boards(game.groups, result.options)
     check_not_locked(result.out_dir)
     built = built_groups(game, request, result)
     staged: dict[str, bytes] = {}
     progress.start(sum(g.total * g.sides for g in built), f"{game.id}")
-    for name, role, groups in documents(game, built, result.options):
+    for name, role, groups in documents(game, built, result.options, result.boards):
         staged[name], meta = _render_groups(game, groups, request, progress, role, result)
         result.files.append({"path": name, "role": role, **meta})
         _check_output_bytes(game, staged)
@@ -83,12 +86,13 @@ def built_groups(game: Game, request: BuildRequest, result: BuildResult) -> list
     return groups
 
 
-def documents(game: Game, groups: list[Group] | None = None,
-              options: dict | None = None) -> list[tuple[str, str, list[Group]]]:
+def documents(game: Game, groups: list[Group] | None = None, options: dict | None = None,
+              plans: BoardPlans | None = None) -> list[tuple[str, str, list[Group]]]:
     """The PDFs of component faces a build writes: (file name, role, groups). Every card, tile and
     chit in one sheets file; the boards laid out like cards (those that fit the paper, and those
-    cut into rectangles that do) share sheets in one file, <game>-boards.pdf (named after the
-    board when there is only one); each board tiled across pages in a file of its own."""
+    cut into rectangles that do: `plans`, boardplan.plan_boards, else decided here) share sheets
+    in one file, <game>-boards.pdf (named after the board when there is only one); each board
+    tiled across pages in a file of its own."""
     docs = []
     groups = game.groups if groups is None else groups
     options = group_options(game, BuildRequest()) if options is None else options
@@ -96,7 +100,8 @@ def documents(game: Game, groups: list[Group] | None = None,
     if sheet_groups:
         docs.append((f"{game.id}-sheets.pdf", "sheets", sheet_groups))
     boards = [g for g in groups if g.kind == "mat"]
-    laid = [g for g in boards if _laid_like_cards(g, options[g.id])]
+    plans = plan_boards(boards, options) if plans is None else plans
+    laid = [g for g in boards if plans[g.id].laid_like_cards]
     if laid:
         docs.append((f"{game.id}-{'boards' if len(laid) > 1 else laid[0].id}.pdf", "board", laid))
     docs += [(f"{game.id}-{g.id}.pdf", "board", [g]) for g in boards if g not in laid]
@@ -113,9 +118,10 @@ def layout_problems(game: Game, request: BuildRequest, options: dict | None = No
     without drawing anything, so `validate` refuses what `build` would."""
     problems, pages = [], 0
     options = group_options(game, request) if options is None else options
-    for _, role, groups in documents(game, None, options):
+    plans = plan_boards(game.groups, options)
+    for _, role, groups in documents(game, None, options, plans):
         try:
-            sheets = plan_sheets(game, groups, request, role, options)
+            sheets = plan_sheets(game, groups, request, role, options, plans=plans)
             _check_pages(sheets, groups, pages)
             pages += len(sheets)
         except BuildError as exc:
@@ -213,7 +219,7 @@ def _render_groups(game, groups, request, progress, role, result):
     streamed = streamed_document(groups)
     renderers = Renderers({g.id: renderer_for(game, options[g.id].bleed, request.lenient, request.face_cache, streamed)
                            for g in groups})
-    sheets = plan_sheets(game, groups, request, role, options, renderers)
+    sheets = plan_sheets(game, groups, request, role, options, renderers, result.boards)
     _check_pages(sheets, groups, sum(f.get("pages") or 0 for f in result.files))
     if role != "changes":
         for gid, note in (cut for sheet in sheets for cut in sheet.cuts):
@@ -291,22 +297,26 @@ def _back_offset(opts: Options, request: BuildRequest) -> tuple[float, float] | 
     return request.back_offset.get(opts.duplex)
 
 
-def plan_sheets(game, groups, request, role, options: dict | None = None, renderers: Renderers | None = None) -> list:
+def plan_sheets(game, groups, request, role, options: dict | None = None, renderers: Renderers | None = None,
+                plans: BoardPlans | None = None) -> list:
     """The pages of one document: print-shop pages one face each; a board larger than the paper
     in overlapping pieces; everything else packed onto shared, duplex-safe sheets. `options`:
     group id -> Options as the build resolved them (request.group_options), else resolved here;
     `renderers`: the document's, which render the faces whose edges are read and keep them to
-    be drawn (else renderers of its own)."""
+    be drawn (else renderers of its own); `plans`: how each board is printed, as the build
+    decided it (boardplan.plan_boards), else decided here."""
     try:
         options = group_options(game, request) if options is None else options
-        return _plan(game, groups, request, options, role, renderers)
+        if plans is None:
+            plans = plan_boards(groups, options)
+        return _plan(game, groups, request, options, role, renderers, plans)
     except FaceTooLarge as exc:
         group = next(g for g in groups if g.id == exc.key)
         raise BuildError(f"{group.mark}: group '{group.id}': {exc}; use larger paper, a smaller face, "
                          "or kind: mat to tile it across pages") from None
 
 
-def _plan(game, groups, request, options, role, renderers) -> list:
+def _plan(game, groups, request, options, role, renderers, plans: BoardPlans) -> list:
     opts = options[groups[0].id]
     if opts.paper == PRINT_SHOP:
         sheets = []
@@ -317,7 +327,7 @@ def _plan(game, groups, request, options, role, renderers) -> list:
                 continue
             sheets += impose_single(fronts, backs, group.width, group.height, options[group.id].bleed)
         return sheets
-    if role == "board" and not _laid_like_cards(groups[0], opts):
+    if role == "board" and not plans[groups[0].id].laid_like_cards:
         from .tiling import impose_board      # (only boards larger than the paper)
         group = groups[0]
         def tiled(face):
@@ -328,7 +338,7 @@ def _plan(game, groups, request, options, role, renderers) -> list:
         if pages > MAX_PAGES:
             raise BuildError(_too_many_pages(group, pages, pages))
         return [sheet for face in faces for sheet in tiled(face)]
-    pieces = {g.id: _in_pieces(g, options[g.id]) for g in groups if g.kind == "mat"}
+    pieces = {g.id: plans[g.id].pieces for g in groups if g.kind == "mat"}
     runs = [run for g in groups for run in pieces.get(g.id) or []]
     runs += _runs(game, [g for g in groups if not pieces.get(g.id)], request, options, renderers)
     return impose_runs(runs, opts, GUIDE_TITLES.get(role, "{}").format(_titled(game)))
@@ -381,32 +391,6 @@ def _run(group: Group, opts: Options, part=None) -> Run:
 EDGES_WHY = {(True, True): "", (False, False): "the faces' edges differ in colour, and a miscut would show it",
              (True, False): "their top and bottom edges differ in colour",
              (False, True): "their left and right edges differ in colour"}     # by edges.Part.joins
-
-
-def _in_pieces(group: Group, opts: Options) -> list[Run] | None:
-    """A board shaped of rectangles (an L-shaped ocean) too large for the paper, as its
-    rectangles cut apart and laid out like cards, when each of them fits the paper; else None,
-    and the board is tiled. One that fits the paper whole is laid out whole: None."""
-    if group.shape != "polygon" or fits_on_a_sheet(_run(group, opts), opts):
-        return None
-    from .tiling import parts_of
-    runs = []
-    for face in expand_faces(group)[0]:
-        parts = parts_of(face, group.points, group.width, group.height)
-        if not parts:
-            return None
-        for part in parts:
-            runs.append(Run(group.id, f"{group.name} (in {part.count} pieces)", [part], None, part.w, part.h,
-                            "rect", "pointy", opts.bleed, "separate", why="a board's pieces are cut apart"))
-    return runs if all(fits_on_a_sheet(run, opts) for run in runs) else None
-
-
-def _laid_like_cards(group: Group, opts: Options) -> bool:
-    """A board that fits the paper with its bleed (either way round), or is cut into rectangles
-    that do, is laid out like a card, several to a sheet where they fit, rather than tiled."""
-    if opts.paper == PRINT_SHOP:
-        return False           # a page of its own size per face: one file per board, as before
-    return fits_on_a_sheet(_run(group, opts), opts) or _in_pieces(group, opts) is not None
 
 
 DUPLEX_WORDS = {"long": "print double-sided, flip on the long edge",
@@ -528,7 +512,7 @@ def _changes_file(game: Game, request: BuildRequest, result: BuildResult) -> dic
         parts.append(pdf)
     del result.warnings[warned:]
     size = _paper(game, request)[1]          # --paper face: the list on the pack's paper
-    files = board_files(documents(game, None, result.options))
+    files = board_files(documents(game, None, result.options, result.boards))
     boards = list(dict.fromkeys(files[c.group] for c in changes.items if c.put_in and c.kind == "mat"))
     parts.append(list_pages(changes, size, boards))
     pdf = merge(parts)

@@ -11,7 +11,9 @@ back behind its front and nothing behind a one-sided face. With `--duplex none` 
 sit beside their backs, to fold and glue, and no page needs a blank back.
 
 Every side of a face that is not a shared cut line keeps the full bleed; trim, bleed and marks stay
-inside the printable area, and crop marks stay outside all bleed.
+inside the printable area, and crop marks stay outside all bleed, except where rectangles fill the
+paper so that no room is left for them: then each is a short tick ending where the room ends,
+reaching into the face's own bleed (cut off with it) but never onto the trim.
 """
 from __future__ import annotations
 
@@ -76,6 +78,7 @@ class Sheet:
     label_at: tuple[float, float] | None = None                # the label's baseline start
     shift: tuple[float, float] = (0.0, 0.0)                    # all drawn moved by this: a printer's back offset
     crops: list[tuple[float, float, float, float]] = field(default_factory=list)   # boards: solid crop marks
+    ticks: list[tuple[float, float, float, float]] = field(default_factory=list)   # crop marks partly on a bleed
     tags: list["Tag"] = field(default_factory=list)            # tiled pieces: the label on the piece
     cuts: tuple[tuple[str, str], ...] = ()                     # (group id, packing.cut_note) of its faces
 
@@ -118,17 +121,22 @@ def impose_runs(runs: list[Run], opts: Options, title: str = "") -> list[Sheet]:
         side = ("fold" if fold else "front") if two else "one-sided"
         front = Sheet(W, H, side, [], number=number)
         back = Sheet(W, H, "back" if two else "blank", [], number=number)
+        taken = [box for block in blocks for box in block.footprints()]
         for block in blocks:
             placed = _placements(block)
             front.placements += placed
-            _add_marks(front, placed, block, opts.marks)
+            ticks = _add_marks(front, placed, block, opts.marks, (page.area, taken))
             if block.run.backs is None:
                 continue
-            mirrored = [p.mirrored(W, H, "long" if fold else opts.duplex, block.run.backs[block.first + i])
-                        for i, p in enumerate(placed)]
+            flip = "long" if fold else opts.duplex
+            mirrored = [p.mirrored(W, H, flip, block.run.backs[block.first + i]) for i, p in enumerate(placed)]
             target = front if fold else back
             target.placements += mirrored
-            _add_marks(target, mirrored, block, opts.marks)
+            if ticks is None:
+                _add_marks(target, mirrored, block, opts.marks)
+                continue
+            target.lines += [_mirrored_line(line, W, H, flip) for line in ticks[0]]   # the room round
+            target.ticks += [_mirrored_line(line, W, H, flip) for line in ticks[1]]   # the backs is the fronts', mirrored
         if fold and two:
             front.fold_x = W / 2
         front.groups = _group_keys(b for b in blocks)
@@ -185,18 +193,28 @@ def impose_single(fronts: list, backs: list | None, w: float, h: float, bleed: f
 
 # --- marks ---------------------------------------------------------------------
 
-def _add_marks(sheet: Sheet, placements: list[Placement], block: _Block, marks: str) -> None:
+def _add_marks(sheet: Sheet, placements: list[Placement], block: _Block, marks: str, room=None):
+    """The block's crop marks (or cut lines, or outlines) onto the sheet. Rectangles laid with no
+    room kept for marks get them where `room` (the page's area, every footprint on it) allows, in
+    part as ticks (_ticks): those (marks, ticks) are returned, for the backs to mirror."""
     if marks == "none" or not placements:
-        return
+        return None
+    if block.run.rectangular and not sum(block.gutter) and room is not None:
+        ticks = _ticks(placements, *room)
+        if ticks is not None:
+            sheet.lines += ticks[0]
+            sheet.ticks += ticks[1]
+            return ticks
     if not block.run.rectangular or not sum(block.gutter):
         sheet.outlines += placements          # cut along each outline
-        return
+        return None
     key = (marks, block.gutter, tuple((p.x, p.y, p.w, p.h, p.bleed) for p in placements))
     if key not in _MARKS:                     # the sheets of a long run are alike
         if len(_MARKS) > 256:
             _MARKS.clear()
         _MARKS[key] = _crop_marks(placements, block.gutter, marks)
     sheet.lines += _MARKS[key]
+    return None
 
 
 _MARKS: dict = {}
@@ -224,3 +242,72 @@ def _cut_mark(start, end, gap, length, marks, line):
     if marks == "lines":
         return [line(start - gap - length, end + gap + length)]
     return [line(start - gap - length, start - gap), line(end + gap, end + gap + length)]
+
+
+TICK_CLEAR = 1.0     # a tick stops this far short of the trim: a cut 1 mm wide of it leaves none on the face
+TICK_LENGTH = 3.0    # ... and is this long where the room allows
+TICK_SHORTEST = 1.5  # shorter than this it would not be seen: the outline is drawn instead
+
+
+def _ticks(placements: list[Placement], area, taken) -> tuple[list, list] | None:
+    """Crop marks for rectangles laid with no room kept for them (faces that fill the paper): at
+    each end of each cut line, the sheets' mark where the paper beyond the bleed has room for it
+    (MARK_GUTTERS, roomiest first); else a tick in the last TICK_LENGTH mm of the room there is,
+    reaching into the face's own bleed but stopping TICK_CLEAR short of its trim. (marks on
+    paper, ticks), or None when some end has no room even for a short tick."""
+    marks, ticks = [], []
+    ends = []
+    for x in sorted({round(v, 4) for p in placements for v in (p.x, p.x + p.w)}):
+        touching = [p for p in placements if abs(p.x - x) < 1e-3 or abs(p.x + p.w - x) < 1e-3]
+        ends += [((x, min(p.y for p in touching)), min(p.y - p.bleed[1] for p in touching), (0, -1)),
+                 ((x, max(p.y + p.h for p in touching)), max(p.y + p.h + p.bleed[3] for p in touching), (0, 1))]
+    for y in sorted({round(v, 4) for p in placements for v in (p.y, p.y + p.h)}):
+        touching = [p for p in placements if abs(p.y - y) < 1e-3 or abs(p.y + p.h - y) < 1e-3]
+        ends += [((min(p.x for p in touching), y), min(p.x - p.bleed[0] for p in touching), (-1, 0)),
+                 ((max(p.x + p.w for p in touching), y), max(p.x + p.w + p.bleed[2] for p in touching), (1, 0))]
+    for trim, bleed_edge, step in ends:
+        start = (bleed_edge, trim[1]) if step[0] else (trim[0], bleed_edge)
+        free = _room_along(start, step, area, taken)
+        gutter = next((g for g in MARK_GUTTERS if sum(g) <= free + EPS), None)
+        along = trim[0] if step[0] else trim[1]          # the trim's coordinate along the step
+        if gutter:
+            gap, length = gutter
+            marks.append(_line_along(trim, step, abs(bleed_edge - along) + gap, length))
+            continue
+        far = abs(bleed_edge - along) + free            # from the trim to where the room ends
+        length = min(TICK_LENGTH, far - TICK_CLEAR)
+        if length < TICK_SHORTEST - EPS:
+            return None
+        ticks.append(_line_along(trim, step, far - length, length))
+    return marks, ticks
+
+
+def _line_along(trim, step, start: float, length: float) -> tuple[float, float, float, float]:
+    """A mark on the cut line through `trim`, from `start` mm beyond it in the direction `step`."""
+    (x, y), (dx, dy) = trim, step
+    return (x + dx * start, y + dy * start, x + dx * (start + length), y + dy * (start + length))
+
+
+def _room_along(start, step, area, taken) -> float:
+    """How far from `start` (a point on a face's bleed edge) the page is free in the direction
+    `step`: to the edge of the page's area, or to the first footprint (x0, y0, x1, y1) in the way."""
+    (x, y), (dx, dy) = start, step
+    ax, ay, aw, ah = area
+    room = {(1, 0): ax + aw - x, (-1, 0): x - ax, (0, 1): ay + ah - y, (0, -1): y - ay}[step]
+    for x0, y0, x1, y1 in taken:
+        if dx and y0 + EPS < y < y1 - EPS:
+            beyond = x0 - x if dx > 0 else x - x1
+        elif dy and x0 + EPS < x < x1 - EPS:
+            beyond = y0 - y if dy > 0 else y - y1
+        else:
+            continue
+        if beyond >= -EPS:
+            room = min(room, beyond)
+    return max(room, 0.0)
+
+
+def _mirrored_line(line, page_w: float, page_h: float, duplex: str) -> tuple[float, float, float, float]:
+    x0, y0, x1, y1 = line
+    if duplex == "short":
+        return x0, page_h - y0, x1, page_h - y1
+    return page_w - x0, y0, page_w - x1, y1

@@ -154,8 +154,10 @@ class _Block:
 def _fit(run: Run, rect, n: int, marks: str, shared: bool, empty_sheet: bool = False) -> _Block | None:
     """The best layout of up to n faces of the run in the rectangle: the most faces, then with
     crop marks, then the smallest footprint (more room left for other faces), then unturned, then
-    roomier marks. On an empty sheet a rectangle may do without room for crop marks, its cut
-    outline drawn instead, when that puts more on the sheet (two boards where one fits with marks)."""
+    roomier marks. With `empty_sheet` (packing.py asks it on an empty sheet, and in its second,
+    tighter packing everywhere) a rectangle may do without room for crop marks, its marks then
+    ticks in what room there is (impose._ticks), when that puts more in the rectangle (two boards
+    where one fits with marks)."""
     layouts = _layouts(run, rect, n, marks, shared)
     if empty_sheet and run.rectangular and marks in ("crop", "lines"):
         layouts += _layouts(run, rect, n, "outline", shared)

@@ -87,7 +87,7 @@ def _guide_metrics():
 
 def _drawn_rows(sheet) -> tuple[float, float]:
     """How far down the page what is drawn (faces with their bleed, marks) starts and ends."""
-    ys = [v for x0, y0, x1, y1 in sheet.lines for v in (y0, y1)]
+    ys = [v for x0, y0, x1, y1 in sheet.lines + sheet.ticks for v in (y0, y1)]
     for p in sheet.placements + sheet.outlines:
         reach = max(p.bleed) * 2 / SQRT3          # a hexagon's bleed reaches furthest at its corners
         ys += [p.y - reach, p.y + p.h + reach]

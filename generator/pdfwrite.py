@@ -25,6 +25,7 @@ from .units import MM_PER
 PT_PER_MM = 1 / MM_PER["pt"]
 FIXED_DATE = "2000-01-01T00:00:00Z"    # builds are reproducible: no clock in the file
 MARK_WIDTH = 0.25 / PT_PER_MM          # 0.25 pt
+TICK_CASING = 0.4                      # mm: the white under a crop mark drawn on a bleed
 LABEL_FONT = "Liberation Sans"
 
 
@@ -188,6 +189,7 @@ class PdfWriter:
         if sheet.clip:
             ctx.restore()
         _draw_crops(ctx, sheet.crops)          # ... and its crop marks outside it
+        _draw_ticks(ctx, sheet.ticks)
         for tag in sheet.tags:
             _draw_tag(ctx, tag)
         if sheet.label:
@@ -328,6 +330,20 @@ def _draw_crops(ctx, crops) -> None:
     ctx.set_line_width(MARK_WIDTH)
     ctx.set_source_rgb(0, 0, 0)
     stroke_segments(ctx, crops)
+    ctx.restore()
+
+
+def _draw_ticks(ctx, ticks) -> None:
+    """Crop marks reaching into a bleed (impose._ticks): black on a white casing, seen on any art."""
+    if not ticks:
+        return
+    ctx.save()
+    ctx.set_source_rgb(1, 1, 1)
+    ctx.set_line_width(TICK_CASING)
+    stroke_segments(ctx, ticks)
+    ctx.set_source_rgb(0, 0, 0)
+    ctx.set_line_width(MARK_WIDTH)
+    stroke_segments(ctx, ticks)
     ctx.restore()
 
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from .impose import EPS, MARK_GUTTERS, TILE_LABEL_STRIP, Options, Placement, Sheet, Tag
+from .impose import (EPS, MARK_GUTTERS, TICK_CLEAR, TICK_LENGTH, TICK_SHORTEST, TILE_LABEL_STRIP, Options, Placement,
+                     Sheet, Tag)
 from .pageguide import GUIDE_SIZE, _guide_metrics
 
 
@@ -107,18 +108,21 @@ def impose_board(face, board_w, board_h, title: str, opts: Options, outline=None
     area_w, area_h = W - 2 * m, H - 2 * m - TILE_LABEL_STRIP
     cropped = not outline and opts.marks in ("crop", "lines")
     pieces = tile_pieces(board_w, board_h, opts.bleed, area_w, area_h, opts.overlap)
+    tight = False
     if cropped:                 # room round every piece for the board's corner crop marks, unless it costs a page
         room = 2 * sum(MARK_GUTTERS[-1])
         roomy = tile_pieces(board_w, board_h, opts.bleed, area_w - room, area_h - room, opts.overlap)
-        pieces = roomy if len(roomy) == len(pieces) else pieces
+        pieces, tight = (roomy, False) if len(roomy) == len(pieces) else (pieces, True)
     rows, cols = pieces[-1].row + 1, pieces[-1].col + 1
     if outline:
         pieces = [p for p in pieces if _touches(p, outline)]
     sheets = []
     for piece in pieces:
-        # page position of the piece's top-left, centred in the area
-        px = m + (area_w - piece.w) / 2
-        py = m + (area_h - piece.h) / 2
+        # page position of the piece's top-left, centred in the area; pieces with too little room
+        # for their marks, against the side where the board's bleed takes ticks (the room left
+        # goes to a side a neighbour overlaps, where only paper can take them)
+        px = m + _placed_in(area_w - piece.w, piece.col, cols, tight)
+        py = m + _placed_in(area_h - piece.h, piece.row, rows, tight)
         placement = Placement(px - piece.x, py - piece.y, board_w, board_h, (opts.bleed,) * 4, face,
                               clip_to_shape=bool(outline))
         label = (f"{title} - row {piece.row + 1} of {rows}, column {piece.col + 1} of {cols} "
@@ -126,8 +130,10 @@ def impose_board(face, board_w, board_h, title: str, opts: Options, outline=None
                  if len(pieces) > 1 else title)
         sheet = Sheet(W, H, "board", [placement], label=label, clip=(px, py, piece.w, piece.h))
         sheet.lines += _piece_marks(piece, px, py, rows, cols, opts)
-        if cropped:
-            sheet.crops += _piece_crop_marks(piece, px, py, rows, cols, opts.bleed)
+        if opts.marks in ("crop", "lines") and (cropped or len(pieces) > 1):
+            for mark, on_bleed in _piece_crop_marks(piece, px, py, rows, cols, opts.bleed, (m, m, area_w, area_h)):
+                if cropped or _on_an_overlap(mark, piece, px, py, rows, cols):    # a polygon: cut along
+                    (sheet.ticks if on_bleed else sheet.crops).append(mark)     # its outline elsewhere
         if outline and opts.marks != "none":
             sheet.outlines.append(placement)
         if len(pieces) > 1:
@@ -182,21 +188,59 @@ def _inside(x, y, polygon) -> bool:
     return inside
 
 
-def _piece_crop_marks(piece: Piece, px, py, rows, cols, bleed: float):
+def _placed_in(spare: float, index: int, count: int, tight: bool) -> float:
+    """Where a piece starts in its row (or column) of the area, `spare` mm longer than it: in
+    the middle; when tight, the first of several against the start, the last against the end."""
+    if not tight or count == 1 or 0 < index < count - 1:
+        return spare / 2
+    return 0.0 if index == 0 else spare
+
+
+def _piece_crop_marks(piece: Piece, px, py, rows, cols, bleed: float, area):
     """Crop marks at the four corners of the piece's cut line: the board's trim on its outer
     sides (marks clear of the bleed), the piece's edge on the sides a neighbour overlaps; two
-    short lines outside each corner (the sheets' tighter gap and length: 0.5 and 2 mm)."""
+    short lines outside each corner (the sheets' tighter gap and length: 0.5 and 2 mm). Where the
+    area leaves no room for one, a tick as on the sheets (impose._ticks): in the last
+    TICK_LENGTH mm of the room, reaching into the board's bleed but stopping short of the trim.
+    Each as (mark, whether it lies on the bleed)."""
     gap, length = MARK_GUTTERS[-1]
     outer = {"left": piece.col == 0, "right": piece.col == cols - 1, "top": piece.row == 0, "bottom": piece.row == rows - 1}
     x = {"left": px + (bleed if outer["left"] else 0.0), "right": px + piece.w - (bleed if outer["right"] else 0.0)}
     y = {"top": py + (bleed if outer["top"] else 0.0), "bottom": py + piece.h - (bleed if outer["bottom"] else 0.0)}
+    ax, ay, aw, ah = area
+    room = {"left": x["left"] - ax, "right": ax + aw - x["right"], "top": y["top"] - ay, "bottom": ay + ah - y["bottom"]}
     out = []
     for xs, sx in (("left", -1), ("right", 1)):
         for ys, sy in (("top", -1), ("bottom", 1)):
             X, Y = x[xs], y[ys]
-            near_x, near_y = (bleed if outer[xs] else 0.0) + gap, (bleed if outer[ys] else 0.0) + gap
-            out += [(X + sx * near_x, Y, X + sx * (near_x + length), Y), (X, Y + sy * near_y, X, Y + sy * (near_y + length))]
+            bx, by = (bleed if outer[xs] else 0.0), (bleed if outer[ys] else 0.0)
+            near_x, far_x = _mark_span(bx, room[xs], gap, length)
+            near_y, far_y = _mark_span(by, room[ys], gap, length)
+            out += [((X + sx * near_x, Y, X + sx * far_x, Y), near_x < bx - EPS),
+                    ((X, Y + sy * near_y, X, Y + sy * far_y), near_y < by - EPS)]
     return out
+
+
+def _on_an_overlap(mark, piece: Piece, px, py, rows, cols) -> bool:
+    """Is the mark on a piece's edge that a neighbour overlaps (a straight cut across the art)?"""
+    x0, y0, x1, y1 = mark
+    if abs(x0 - x1) < EPS:
+        return (piece.col > 0 and abs(x0 - px) < EPS) or (piece.col < cols - 1 and abs(x0 - px - piece.w) < EPS)
+    return (piece.row > 0 and abs(y0 - py) < EPS) or (piece.row < rows - 1 and abs(y0 - py - piece.h) < EPS)
+
+
+def _mark_span(bleed: float, room: float, gap: float, length: float) -> tuple[float, float]:
+    """From and to how far beyond the cut a mark runs: `gap` past the bleed and `length` long
+    where the room allows; else the last TICK_LENGTH mm of the room, into the bleed at most up
+    to TICK_CLEAR from the cut (with no bleed there, `gap` from it), no shorter than TICK_SHORTEST
+    (else the mark as it was, past the room)."""
+    if bleed + gap + length <= room + EPS:
+        return bleed + gap, bleed + gap + length
+    clear = TICK_CLEAR if bleed > 0 else gap
+    tick = min(TICK_LENGTH, room - clear)
+    if tick < TICK_SHORTEST - EPS:
+        return bleed + gap, bleed + gap + length
+    return room - tick, room
 
 
 def _piece_marks(piece: Piece, px, py, rows, cols, opts: Options):

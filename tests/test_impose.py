@@ -163,10 +163,16 @@ def test_every_back_page_follows_its_front_and_one_sided_sheets_get_blank_backs(
 
 def test_two_boards_share_a_sheet_where_they_fit_without_room_for_crop_marks():
     """190 x 130 mm castle boards: with bleed 196 mm wide, no room for marks beside them on A4,
-    but two fit one above the other: two to a sheet, each with its cut outline drawn."""
+    but two fit one above the other: two to a sheet. The cuts down get the sheets' marks above
+    and below; the cuts across, ticks in the 2 mm of paper beside the bleed and 1 mm of it (no
+    dashed outline over the art: tests/test_board_marks.py)."""
     sheets = impose(list(range(4)), None, 190, 130, "rect", "pointy", A4)
     assert [len(s.placements) for s in sheets] == [2, 2]
-    assert all(len(s.outlines) == 2 and not s.lines for s in sheets)
+    for sheet in sheets:
+        assert not sheet.outlines and len(sheet.lines) == 4 and len(sheet.ticks) == 8
+        for x0, y0, x1, y1 in sheet.ticks:
+            assert y0 == y1 and abs(x1 - x0) == pytest.approx(3.0)
+            assert min(x0, x1) == pytest.approx(5.0) or max(x0, x1) == pytest.approx(205.0)
 
 
 def test_two_sided_sheets_come_first_and_small_groups_share_sheets():

@@ -181,3 +181,45 @@ def test_build_json_says_what_was_done_with_each_groups_cut_lines_and_why(tmp_pa
     assert shared["discs"]["cut_lines"] == ["separate: only rectangles and hexagons share cut lines"]
     separate = load_build_json(build_pack(pack, tmp_path / "separate", "--cuts", "separate"))["groups"]
     assert {(g["options"]["cuts"], *g["cut_lines"]) for g in separate} == {("separate", "separate, as asked")}
+
+
+def test_each_board_is_planned_once_per_build_and_handed_down(monkeypatch, tmp_path):
+    """Whether a board fits the paper and how it splits into pieces is decided once per build
+    (boardplan), and the list of documents, their pages and the reprint list's file names are
+    all read from that decision: a build with --changes-since whose castle boards changed plans
+    each of Doomspire's boards exactly once, and names the file that prints them."""
+    from collections import Counter
+
+    from generator import boardplan
+    from generator.build import build
+    from generator.changes import Baseline
+    pack = ROOT / "components" / "lords-of-doomspire"
+    first = build(pack, BuildRequest(paper="letter", out_dir=tmp_path / "old"))
+    old = load_build_json(first.out_dir)
+    for item in old["items"]:
+        if item["group"] == "castle-boards":
+            item["faces"]["front"] = "0" * len(item["faces"]["front"])     # drawn otherwise then
+    asked: Counter = Counter()
+    plan = boardplan.plan_board
+    monkeypatch.setattr(boardplan, "plan_board", lambda group, opts: (asked.update([group.id]), plan(group, opts))[1])
+    result = build(pack, BuildRequest(paper="letter", out_dir=tmp_path / "new", changes_since=Baseline("old", old)))
+    assert asked == {group: 1 for group in DOOMSPIRE_BOARDS}
+    import pymupdf
+    with pymupdf.open(result.out_dir / "lords-of-doomspire-changes.pdf") as doc:     # the players' list
+        assert "lords-of-doomspire-boards.pdf" in " ".join(page.get_text() for page in doc)
+
+
+def test_a_page_is_saved_by_doing_without_room_for_marks_only_where_it_saves_one():
+    """A4 holds a 190 mm square board only without room for its marks (196 + 5 > 200 mm), which
+    leaves 88 mm under it: a 180 x 80 mm strip (86 mm with bleed) fits there only without room
+    for marks too. Packed a second time so, the document takes one page, not two, and the strip's
+    marks are ticks. Where that saves no page (three strips alone), every block keeps its room."""
+    opts = impose.Options("a4", 210, 297)
+    board = impose.Run("board", "Board", ["b"], None, 190, 190)
+    strip = impose.Run("strip", "Strip", ["s"], None, 180, 80)
+    (sheet,) = impose.impose_runs([board, strip], opts)
+    assert len(sheet.placements) == 2 and not sheet.outlines and sheet.ticks
+    assert len(packing._first_fit([board, strip], opts, unmarked=False)) == 2
+    strips = impose.Run("strip", "Strip", ["s1", "s2", "s3"], None, 180, 80)
+    (sheet,) = impose.impose_runs([strips], opts)
+    assert len(sheet.placements) == 3 and not sheet.ticks and not sheet.outlines and sheet.lines
