@@ -296,6 +296,7 @@ class _Typesetter:
         text = re.sub(r"\*\*(.+?)\*\*", r"<b>\1</b>", text)
         text = re.sub(r"(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])", r"<i>\1</i>", text)
         _check_nesting(text)
+        text = re.sub(r"(\d) (?=:[a-z0-9][a-z0-9_-]*:)", "\\1\u00a0", text)     # "2 :wood:" never parts
         return re.sub(r":([a-z0-9][a-z0-9_-]*):", self._icon, text)
 
     def _icon(self, match):
