@@ -204,3 +204,16 @@ def test_a_wide_icon_keeps_its_proportions(tmp_path):
     widths = sorted((b["bbox"][2] - b["bbox"][0]) / (b["bbox"][3] - b["bbox"][1])
                     for b in page.get_text("dict")["blocks"] if b["type"] == 1)
     assert widths == pytest.approx([1.0, 29 / 24, 100.73 / 24], abs=0.02)
+
+
+def test_a_count_and_its_icon_stay_on_one_line(tmp_path):
+    """'2 :wood:' is read as one thing: the icon never opens a line apart from its number."""
+    text = " ".join(f"{'x' * (n % 9 + 1)} {n % 10} :tier1: and" for n in range(60))
+    page = _icon_handout(tmp_path, text)
+    blocks = page.get_text("dict")["blocks"]
+    icons = [b["bbox"] for b in blocks if b["type"] == 1]
+    spans = [s for b in blocks for line in b.get("lines", []) for s in line["spans"]]
+    alone = [icon for icon in icons
+             if not any(s["text"].rstrip()[-1:].isdigit() and abs(s["bbox"][2] - icon[0]) < 4
+                        and s["bbox"][1] < icon[3] and icon[1] < s["bbox"][3] for s in spans)]
+    assert len(icons) == 60 and not alone, f"{len(alone)} icons open a line without their number"
