@@ -293,7 +293,8 @@ def test_every_legend_entry_is_drawn_on_the_map_and_every_tile_drawn_is_in_the_l
     words = page.get_text("words")
     heading = next(w for w in words if w[4] == "Tiles")
     turned = page.get_text("dict")["blocks"][0]["lines"][0]["dir"][1] != 0
-    below = (lambda b: b[0] > heading[0] - 1) if turned else (lambda b: b[1] > heading[3] - 1)
+    # the legend starts at the heading's row (its entries run on beside it)
+    below = (lambda b: b[0] > heading[0] - 1) if turned else (lambda b: b[1] > heading[1] - 1)
     board, legend = set(), set()
     for block in page.get_text("dict")["blocks"]:
         for line in block.get("lines", []):
