@@ -322,8 +322,7 @@ def _shape_points(shape: str, cx: float, cy: float, r: float):
     return None
 
 
-# How much wider than its letters a marker of each shape is drawn: a shape narrower than its
-# size where the letters sit (a pentagon's slanting top) needs more.
+# How much wider than its letters each shape is drawn (a pentagon's slanting top needs more)
 LETTER_ROOM = {"pentagon": 1.3, "triangle": 1.7, "diamond": 1.5, "hexagon": 1.15, "shield": 1.2}
 
 
@@ -505,14 +504,12 @@ def _legend_entries(cells, markers, art: Art):
 
 
 def _legend_head(legend, art: Art) -> float:
-    """mm left of the entries for the groups' headings ("Tiles", "Markers", "Players"), each
-    on its group's first row: the entries of every group start at one x."""
+    """mm left of every group's entries: the headings, each on its group's first row."""
     return max((_text_width(heading, art.legend_text, True) for heading, entries in legend if entries),
                default=0.0) + 3.0
 
 
-def _swatch(kind: str, style, art: Art) -> float:
-    """mm: an entry's swatch; a player's marker as wide as its letters, as on the map."""
+def _swatch(kind: str, style, art: Art) -> float:        # mm; a player's as wide as their letters
     return max(5.0, _text_width(style[1], art.min_text, True) + 1.4) if kind == "player" else 5.0
 
 
@@ -521,8 +518,7 @@ def _entry_width(entry, art: Art) -> float:
 
 
 def _legend_order(art: Art, style: dict) -> tuple:
-    """Tiles in the legend in the order map.yaml's look lists them (a type, then its variants;
-    backs after faces), so the designer groups them; by key where the look does not say."""
+    """Tiles in the order look.cells lists them (a type, then its variants; backs last)."""
     names = [name for key, cell in art.look.get("cells", {}).items()
              for name in [cell.get("name", key)] + [v.get("name") for v in cell.get("variants", {}).values()]]
     return (bool(style.get("face_down")), names.index(style["name"]) if style["name"] in names else len(names),
@@ -530,8 +526,7 @@ def _legend_order(art: Art, style: dict) -> tuple:
 
 
 def _legend_rows(entries, room: float, art: Art) -> list[list[tuple[float, tuple]]]:
-    """Entries set one after another in rows `room` mm wide, each as wide as its words (a row
-    holds as many as fit, rather than one per fixed column): [[(x, entry)]]."""
+    """[[(x, entry)]]: entries one after another, each as wide as its words, in rows `room` mm wide."""
     rows, row, used = [], [], 0.0
     for entry in entries:
         wide = _entry_width(entry, art)
