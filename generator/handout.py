@@ -33,7 +33,7 @@ from .errors import ManifestError, Mark, Reporter, display_path, plain_words
 from .fonts import FONT_DIR
 from .schema import INVALID, AnyData, Bool, Choice, Color, Field, Int, ListOf, Spec, Str
 from .render import TEMPLATE_SECONDS, TemplateTimeout, bounded_output, time_limit
-from .handout_icons import icon_png
+from .handout_icons import IconParagraph, icon_aspect, icon_png
 from .sandbox import Sandbox, read_only
 from .version import titled
 from .yamlsrc import load_yaml
@@ -178,7 +178,7 @@ class _Typesetter:
 
     def _heading(self, text, section):
         try:
-            return Paragraph(self._markup(text), self.styles["heading"])
+            return IconParagraph(self._markup(text), self.styles["heading"])
         except glyphs.GlyphError as exc:
             raise ManifestError([_problem(section.value_mark("heading"), f"handout heading: {exc}", GLYPH_HINT)]) from None
         except EXPRESSION_ERRORS as exc:
@@ -211,10 +211,10 @@ class _Typesetter:
 
     # A list or a table is read as one thing: it moves whole to the next column rather than split.
     def _block_bullets(self, value, width):
-        return [KeepTogether([Paragraph(self._markup(v), self.styles["list"], bulletText="\u2022") for v in value])]
+        return [KeepTogether([IconParagraph(self._markup(v), self.styles["list"], bulletText="\u2022") for v in value])]
 
     def _block_steps(self, value, width):
-        return [KeepTogether([Paragraph(self._markup(v), self.styles["list"], bulletText=f"{n}.")
+        return [KeepTogether([IconParagraph(self._markup(v), self.styles["list"], bulletText=f"{n}.")
                               for n, v in enumerate(value, 1)])]
 
     def _block_table(self, table, width):
@@ -245,7 +245,7 @@ class _Typesetter:
         too_wide = {w for w, font in _words(markup, style.fontName)
                     if pdfmetrics.stringWidth(w, font, style.fontSize) > room}
         if not too_wide:
-            return Paragraph(markup, style)
+            return IconParagraph(markup, style)
         usable = room - pdfmetrics.stringWidth("-", "Sans-Bold", style.fontSize)
         for word in too_wide:
             width = pdfmetrics.stringWidth(word, "Sans-Bold", style.fontSize)
@@ -253,7 +253,7 @@ class _Typesetter:
                 raise WordTooLong(f"the word '{word[:30]}{'...' if len(word) > 30 else ''}' ({len(word)} characters) "
                                   f"is too long for the column '{header}' ({room / mm:.1f} mm for text): at "
                                   f"{style.fontSize:g} pt it would be broken across more than {MAX_WORD_LINES} lines")
-        return Paragraph(_hyphenable(markup, too_wide), ParagraphStyle(f"{style.name}-hyphenated", parent=style,
+        return IconParagraph(_hyphenable(markup, too_wide), ParagraphStyle(f"{style.name}-hyphenated", parent=style,
                                                                        embeddedHyphenation=1))
 
     def _table_rows(self, table):
@@ -311,6 +311,7 @@ class _Typesetter:
         text = re.sub(r"\*\*(.+?)\*\*", r"<b>\1</b>", text)
         text = re.sub(r"(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])", r"<i>\1</i>", text)
         _check_nesting(text)
+        text = re.sub(r"(\d) (?=:[a-z0-9][a-z0-9_-]*:)", "\\1\u00a0", text)     # "2 :wood:" never parts
         return re.sub(r":([a-z0-9][a-z0-9_-]*):", self._icon, text)
 
     def _icon(self, match):
@@ -318,8 +319,8 @@ class _Typesetter:
         icon = self.source.icons.get(name)
         if icon is None:
             return match.group(0)
-        path = icon_png(icon, self.rec.accent)
-        return f'<img src="{path}" width="{self.body_pt + 1:g}" height="{self.body_pt + 1:g}" valign="-2"/>'
+        path, height = icon_png(icon, self.rec.accent), self.body_pt + 1
+        return f'<img src="{path}" width="{height * icon_aspect(icon):g}" height="{height:g}" valign="-2"/>'
 
 
 def _unkept(flowable) -> list:
@@ -378,7 +379,7 @@ def _hyphenable(markup: str, words: set[str]) -> str:
 SENTENCE_END = re.compile(r"[.!?:;)\]]['\u2019\u201d\"]?$")
 
 
-class _Sentences(Paragraph):
+class _Sentences(IconParagraph):
     """A paragraph that breaks across columns and pages only between sentences: a reader never
     turns the sheet in the middle of one. With no sentence end that fits, it moves whole."""
 

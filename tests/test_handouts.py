@@ -167,3 +167,53 @@ def test_handout_reads_groups_as_templates_do_and_dashed_ids_in_brackets(tmp_pat
     assert code == 0, err
     text = " ".join(pymupdf.open(tmp_path / "out" / "mini" / "mini-handout.pdf")[0].get_text().split())
     assert "cards 12 / 12 / boards 1 / plain 3" in text, text
+
+
+def _icon_handout(tmp_path, text: str):
+    """Lords of Doomspire copied, with a one-section handout of `text`: its first page."""
+    pack = copy_pack("lords-of-doomspire", tmp_path)
+    (pack / "handout.yaml").write_text(yaml.safe_dump({"title": "Icons", "sections": [
+        {"heading": "Icons", "blocks": [{"text": text}]}]}))
+    code, _, err = run_cli("handout", pack, "--out", tmp_path / "out")
+    assert code == 0, err
+    return pymupdf.open(tmp_path / "out" / pack.name / f"{pack.name}-handout.pdf")[0]
+
+
+def test_a_line_never_starts_with_the_punctuation_set_against_an_icon(tmp_path):
+    """reportlab may break a line on either side of an inline image, space or not; the handout
+    keeps an icon with the ',' or ')' it touches. Run-in words of every length come before the
+    icons, so many an icon meets the end of a line."""
+    text = " ".join(f"{'x' * (n % 7 + 1)} {n} :tier1:, ({n} :tier2:) and" for n in range(60))
+    page = _icon_handout(tmp_path, text)
+    blocks = page.get_text("dict")["blocks"]
+    icons = [b["bbox"] for b in blocks if b["type"] == 1]
+    assert len(icons) == 120
+    opening = []
+    for line in (line for b in blocks for line in b.get("lines", [])):
+        x0, y0, _, y1 = line["bbox"]
+        # PyMuPDF starts a text line after each icon: that one is no line start
+        if not any(abs(b[2] - x0) < 2.5 and b[1] < y1 and y0 < b[3] for b in icons):
+            opening += [line["spans"][0]["text"]] if line["spans"][0]["text"][:1] in ",)" else []
+    assert not opening, opening
+
+
+def test_a_wide_icon_keeps_its_proportions(tmp_path):
+    """Doomspire's tier marks are 1 to 3 signs wide: the handout draws each icon as tall as the
+    text and as wide as its viewBox says, the three tiers in one sign about 4.2 times as wide."""
+    page = _icon_handout(tmp_path, "One :tier1: and all :tiers: and a :food: square.")
+    widths = sorted((b["bbox"][2] - b["bbox"][0]) / (b["bbox"][3] - b["bbox"][1])
+                    for b in page.get_text("dict")["blocks"] if b["type"] == 1)
+    assert widths == pytest.approx([1.0, 29 / 24, 100.73 / 24], abs=0.02)
+
+
+def test_a_count_and_its_icon_stay_on_one_line(tmp_path):
+    """'2 :wood:' is read as one thing: the icon never opens a line apart from its number."""
+    text = " ".join(f"{'x' * (n % 9 + 1)} {n % 10} :tier1: and" for n in range(60))
+    page = _icon_handout(tmp_path, text)
+    blocks = page.get_text("dict")["blocks"]
+    icons = [b["bbox"] for b in blocks if b["type"] == 1]
+    spans = [s for b in blocks for line in b.get("lines", []) for s in line["spans"]]
+    alone = [icon for icon in icons
+             if not any(s["text"].rstrip()[-1:].isdigit() and abs(s["bbox"][2] - icon[0]) < 4
+                        and s["bbox"][1] < icon[3] and icon[1] < s["bbox"][3] for s in spans)]
+    assert len(icons) == 60 and not alone, f"{len(alone)} icons open a line without their number"

@@ -18,7 +18,7 @@ def drawing(game, seed=4):
     svg, _, _ = render_layout(layout, "Title")
     root = ET.fromstring(svg)
     texts = [(float(t.get("y")), "".join(t.itertext())) for t in root.iter(NS + "text")]
-    legend_top = next(y for y, s in texts if s == "Tiles")
+    legend_top = next(y for y, s in texts if s == "Tiles")      # the legend's first row: its heading and entries
     return layout, texts, legend_top
 
 
@@ -27,7 +27,7 @@ def test_the_legend_names_every_tile_drawn_and_nothing_else(game):
     layout, texts, legend_top = drawing(game)
     look = map_data(game)["look"]
     on_board = {s for y, s in texts if y < legend_top}
-    legend = {s for y, s in texts if y > legend_top}
+    legend = {s for y, s in texts if y >= legend_top}
     names = set()
     for style in look["cells"].values():
         names |= {style["name"]} | {v.get("name") for v in style.get("variants", {}).values()}
@@ -45,7 +45,7 @@ def test_the_legend_names_every_tile_drawn_and_nothing_else(game):
 def test_every_marker_kind_placed_is_in_the_legend_with_its_shape(game):
     layout, texts, legend_top = drawing(game)
     look = map_data(game)["look"]
-    legend = {s for y, s in texts if y > legend_top}
+    legend = {s for y, s in texts if y >= legend_top}
     for placement in layout.placements:
         style = look["markers"][placement["kind"]]
         variant = style.get("variants", {}).get(placement.get(style.get("by")), {})
@@ -104,7 +104,7 @@ def test_a_map_of_one_seat_prints_no_owner_badges():
     expected = [str(p["owner"]) for p in layout.placements if "owner" in p]
     expected += [str(c["number"]) for c in layout.cells if "number" in c]
     assert sorted(numbers) == sorted(expected)
-    assert "From this player's set of tiles" not in {s for y, s in texts if y > legend_top}
+    assert "From this player's set of tiles" not in {s for y, s in texts if y >= legend_top}
 
 
 def test_a_separate_reveal_sheet_shows_the_face_down_tiles(tmp_path):
@@ -130,3 +130,21 @@ def test_a_look_of_the_wrong_shape_is_a_message_not_a_traceback(tmp_path):
     path.write_text(path.read_text().replace('labels: {number: "{number}"}', "labels: [number]"))
     code, out, err = run_cli("validate", pack)
     assert code == 1 and "look.labels: must be a mapping" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_wide_cones_board_prints_on_a_landscape_page_larger(paper):
+    """The legend's groups run beside their headings, entries as wide as their words: the Cones
+    drawing is short enough that the page turned draws it about 18 % larger than upright (it was
+    printed upright at 0.64, held by the page width), the map upright on the page."""
+    from generator.impose import Options
+    from generator.maps.output import map_pdf
+    import pymupdf
+    layout = engine.generate("cones-of-dunshire", 1)
+    drawing = render_layout(layout, "Title")
+    size = {"a4": (210, 297), "letter": (215.9, 279.4)}[paper]
+    options = Options(paper=paper, page_width=size[0], page_height=size[1], margin=5, bleed=3.0, marks="none")
+    page = pymupdf.open(stream=map_pdf([layout], [drawing], "Title", options))[0]
+    assert page.rect.width > page.rect.height
+    scale = max(d["rect"].width for d in page.get_drawings()) / (drawing[1] * 72 / 25.4)
+    assert scale > 0.74, f"printed at {scale:.2f}"

@@ -103,6 +103,13 @@ MISSING = re.compile(r"(^|\w[ :]+)(None|null|nan|NaN|undefined)$|(\w[ :]+)(None|
 # the pack's rulebook uses (Lords of Doomspire marks adventure tiers with 1-3 question marks); a
 # '?' after a word and a space ("Tier ?", "Player ?") is a value that was never filled in.
 LOOSE_QUESTION_MARK = re.compile(r"[A-Za-z]+:? \?+(?![?\w])")
+# On a handout or a map, read as prose, every '?' ends a question: a symbol such as Doomspire's
+# tier marks is drawn as a sign there, for "(?, ??, ???)" in a sentence reads as missing text.
+NOT_A_QUESTION = re.compile(r"(?<![A-Za-z'\"\u2019)\]])\?|\?(?=[?\w])")
+
+
+def read_as_prose(pdf: Path) -> bool:
+    return pdf.name.endswith("-handout.pdf") or "-map" in pdf.name
 
 
 def field_names(pack: str) -> set[str]:
@@ -128,7 +135,8 @@ def test_nothing_printed_is_a_missing_value_or_a_field_name(builds):
                          for block in page.get_text("dict")["blocks"] for line in block.get("lines", [])]
                 for text in filter(None, lines):
                     words = set(re.findall(r"[a-z0-9_]+", text))
-                    if MISSING.search(text) or LOOSE_QUESTION_MARK.search(text) or words & names:
+                    loose = (NOT_A_QUESTION if read_as_prose(pdf) else LOOSE_QUESTION_MARK).search(text)
+                    if MISSING.search(text) or loose or words & names:
                         found.append(f"{pdf.name} p{number}: '{text[:60]}'")
     assert not found, f"{paper}:\n" + "\n".join(found[:40])
 
@@ -137,6 +145,10 @@ def test_the_missing_value_rules_catch_what_they_are_for():
     assert LOOSE_QUESTION_MARK.search("Tier ?") and LOOSE_QUESTION_MARK.search("face down · Tier ??")
     assert not LOOSE_QUESTION_MARK.search("How many farms does the Arbiter own?")
     assert not LOOSE_QUESTION_MARK.search("one deck per tier (?, ??, ???)")
+    assert NOT_A_QUESTION.search("one deck per tier (?, ??, ???)") and NOT_A_QUESTION.search("Tier ?")
+    assert NOT_A_QUESTION.search("marks ?? here") and NOT_A_QUESTION.search("what?no")
+    assert not NOT_A_QUESTION.search("Lost your last knight? Keep your castle die")
+    assert not NOT_A_QUESTION.search('Who said "why?" and (really?)')
     assert MISSING.search("Home / Player None") and MISSING.search("{owner}")
     assert not MISSING.search("None open: nobody moves")            # a sentence, not a value
     assert not MISSING.search("Nonesuch")
@@ -281,7 +293,8 @@ def test_every_legend_entry_is_drawn_on_the_map_and_every_tile_drawn_is_in_the_l
     words = page.get_text("words")
     heading = next(w for w in words if w[4] == "Tiles")
     turned = page.get_text("dict")["blocks"][0]["lines"][0]["dir"][1] != 0
-    below = (lambda b: b[0] > heading[0] - 1) if turned else (lambda b: b[1] > heading[3] - 1)
+    # the legend starts at the heading's row (its entries run on beside it)
+    below = (lambda b: b[0] > heading[0] - 1) if turned else (lambda b: b[1] > heading[1] - 1)
     board, legend = set(), set()
     for block in page.get_text("dict")["blocks"]:
         for line in block.get("lines", []):
@@ -332,6 +345,27 @@ def test_no_handout_word_is_broken_across_lines(builds):
             broken += [f"{pack} p{number}: {w[4]!r}" for w in page.get_text("words")
                        if w[4].endswith("-") and len(w[4]) > 2 and w[4] not in written]
     assert not broken, f"{paper}:\n" + "\n".join(broken)
+
+
+@pytest.mark.slow
+def test_no_handout_line_starts_with_punctuation(builds):
+    """reportlab may break a line at either side of an inline icon, space or not: an icon set
+    against punctuation (':gold:,' or '(:tiers:)') can leave ',' or ')' opening the next line.
+    The packs' handouts keep a space on both sides of every icon, so no line opens that way."""
+    paper, folders = builds
+    opening = []
+    for pack, folder in folders.items():
+        for number, page in enumerate(pymupdf.open(folder / f"{pack}-handout.pdf"), 1):
+            blocks = page.get_text("dict")["blocks"]
+            icons = [b["bbox"] for b in blocks if b["type"] == 1]
+            for line in (line for b in blocks for line in b.get("lines", [])):
+                text = "".join(s["text"] for s in line["spans"]).strip()
+                x0, y0, _, y1 = line["bbox"]
+                # PyMuPDF starts a new text line after each icon: that is no line start
+                after_icon = any(abs(b[2] - x0) < 2.5 and b[1] < y1 and y0 < b[3] for b in icons)
+                if text[:1] in tuple(",.;:)]") and not after_icon:
+                    opening.append(f"{pack} p{number}: {text[:40]!r}")
+    assert not opening, f"{paper}:\n" + "\n".join(opening)
 
 
 def table_headers(page, accent: str) -> int:

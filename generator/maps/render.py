@@ -23,8 +23,10 @@ SQUARE = 26.0            # mm side of a drawn square
 FRAME = 8.0              # mm around the cells
 TITLE = 12.0             # mm strip for the title
 LEGEND_ROW = 6.5
-LEGEND_COL = 62.0
+LEGEND_COL = 62.0        # mm: the narrowest drawing is two of these wide (the legend needs room)
 LEGEND_TEXT = 3.2
+LEGEND_SWATCH = 7.0      # mm: an entry's 5 mm swatch and the gap before its words
+LEGEND_GAP = 5.0         # mm between two entries of a row
 MARKER = 5.2             # mm: a marker's size
 MARKER_GAP = 0.6
 MARKER_Y = 7.9            # mm below a cell centre: the marker band, under every label
@@ -320,6 +322,10 @@ def _shape_points(shape: str, cx: float, cy: float, r: float):
     return None
 
 
+# How much wider than its letters each shape is drawn (a pentagon's slanting top needs more)
+LETTER_ROOM = {"pentagon": 1.3, "triangle": 1.7, "diamond": 1.5, "hexagon": 1.15, "shield": 1.2}
+
+
 def _marker(dwg, art: Art, style: dict, owner, cx: float, cy: float, size: float):
     """One marker: its kind's shape, filled with the owner's colour carrying the seat number (or
     role letters), else the kind's colour carrying its icon or letters."""
@@ -363,10 +369,9 @@ def draw_layout(layout: Layout, look: dict, title: str, game=None, reveal: bool 
     cells = [(cell, art.cell_style(cell)) for cell in layout.cells]
     markers = _markers_by_cell(layout, art)
     legend = _legend_entries(cells, markers, art)
-    probe_width = board_size(layout, 0)[0]
-    columns = max(1, int((probe_width - 2 * FRAME) // LEGEND_COL))
-    art.printed_at(print_scale(*board_size(layout, _legend_height(legend, columns, art))[:2]))
-    rows = _legend_height(legend, columns, art)
+    room = board_size(layout, 0)[0] - 2 * FRAME
+    art.printed_at(print_scale(*board_size(layout, _legend_height(legend, room, art))[:2]))
+    rows = _legend_height(legend, room, art)
     width, height, dx, dy = board_size(layout, rows)
     dwg = svgwrite.Drawing(size=(f"{width:.2f}mm", f"{height:.2f}mm"), viewBox=f"0 0 {width:.2f} {height:.2f}",
                            profile="full", debug=False)
@@ -378,7 +383,7 @@ def draw_layout(layout: Layout, look: dict, title: str, game=None, reveal: bool 
         _draw_cell(dwg, art, layout, cell, style, cx + dx, cy + dy, markers.get(layout.coord(cell), []))
     top = height - rows * LEGEND_ROW - 2
     for heading, entries in legend:
-        top = _draw_legend(dwg, art, heading, entries, top, columns)
+        top = _draw_legend(dwg, art, heading, entries, top, _legend_head(legend, art), room)
     return dwg.tostring(), width, height
 
 
@@ -416,7 +421,10 @@ def _cell_rows(art: Art, layout: Layout, cell: dict, style: dict, markers) -> tu
         labels = ["face down"] + labels
     size = max(2.7, art.min_text)
     rows = _lines(" · ".join(labels), size, box_w, False, " · ") if labels else []
-    msize = min(max(MARKER, 2.0 * art.min_text), 7.0, (box_w - 2) / max(1, len(markers)) - MARKER_GAP)
+    # a marker wide enough for the letters it carries ("Wr1" at the smallest printed size)
+    letters = max((_text_width(owner[1] if owner else style.get("text", ""), art.min_text, True)
+                   * LETTER_ROOM.get(style.get("shape", "circle"), 1.0) for style, owner in markers), default=0.0)
+    msize = min(max(MARKER, 2.0 * art.min_text, letters + 1.4), 7.0, (box_w - 2) / max(1, len(markers)) - MARKER_GAP)
     return rows, max(3.0, art.min_text), size, (msize if markers else 0.0)
 
 
@@ -479,7 +487,7 @@ def _draw_cell(dwg, art: Art, layout: Layout, cell: dict, style: dict, cx: float
 def _legend_entries(cells, markers, art: Art):
     """[(heading, [(kind, style, text)])] for what the map shows: tiles, markers, players."""
     tiles, seen = [], set()
-    for _, style in sorted(cells, key=lambda cs: cs[1]["key"]):
+    for _, style in sorted(cells, key=lambda cs: _legend_order(art, cs[1])):
         if style["key"] not in seen:
             seen.add(style["key"])
             tiles.append(("tile", style, style.get("legend", style["name"])))
@@ -490,37 +498,59 @@ def _legend_entries(cells, markers, art: Art):
             if owner:
                 owners.setdefault(owner[2], owner)
     marks = [("marker", style, style.get("legend", name)) for name, style in sorted(kinds.items())]
-    players = [("player", owner, f"{owner[1]} = {name}" if owner[1] != name else name)
+    players = [("player", owner, name)                # the swatch carries the number or letters
                for name, owner in sorted(owners.items(), key=lambda kv: kv[1][1])]
-    tags = "number" if all(owner[1].isdigit() for _, owner in owners.items()) else "letters"
-    return [("Tiles", tiles), ("Markers", marks), (f"Players (marker colour and {tags})", players)]
+    return [("Tiles", tiles), ("Markers", marks), ("Players", players)]
 
 
-def _legend_rows(entries, columns: int, art: Art) -> list[list[tuple[int, tuple]]]:
-    """Entries placed in rows of `columns` slots: a long entry takes as many slots as it needs."""
-    rows, row, used = [], [], 0
+def _legend_head(legend, art: Art) -> float:
+    """mm left of every group's entries: the headings, each on its group's first row."""
+    return max((_text_width(heading, art.legend_text, True) for heading, entries in legend if entries),
+               default=0.0) + 3.0
+
+
+def _swatch(kind: str, style, art: Art) -> float:        # mm; a player's as wide as their letters
+    return max(5.0, _text_width(style[1], art.min_text, True) + 1.4) if kind == "player" else 5.0
+
+
+def _entry_width(entry, art: Art) -> float:
+    return _swatch(entry[0], entry[1], art) + LEGEND_SWATCH - 5.0 + _text_width(entry[2], art.legend_text, False)
+
+
+def _legend_order(art: Art, style: dict) -> tuple:
+    """Tiles in the order look.cells lists them (a type, then its variants; backs last)."""
+    names = [name for key, cell in art.look.get("cells", {}).items()
+             for name in [cell.get("name", key)] + [v.get("name") for v in cell.get("variants", {}).values()]]
+    return (bool(style.get("face_down")), names.index(style["name"]) if style["name"] in names else len(names),
+            style["key"])
+
+
+def _legend_rows(entries, room: float, art: Art) -> list[list[tuple[float, tuple]]]:
+    """[[(x, entry)]]: entries one after another, each as wide as its words, in rows `room` mm wide."""
+    rows, row, used = [], [], 0.0
     for entry in entries:
-        span = min(columns, math.ceil((9 + _text_width(entry[2], art.legend_text, False)) / LEGEND_COL))
-        if used + span > columns and row:
+        wide = _entry_width(entry, art)
+        if row and used + wide > room:
             rows.append(row)
-            row, used = [], 0
+            row, used = [], 0.0
         row.append((used, entry))
-        used += span
+        used += wide + LEGEND_GAP
     return rows + ([row] if row else [])
 
 
-def _legend_height(legend, columns: int, art: Art) -> int:
-    return sum(len(_legend_rows(entries, columns, art)) + 1 for _, entries in legend if entries)
+def _legend_height(legend, room: float, art: Art) -> int:
+    head = _legend_head(legend, art)
+    return sum(len(_legend_rows(entries, room - head, art)) for _, entries in legend if entries)
 
 
-def _draw_legend(dwg, art: Art, heading: str, entries, top: float, columns: int) -> float:
+def _draw_legend(dwg, art: Art, heading: str, entries, top: float, head: float, room: float) -> float:
     if not entries:
         return top
-    dwg.add(_text(dwg, FRAME, top + 4, heading, 3.2, anchor="start", color=art.ink, bold=True, floor=art.min_text))
-    top += LEGEND_ROW
-    for row in _legend_rows(entries, columns, art):
-        for slot, (kind, style, text) in row:
-            _legend_entry(dwg, art, kind, style, text, FRAME + slot * LEGEND_COL, top)
+    dwg.add(_text(dwg, FRAME, top + 3.9, heading, art.legend_text, anchor="start", color=art.ink, bold=True,
+                  floor=art.min_text))
+    for row in _legend_rows(entries, room - head, art):
+        for x, (kind, style, text) in row:
+            _legend_entry(dwg, art, kind, style, text, FRAME + head + x, top)
         top += LEGEND_ROW
     return top
 
@@ -534,9 +564,16 @@ def _legend_entry(dwg, art: Art, kind: str, style, text: str, x: float, y: float
             dwg.add(icon)
     elif kind == "marker":         # the kind's shape; owned kinds drawn blank (colour = owner)
         dwg.add(_marker(dwg, art, style, None if style.get("fill") else ("#ffffff", "", ""), x + 2.5, y + 2.5, 5))
-    else:
-        dwg.add(_marker(dwg, art, {"shape": "circle"}, style, x + 2.5, y + 2.5, 5))
-    dwg.add(_text(dwg, x + 7, y + 3.9, text, art.legend_text, anchor="start", color=art.ink))
+    else:                          # a player: a pill of their colour as wide as their letters
+        fill, letters, _ = style
+        wide = _swatch(kind, style, art)
+        dwg.add(dwg.rect(insert=(x, y), size=(round(wide, 3), 5), rx=2.5, fill=fill,
+                         stroke=art.ink if not _dark(fill) else "#ffffff", stroke_width=0.35))
+        size = max(2.5, art.min_text)
+        dwg.add(_text(dwg, x + wide / 2, y + 2.5 + size * 0.36, letters, size, color=_on(fill, art), bold=True,
+                      floor=art.min_text))
+    words = x + _swatch(kind, style, art) + LEGEND_SWATCH - 5.0
+    dwg.add(_text(dwg, words, y + 3.9, text, art.legend_text, anchor="start", color=art.ink))
 
 
 def standalone_svg(body: str, width: float, height: float) -> str:
