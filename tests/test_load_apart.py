@@ -125,3 +125,9 @@ def test_items_pickle_as_their_fields():
     item = manifest.Item("a", 2, {"title": "T"}, None, manifest.Mark("f.yaml", 3, 4))
     assert item.__reduce__() == (manifest.Item, ("a", 2, {"title": "T"}, None, manifest.Mark("f.yaml", 3, 4)))
     assert pickle.loads(pickle.dumps(item)) == item
+
+
+def test_the_readme_states_the_bound():
+    """README, Large decks: 'more than 1 MB' of YAML files and spreadsheets is loaded apart."""
+    assert manifest.LOAD_APART_ABOVE == 1 << 20
+    assert "come to more than 1 MB is read in a forked child" in " ".join((ROOT / "README.md").read_text().split())
