@@ -5,6 +5,7 @@ pack that has errors.
 """
 from __future__ import annotations
 
+import contextlib
 import gzip
 import io
 import itertools
@@ -18,7 +19,7 @@ from pathlib import Path
 
 import yaml
 
-from . import art, confine, templating
+from . import apart, art, confine, templating
 from .confine import UNREADABLE, resolve_inside
 from .errors import Mark, ManifestError, Problem, Reporter, display_path, os_error_text
 from .fonts import activate, library
@@ -243,11 +244,48 @@ def list_packs(components_dir: Path) -> list[Path]:
     return sorted(p.parent for p in components_dir.glob("*/game.yaml"))
 
 
-@paused_gc()
+LOAD_APART_ABOVE = 1 << 20    # bytes of a pack's sources: above, it is loaded in a forked child (apart.py)
+SOURCE_SUFFIXES = (".yaml", ".csv", ".xlsx", ".xlsm", ".ods")
+
+
 def load_pack(root: Path, reporter: Reporter | None = None) -> Game:
-    """Load and check a whole pack; raise ManifestError listing every problem."""
+    """Load and check a whole pack; raise ManifestError listing every problem. A large pack is
+    loaded in a forked child that sends back the model and the problems: the scraps of
+    reading it never take room in this process (50,000 cards: 130 MB)."""
     rep = reporter or Reporter()
     root = Path(root).resolve()
+    loaded = apart.result_of(lambda: _loaded(root)) if _source_bytes(root) > LOAD_APART_ABOVE else None
+    if loaded is None:
+        return _load_pack(root, rep)
+    game, problems = loaded
+    for problem in problems:
+        (rep.warn if problem.warning else rep.error)(problem.mark, problem.message, problem.hint)
+    rep.raise_if_errors()
+    activate(pack_library(root, Reporter()))     # as the child did; its problems came with the rest
+    return game
+
+
+def _loaded(root: Path) -> tuple[Game | None, list[Problem]]:
+    """In the child: the model (None when the pack has errors) and every problem told."""
+    rep = Reporter()
+    try:
+        return _load_pack(root, rep), rep.problems
+    except ManifestError as exc:
+        return None, exc.problems
+
+
+def _source_bytes(root: Path) -> int:
+    """The size of the files a pack's components are read from: its YAML files, and the
+    spreadsheets beside them and one folder down."""
+    with contextlib.suppress(OSError):
+        files = [*root.glob("*.yaml"), *(p for pattern in ("*", "*/*") for p in root.glob(pattern)
+                                         if p.suffix.lower() in SOURCE_SUFFIXES[1:])]
+        return sum(p.stat().st_size for p in files if p.is_file())
+    return 0
+
+
+@paused_gc()
+def _load_pack(root: Path, rep: Reporter) -> Game:
     game_file = root / "game.yaml"
     raw = load_pack_yaml(game_file, root, rep)
     game_rec = GAME_SPEC.check(raw, Mark(display_path(game_file), 1, 1), rep, "") if raw is not None else INVALID

@@ -29,13 +29,18 @@ class Icon:
     markup: str          # the icon's SVG elements, already checked and serialised
 
 
-@dataclass
+@dataclass(slots=True)     # one per card: 50,000 in a large deck
 class Item:
     id: str
     copies: int
     data: dict
     player: Player | None
     mark: Mark
+
+    def __reduce__(self):
+        """Pickled as its fields (apart.py sends a loaded pack back): unpickling makes no
+        state dict to drop, which would leave a hole in the heap beside every item."""
+        return Item, (self.id, self.copies, self.data, self.player, self.mark)
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import math
+import os
 import re
 from collections import Counter
 from typing import Callable
@@ -56,6 +57,27 @@ def write_without_repeated_keys(pdf: memoryview, write: Callable) -> None:
     pdf.release()
 
 
+COPY_PIECE = 1 << 20
+
+
+def copy_without_repeated_keys(source: str, target: str) -> None:
+    """without_repeated_keys of the PDF file `source`, written to `target` a piece at a time.
+    A piece ends after its last 'endobj': a resource dictionary lies inside one object, so none
+    is cut in two (one that never ends is carried on whole, as before)."""
+    with open(source, "rb") as pdf, open(target, "wb") as out:
+        carried = b""
+        while True:
+            piece = pdf.read(COPY_PIECE)
+            text = carried + piece
+            end = text.rfind(b"endobj")
+            cut = len(text) if not piece else end + len(b"endobj") if end >= 0 else 0
+            if cut:
+                write_without_repeated_keys(memoryview(text)[:cut], out.write)
+            carried = text[cut:]
+            if not piece:
+                return
+
+
 def _deduped(match) -> bytes:
     """A resource dictionary (a match of _RESOURCE_DICT in bytes) with each repeated entry
     blanked out with spaces."""
@@ -92,6 +114,20 @@ class _Sink(io.BytesIO):
 
     def write(self, data):
         return 0 if self.closed else super().write(data)
+
+
+class _FileSink:
+    """The PDF's bytes, written to a file as cairo makes them (a chunk of 50,000 cards is 16 MB
+    that a buffer held until the end); quiet after closing, like _Sink."""
+
+    def __init__(self, path: str):
+        self.file = open(path, "wb", buffering=1 << 16)
+
+    def write(self, data):
+        return 0 if self.file.closed else self.file.write(data)
+
+    def close(self) -> None:
+        self.file.close()
 
 
 def new_context(surface) -> cairo.Context:
@@ -131,7 +167,7 @@ class PdfWriter:
             return self._write(sheets, progress, into)
 
     def _write(self, sheets: list[Sheet], progress: Callable[[int], None] | None, into: str | None) -> bytes | None:
-        buffer = _Sink()
+        buffer = _Sink() if into is None else _FileSink(into + ".cairo")
         first = sheets[0]
         surface = cairo.PDFSurface(buffer, first.width * PT_PER_MM, first.height * PT_PER_MM)
         surface.set_metadata(cairo.PDF_METADATA_TITLE, self.title)
@@ -157,9 +193,9 @@ class PdfWriter:
                 progress(len(sheet.placements))
         surface.finish()
         if into is not None:
-            with open(into, "wb") as handle:
-                write_without_repeated_keys(buffer.getbuffer(), handle.write)
             buffer.close()
+            copy_without_repeated_keys(into + ".cairo", into)
+            os.remove(into + ".cairo")
             return None
         pdf = buffer.getvalue()
         buffer.close()          # one copy of the PDF at a time (a deck of art: 100s of MB)

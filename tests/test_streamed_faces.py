@@ -119,3 +119,19 @@ def test_look_alike_faces_made_from_other_data_are_drawn_once_only_where_the_doc
     _, kept = _built(pack, tmp_path / "kept", monkeypatch, streamed=False, split=False)
     _, streamed = _built(pack, tmp_path / "streamed", monkeypatch, streamed=True, split=False)
     assert _forms(kept["deck-sheets.pdf"]) == _forms(streamed["deck-sheets.pdf"]) + 1   # the two fronts: one form
+
+
+@pytest.mark.parametrize("piece", [7, 40, 64, 1 << 20])
+def test_a_part_copied_piece_by_piece_is_blanked_as_a_whole(piece, tmp_path, monkeypatch):
+    """cairo writes a chunk to a file as it draws; the copy without repeated resource keys reads
+    it a piece at a time, cut after an 'endobj', so no dictionary is split across two pieces."""
+    from generator import pdfwrite
+    objects = [b"%d 0 obj << /Resources << /XObject << /x6 6 0 R /x6 6 0 R /x%d %d 0 R /x6 6 0 R >> >> >>\nendobj\n"
+               % (n, n, n) for n in range(1, 30)]
+    pdf = b"%PDF-1.5\n" + b"".join(objects) + b"stream\x00\xffendob\nendstream\n%%EOF\n"
+    (tmp_path / "part.pdf.cairo").write_bytes(pdf)
+    monkeypatch.setattr(pdfwrite, "COPY_PIECE", piece)
+    pdfwrite.copy_without_repeated_keys(str(tmp_path / "part.pdf.cairo"), str(tmp_path / "part.pdf"))
+    copied = (tmp_path / "part.pdf").read_bytes()
+    assert copied == pdfwrite.without_repeated_keys(pdf)
+    assert copied.count(b"/x6 6 0 R") == 29 and len(copied) == len(pdf)
