@@ -135,8 +135,8 @@ def impose_runs(runs: list[Run], opts: Options, title: str = "") -> list[Sheet]:
             if ticks is None:
                 _add_marks(target, mirrored, block, opts.marks)
                 continue
-            target.lines += [_mirrored_line(line, W, H, flip) for line in ticks[0]]   # the room round
-            target.ticks += [_mirrored_line(line, W, H, flip) for line in ticks[1]]   # the backs is the fronts', mirrored
+            target.lines += _mirrored_lines(ticks[0], W, H, flip)   # the room round the backs
+            target.ticks += _mirrored_lines(ticks[1], W, H, flip)   # is the fronts', mirrored
         if fold and two:
             front.fold_x = W / 2
         front.groups = _group_keys(b for b in blocks)
@@ -200,7 +200,7 @@ def _add_marks(sheet: Sheet, placements: list[Placement], block: _Block, marks: 
     if marks == "none" or not placements:
         return None
     if block.run.rectangular and not sum(block.gutter) and room is not None:
-        ticks = _ticks(placements, *room)
+        ticks = _ticks_alike(placements, *room)
         if ticks is not None:
             sheet.lines += ticks[0]
             sheet.ticks += ticks[1]
@@ -247,6 +247,31 @@ def _cut_mark(start, end, gap, length, marks, line):
 TICK_CLEAR = 1.0     # a tick stops this far short of the trim: a cut 1 mm wide of it leaves none on the face
 TICK_LENGTH = 3.0    # ... and is this long where the room allows
 TICK_SHORTEST = 1.5  # shorter than this it would not be seen: the outline is drawn instead
+
+
+_TICKS: dict = {}
+_MIRRORED: dict = {}
+
+
+def _ticks_alike(placements: list[Placement], area, taken) -> tuple[list, list] | None:
+    """_ticks, worked out once for the sheets of a long run that lie alike: they then share one
+    set of line tuples (50,000 cards: 11,000 sheets' own copies were ~80 MB)."""
+    key = (area, tuple(taken), tuple((p.x, p.y, p.w, p.h, p.bleed) for p in placements))
+    if key not in _TICKS:
+        if len(_TICKS) > 256:
+            _TICKS.clear()
+        _TICKS[key] = _ticks(placements, area, taken)
+    return _TICKS[key]
+
+
+def _mirrored_lines(lines: list, page_w: float, page_h: float, duplex: str) -> tuple:
+    """The lines mirrored for the backs, shared by the backs that lie alike (as _ticks_alike)."""
+    key = (tuple(lines), page_w, page_h, duplex)
+    if key not in _MIRRORED:
+        if len(_MIRRORED) > 256:
+            _MIRRORED.clear()
+        _MIRRORED[key] = tuple(_mirrored_line(line, page_w, page_h, duplex) for line in lines)
+    return _MIRRORED[key]
 
 
 def _ticks(placements: list[Placement], area, taken) -> tuple[list, list] | None:
