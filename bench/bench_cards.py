@@ -4,8 +4,7 @@ with drawing the same cards straight onto a PDF with reportlab's canvas (the flo
     python bench/bench_cards.py [--cards 1000 10000 50000] [--rounds 3] [--only build load ...]
 
 Each card has a title shrunk to fit, a kind line, a cost in a disc, six lines of body text with
-an inline icon, and the pack's one shared back; A4, 3 mm bleed, long-edge duplex, cut guides
-(with --marks crop, rounded cards on shared cuts get their dashed outlines, not crop marks).
+an inline icon, and the pack's one shared back; A4, 3 mm bleed, crop marks, long-edge duplex.
 
 Contenders, run as separate commands in interleaved rounds (round 1 runs each once, then round
 2 ...), so a burst of other work on the shared machine falls on all of them alike:
@@ -13,7 +12,7 @@ Contenders, run as separate commands in interleaved rounds (round 1 runs each on
 - `validate`: `pnpgen validate` (loads, renders and checks every face; draws nothing);
 - `build`: `pnpgen build` (the whole command);
 - `floor`: the same cards drawn with reportlab with the same work as pnpgen's deck: backs, kind
-  line, cost disc, the cards' dashed cut outlines (white under black, as pnpgen draws them), bleed and clip, the inline icon as a path, shrink-to-fit, and
+  line, cost disc, crop marks, bleed and clip, the inline icon as a path, shrink-to-fit, and
   duplex order (the shared back drawn once as a form and painted per back page, mirrored for
   long-edge duplex);
 - `old floor`: the first floor (no backs, kind line, cost disc, marks or bleed, `*` for the
@@ -188,7 +187,6 @@ def measured(args: list[str]) -> dict:
 MM = 72 / 25.4
 PAGE_W, PAGE_H, CARD_W, CARD_H, BLEED = 210.0, 297.0, 63.0, 88.0, 3.0
 LEFT, TOP, COLS, ROWS = 10.5, 15.0, 3, 3          # where pnpgen's imposition puts a 3 x 3 block
-CORNER = 3.0                                       # a card's corner radius (kinds.py)
 PAPER, BAND, INK = (0.969, 0.945, 0.890), (0.208, 0.345, 0.431), (0.133, 0.133, 0.133)
 GEM = [[(6, 3), (18, 3), (22, 9), (12, 21), (2, 9)], [(6, 3), (9, 9), (15, 9), (18, 3)],
        [(2, 9), (22, 9)], [(9, 9), (12, 21), (15, 9)]]      # icons/gem.svg's path, in its 24-unit box
@@ -212,7 +210,6 @@ class Floor:
         self.ascent, self.cap = face.ascent / 1000, face.capHeight / 1000
         self.c = canvas.Canvas(str(out), pagesize=(PAGE_W * MM, PAGE_H * MM), initialFontName="Sans")
         self.back_drawn = False
-        self.outlines: dict[tuple, object] = {}        # (rows, cols, back) -> the page's outline path
 
     def deck(self, cards: list[dict]) -> None:
         for number, start in enumerate(range(0, len(cards), COLS * ROWS), 1):
@@ -252,25 +249,23 @@ class Floor:
         c0.showPage()
 
     def marks(self, rows: int, cols: int, back: bool) -> None:
-        """The cut guides pnpgen draws for rounded cards on shared cuts: each card's outline (a
-        rectangle with 3 mm corners), stroked white at 0.5 pt, then dashed black at 0.25 pt."""
         c = self.c
-        path = self.outlines.get((rows, cols, back))
-        if path is None:            # made once per layout (pnpgen keeps a layout's marks too)
-            left = LEFT + (COLS - cols) * CARD_W if back else LEFT
-            path = self.outlines[rows, cols, back] = c.beginPath()
-            for row in range(rows):
-                for col in range(cols):
-                    x, y = left + col * CARD_W, TOP + row * CARD_H
-                    path.roundRect(x * MM, (PAGE_H - y - CARD_H) * MM, CARD_W * MM, CARD_H * MM, CORNER * MM)
-        c.setStrokeColorRGB(1, 1, 1)
-        c.setLineWidth(0.5)
-        c.drawPath(path, stroke=1, fill=0)
-        c.setStrokeColorRGB(0, 0, 0)
+        left = LEFT + (COLS - cols) * CARD_W if back else LEFT
+        right, bottom = left + cols * CARD_W, TOP + rows * CARD_H
         c.setLineWidth(0.25)
-        c.setDash([1.2 * MM, 0.8 * MM])
+        c.setStrokeColorRGB(0, 0, 0)
+        path = c.beginPath()
+        for i in range(cols + 1):
+            x = left + i * CARD_W
+            for y0 in (TOP - BLEED - 3.5, bottom + BLEED + 1.5):
+                path.moveTo(x * MM, (PAGE_H - y0) * MM)
+                path.lineTo(x * MM, (PAGE_H - y0 - 2) * MM)
+        for i in range(rows + 1):
+            y = TOP + i * CARD_H
+            for x0 in (left - BLEED - 2.5, right + BLEED + 0.5):
+                path.moveTo(x0 * MM, (PAGE_H - y) * MM)
+                path.lineTo((x0 + 2) * MM, (PAGE_H - y) * MM)
         c.drawPath(path, stroke=1, fill=0)
-        c.setDash([])
 
     def front(self, card: dict) -> None:
         c = self.c
@@ -476,7 +471,7 @@ def run_size(cards: int, rounds: int, only: list[str] | None = None) -> None:
 def report(cards: int, rounds: int, runs: dict, sizes: dict, loads: list[float]) -> None:
     def stat(name, key, how):
         return how([r[key] for r in runs[name]])
-    print(f"\n{cards:,} distinct cards, shared back, A4, 3 mm bleed, cut outlines, long-edge duplex; "
+    print(f"\n{cards:,} distinct cards, shared back, A4, 3 mm bleed, crop marks, long-edge duplex; "
           f"{rounds} interleaved rounds, min / median")
     print(f"{'':10} {'CPU s':>13} {'wall s':>13} {'cards/s (wall)':>15} {'tree RSS MB':>13} {'tree PSS MB':>13} "
           f"{'largest MB':>10} {'PDF MB':>7}")
