@@ -57,7 +57,7 @@ def _child(job: Callable, write: int, parent: int) -> None:
     heap about to vanish, no buffered output of the parent's written twice)."""
     status = 1
     try:
-        _die_with(parent)
+        die_with(parent)
         result = job()
         with os.fdopen(write, "wb", buffering=PIPE_BUFFER) as stream:
             pickle.dump((result,), stream, protocol=pickle.HIGHEST_PROTOCOL)
@@ -68,8 +68,9 @@ def _child(job: Callable, write: int, parent: int) -> None:
         os._exit(status)
 
 
-def _die_with(parent: int) -> None:
-    """SIGKILL to this child when its parent ends (Linux); the parent gone already: end now."""
+def die_with(parent: int) -> None:
+    """SIGKILL to this process when its parent ends (Linux); the parent gone already: end now.
+    (parallel.py's drawing workers use it too.)"""
     with contextlib.suppress(OSError, AttributeError):
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     if os.getppid() != parent:

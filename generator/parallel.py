@@ -15,10 +15,10 @@ import io
 import multiprocessing
 import multiprocessing.connection
 import os
-import signal
 import tempfile
 
 from . import interrupt
+from .apart import die_with
 from .errors import BuildError
 
 MIN_PAGES_PER_CHUNK = 8      # below this, forking costs more than it saves
@@ -120,9 +120,6 @@ def start_workers(ctx, target, indices, pipes: list, workers: list) -> None:
         workers.append(worker)
 
 
-PR_SET_PDEATHSIG = 1
-
-
 def _worker_main(target, parent: int, index: int, send, read_ends: list) -> None:
     """A worker's whole life. It holds no read end of any pipe (a worker that held its own once
     waited for ever to send a large PDF to a parent killed with SIGKILL), it dies with its
@@ -131,21 +128,12 @@ def _worker_main(target, parent: int, index: int, send, read_ends: list) -> None
     for pipe in read_ends:
         pipe.close()
     try:
-        _die_with(parent)
+        die_with(parent)
         target(index, send)
     except interrupt.Interrupted:
         pass
     finally:
         interrupt.hold()        # a SIGTERM while exiting is only noted
-
-
-def _die_with(parent: int) -> None:
-    """SIGKILL to this process when its parent ends (Linux); gone already: end now."""
-    with contextlib.suppress(OSError, AttributeError):
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-    if os.getppid() != parent:
-        os._exit(1)
 
 
 @contextlib.contextmanager
