@@ -209,11 +209,8 @@ def _add_marks(sheet: Sheet, placements: list[Placement], block: _Block, marks: 
         sheet.outlines += placements          # cut along each outline
         return None
     key = (marks, block.gutter, tuple((p.x, p.y, p.w, p.h, p.bleed) for p in placements))
-    if key not in _MARKS:                     # the sheets of a long run are alike
-        if len(_MARKS) > 256:
-            _MARKS.clear()
-        _MARKS[key] = _crop_marks(placements, block.gutter, marks)
-    sheet.lines += _MARKS[key]
+    # the sheets of a long run are alike
+    sheet.lines += _remembered(_MARKS, key, lambda: _crop_marks(placements, block.gutter, marks))
     return None
 
 
@@ -257,21 +254,22 @@ def _ticks_alike(placements: list[Placement], area, taken) -> tuple[list, list] 
     """_ticks, worked out once for the sheets of a long run that lie alike: they then share one
     set of line tuples (50,000 cards: 11,000 sheets' own copies were ~80 MB)."""
     key = (area, tuple(taken), tuple((p.x, p.y, p.w, p.h, p.bleed) for p in placements))
-    if key not in _TICKS:
-        if len(_TICKS) > 256:
-            _TICKS.clear()
-        _TICKS[key] = _ticks(placements, area, taken)
-    return _TICKS[key]
+    return _remembered(_TICKS, key, lambda: _ticks(placements, area, taken))
 
 
 def _mirrored_lines(lines: list, page_w: float, page_h: float, duplex: str) -> tuple:
     """The lines mirrored for the backs, shared by the backs that lie alike (as _ticks_alike)."""
     key = (tuple(lines), page_w, page_h, duplex)
-    if key not in _MIRRORED:
-        if len(_MIRRORED) > 256:
-            _MIRRORED.clear()
-        _MIRRORED[key] = tuple(_mirrored_line(line, page_w, page_h, duplex) for line in lines)
-    return _MIRRORED[key]
+    return _remembered(_MIRRORED, key, lambda: tuple(_mirrored_line(line, page_w, page_h, duplex) for line in lines))
+
+
+def _remembered(cache: dict, key, make):
+    """cache[key], made once; the cache emptied when it passes 256 layouts (a build has a few)."""
+    if key not in cache:
+        if len(cache) > 256:
+            cache.clear()
+        cache[key] = make()
+    return cache[key]
 
 
 def _ticks(placements: list[Placement], area, taken) -> tuple[list, list] | None:
