@@ -1,6 +1,6 @@
 """generator/ as the style asks: imports run one way, down the pipeline, with no cycle, whether
 a module imports at its top or inside a function (cli <-> export.command and manifest <->
-sheets_source once did)."""
+sheets_source once did), and no module over the style's ~600 lines."""
 from __future__ import annotations
 
 import ast
@@ -11,6 +11,10 @@ PACKAGE = ROOT / "generator"
 # Cycles inside svgdraw/ (compiler -> draw -> images -> compiler) belong to the drawing rework
 # of issue 29 (speed-draw); listed here so this test holds the rest of the package meanwhile.
 ELSEWHERE = {frozenset({"generator.svgdraw.compiler", "generator.svgdraw.draw", "generator.svgdraw.images"})}
+MAX_LINES = 600
+# build.py's document loop is being reworked for memory (issue 29, placements page by page):
+# its length is settled there, not here.
+LONG_MEANWHILE = {"generator.build"}
 
 
 def modules() -> dict:
@@ -104,3 +108,15 @@ def test_imports_are_read_as_python_resolves_them():
     assert "generator.cli_common" in edges["generator.export.command"]
     assert "generator.cli" not in edges["generator.export.command"]
     assert "generator.workdir" in edges["generator.fonts"] and "generator" not in edges["generator.fonts"]
+
+
+def test_no_module_is_over_600_lines():
+    long = {name: n for name, path in modules().items()
+            if name not in LONG_MEANWHILE and (n := len(path.read_text().splitlines())) > MAX_LINES}
+    assert long == {}
+
+
+def test_manifest_reads_items_and_icons_through_their_own_modules():
+    edges = graph()
+    assert {"generator.items", "generator.icons"} <= edges["generator.manifest"]
+    assert "generator.manifest" not in edges["generator.items"] | edges["generator.icons"]
