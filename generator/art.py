@@ -13,7 +13,6 @@ cairo is not needed here.
 """
 from __future__ import annotations
 
-import difflib
 import hashlib
 import io
 import os
@@ -26,7 +25,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from . import confine
-from .errors import os_error_text
+from .errors import close_to, os_error_text
 
 MAX_BYTES = 8 * 1024 * 1024          # one image file (the bound data: URLs have had since 2024)
 MAX_PIXELS = 40_000_000              # after decoding: a 40 MP image is 160 MB of RGBA
@@ -124,7 +123,7 @@ def _inside(root: Path, rel: str) -> Path:
     if not exists:
         if not confine.inside(path, root):
             raise ArtError(f"image '{rel[:80]}' points outside the game pack; images are files inside it")
-        close = difflib.get_close_matches(rel, pack_images(root), 3, 0.5)
+        close = close_to(rel, pack_images(root), 3, 0.5)
         hint = f"did you mean {' or '.join(repr(c) for c in close)}?" if close else \
             "put the file in the pack folder and give its path from there, e.g. 'art/goblin.jpg'"
         raise ArtError(f"image '{rel[:80]}' not found in the game pack; {hint}")

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import csv
 import datetime
-import difflib
 import io
 import re
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 from xml.parsers import expat
+
+from .errors import did_you_mean
 
 MB = 1024 * 1024
 MAX_FILE_BYTES = 64 * MB        # a 100,000-row sheet of ten columns is about 10 MB as a file
@@ -340,8 +341,7 @@ def sheet_name(names: list[str], wanted: str | None) -> str:
     if wanted is None:
         return names[0]
     if wanted not in names:
-        close = difflib.get_close_matches(wanted, names, 1)
-        hint = f"did you mean '{close[0]}'?" if close else f"its sheets: {', '.join(names)}"
+        hint = did_you_mean(wanted, names, f"its sheets: {', '.join(names)}")
         raise SheetError(f"no sheet named '{wanted}'", hint)
     return wanted
 

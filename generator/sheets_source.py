@@ -10,14 +10,13 @@ located mappings a YAML list gives, and go through the same checks after that.
 from __future__ import annotations
 
 import datetime
-import difflib
 import hashlib
 import re
 from pathlib import Path
 
 from . import sheets_read, yamlsrc
 from .confine import UNREADABLE, resolve_inside
-from .errors import Mark, Reporter, display_path, os_error_text
+from .errors import Mark, Reporter, did_you_mean, display_path, os_error_text
 from .schema import AnyData, Field, ListOf, Spec, Str, Type
 from .sheets_read import FormulaWithoutResult, SheetError, blank as _blank
 from .yamlsrc import SrcDict, SrcList
@@ -254,10 +253,9 @@ def _columns(row: list, fields: dict, file: str, sheet: str, rep: Reporter) -> d
             continue
         mark = CellMark(file, 1, index + 1, sheet, name)
         if name not in known:
-            close = difflib.get_close_matches(name, known, 1, 0.6)
             rep.error(mark, f"'{name}' is not a field of this group",
-                      f"did you mean '{close[0]}'?" if close else
-                      f"name the column after one of {', '.join(known)}, or start it with # to keep it as a note")
+                      did_you_mean(name, known, f"name the column after one of {', '.join(known)}, "
+                                                "or start it with # to keep it as a note"))
             ok = False
         elif name in columns.values():
             rep.error(mark, f"column '{name}' appears twice", "keep one of them")

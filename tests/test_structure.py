@@ -120,3 +120,24 @@ def test_manifest_reads_items_and_icons_through_their_own_modules():
     edges = graph()
     assert {"generator.items", "generator.icons"} <= edges["generator.manifest"]
     assert "generator.manifest" not in edges["generator.items"] | edges["generator.icons"]
+
+
+# templating.py and sandbox.py (cpu's drawing rework of issue 29) still call difflib themselves:
+# their hints have shapes of their own (':icon:', palette.x) and move to close_to with that work.
+OWN_DIFFLIB_MEANWHILE = {"generator.templating", "generator.sandbox"}
+
+
+def test_did_you_mean_is_written_once():
+    calling = {name for name, path in modules().items() if "get_close_matches" in path.read_text()}
+    assert calling - OWN_DIFFLIB_MEANWHILE == {"generator.errors"}
+
+
+def test_did_you_mean_names_the_closest_or_says_the_otherwise():
+    from generator.errors import close_to, did_you_mean
+    assert did_you_mean("titel", ["title", "subtitle", "id"]) == "did you mean 'title'?"
+    assert did_you_mean("zzz", ["title"], "known keys: title") == "known keys: title"
+    assert did_you_mean("lok", {"look": 1, "layout": 2}, end=" ") == "did you mean 'look'? "
+    assert did_you_mean(10, [100, 2]) == "did you mean '100'?"       # any value, compared as text
+    assert did_you_mean("golld", ["gold"], cutoff=0.95) == ""
+    assert close_to("art/goblin.jpg", ["art/goblin.png", "art/gobelin.jpg", "x.png"], 3, 0.5) == \
+        ["art/gobelin.jpg", "art/goblin.png"]
