@@ -30,12 +30,13 @@ _DTD = b"<!DOCTYPE"
 
 
 class SheetError(Exception):
-    """The file cannot be read as a spreadsheet at all; `row`: where, when one row is why."""
+    """The file cannot be read as a spreadsheet at all; `row`: where, when one row is why (`line`:
+    in a CSV file, the line that row starts on)."""
 
     def __init__(self, problem: str, hint: str = "save it again from your spreadsheet program",
-                 row: int | None = None):
+                 row: int | None = None, line: int | None = None):
         super().__init__(problem)
-        self.hint, self.row = hint, row
+        self.hint, self.row, self.line = hint, row, line
 
 
 @dataclass(frozen=True)
@@ -111,6 +112,22 @@ def read_csv(path: Path, sheet: str | None) -> tuple[str, list]:
     breaks, and only \\n, \\r\\n or \\r end a row (not U+2028, form feed or NEL, which are text)."""
     if sheet:
         raise SheetError("a CSV file has no sheets", "remove 'sheet:', or save the sheets as XLSX or ODS")
+    rows = _Rows()
+    for number, _, row in _records(path):
+        rows.add(number, row)
+    return "", rows.kept
+
+
+def csv_lines(path: Path, numbers) -> dict[int, int]:
+    """row number -> the line that row of a CSV file starts on, for the rows asked for (a quoted
+    cell holding line breaks makes its row longer than one line). Worked out again only when a
+    row is wrong, so reading keeps no line numbers."""
+    wanted = set(numbers)
+    return {number: line for number, line, _ in _records(path) if number in wanted}
+
+
+def _records(path: Path):
+    """(row number, the line it starts on, its cells) of each row of a CSV file."""
     with open(path, "rb") as handle:
         data = handle.read(MAX_FILE_BYTES + 1)
     if len(data) > MAX_FILE_BYTES:
@@ -122,14 +139,14 @@ def read_csv(path: Path, sheet: str | None) -> tuple[str, list]:
         raise SheetError("not UTF-8 text", "export the CSV as UTF-8 from your spreadsheet program") from None
     first = re.split(r"\r\n|\r|\n", text, maxsplit=1)[0]
     delimiter = max(",;\t", key=first.count)    # Excel writes ';' where ',' is the decimal comma
-    rows, reader = _Rows(), csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
-    number = 0
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    number, end = 0, 0          # end: the last line of the row before
     try:
         for number, row in enumerate(reader, 1):
-            rows.add(number, row)
+            yield number, end + 1, row
+            end = reader.line_num
     except csv.Error as exc:
-        raise SheetError(f"not a valid CSV file ({exc})", row=number + 1) from None
-    return "", rows.kept
+        raise SheetError(f"not a valid CSV file ({exc})", row=number + 1, line=end + 1) from None
 
 
 # --- XLSX --------------------------------------------------------------------------------------

@@ -207,8 +207,7 @@ def items_from(source, fields: dict[str, str], root: Path, rep: Reporter) -> Src
     try:
         sheet_name, rows = read_sheet(path, sheet, suffix)
     except SheetError as exc:
-        place = where if exc.row is None else CellMark(file, exc.row, 1, sheet or "")
-        rep.error(place, f"items from {rel}: {exc}" if exc.row is None else str(exc), exc.hint)
+        rep.error(_place_of(exc, where, file, sheet), f"items from {rel}: {exc}" if exc.row is None else str(exc), exc.hint)
         return None
     except OSError as exc:
         rep.error(where, f"items: {UNREADABLE} '{rel}': {os_error_text(exc, 'file')}")
@@ -224,9 +223,10 @@ def items_from(source, fields: dict[str, str], root: Path, rep: Reporter) -> Src
         return None
     items = SrcList()
     items.mark, items.item_marks = where, []
+    lines = _lines_of_misfits(path, body, len(header_row)) if suffix in WIDTH_CHECKED else {}
     for number, row in body:
-        if suffix in WIDTH_CHECKED and len(row) != len(header_row):
-            _report_width(row, len(header_row), CellMark(file, number, 1, sheet_name), rep)
+        if number in lines:
+            _report_width(row, len(header_row), Mark(file, lines[number], 1), rep)
             continue
         item = _item(row, header, fields, file, sheet_name, number, rep)
         if item is not None:
@@ -235,7 +235,21 @@ def items_from(source, fields: dict[str, str], root: Path, rep: Reporter) -> Src
     return items
 
 
-def _report_width(row: list, width: int, mark: CellMark, rep: Reporter) -> None:
+def _place_of(exc: SheetError, where: Mark, file: str, sheet: str | None) -> Mark:
+    """Where a sheet that cannot be read goes wrong: a CSV file's line, a spreadsheet's row, or
+    the `items:` that names the file."""
+    if exc.line:
+        return Mark(file, exc.line, 1)
+    return where if exc.row is None else CellMark(file, exc.row, 1, sheet or "")
+
+
+def _lines_of_misfits(path: Path, body: list, width: int) -> dict[int, int]:
+    """row number -> its line in the CSV file, for each row with more or fewer cells than the header."""
+    misfits = [number for number, row in body if len(row) != width]
+    return sheets_read.csv_lines(path, misfits) if misfits else {}
+
+
+def _report_width(row: list, width: int, mark: Mark, rep: Reporter) -> None:
     """A row of a CSV with more or fewer cells than its header: its cells would land in the
     wrong columns, so it is refused rather than read shifted."""
     rep.error(mark, f"this row has {len(row)} cells but the header row has {width}",
