@@ -23,6 +23,7 @@ from typing import Callable, TypeVar
 T = TypeVar("T")
 PIPE_BUFFER = 1 << 16
 PR_SET_PDEATHSIG = 1
+EXIT_WAIT = 5.0       # seconds a child that closed its pipe without a result has to end
 
 
 def result_of(job: Callable[[], T]) -> T | None:
@@ -36,14 +37,17 @@ def result_of(job: Callable[[], T]) -> T | None:
         os.close(read)
         _child(job, write, parent)
     os.close(write)
+    grace = 0.0             # seconds the child has to end before it is killed (None: waited for)
     try:
         with os.fdopen(read, "rb", buffering=PIPE_BUFFER) as stream:
-            try:
-                return pickle.load(stream)[0]
-            except (EOFError, pickle.UnpicklingError, OSError):    # the child ended without one
-                return None
-    finally:
-        _end(pid)
+            result = pickle.load(stream)[0]
+        grace = None        # it sent its whole result: it has only to exit
+        return result
+    except (EOFError, pickle.UnpicklingError, OSError):    # the child ended without one
+        grace = EXIT_WAIT
+        return None
+    finally:                # interrupted while reading (grace 0): the child is still at work
+        _end(pid, grace)
 
 
 def _may_fork() -> bool:
@@ -77,10 +81,27 @@ def die_with(parent: int) -> None:
         os._exit(1)
 
 
-def _end(pid: int) -> None:
-    """The child reaped; one still running (the parent was interrupted while reading) killed."""
-    done, _ = os.waitpid(pid, os.WNOHANG)
-    if done == 0:
+def _end(pid: int, seconds: float | None) -> None:
+    """The child reaped. `seconds` None: it sent its whole result and has only to exit, so it is
+    waited for. Else it sent none (it closed the pipe: it is ending) or the parent was
+    interrupted while reading (0: it is still at work): killed unless it ends within `seconds`."""
+    if seconds is not None and not _ended_within(pid, seconds):
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)
-        os.waitpid(pid, 0)
+    os.waitpid(pid, 0)
+
+
+def _ended_within(pid: int, seconds: float) -> bool:
+    """Has the child ended within `seconds` (the caller reaps it)? Waited on its pidfd, which
+    the kernel marks readable when it ends; without one (before Linux 5.3) taken as no."""
+    import select
+    try:
+        handle = os.pidfd_open(pid) if seconds > 0 else None
+    except (AttributeError, OSError):
+        handle = None
+    if handle is None:
+        return False
+    try:
+        return bool(select.select([handle], [], [], seconds)[0])
+    finally:
+        os.close(handle)
