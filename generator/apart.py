@@ -13,9 +13,7 @@ the caller is told with None and does the job itself.
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import os
-import pickle
 import signal
 import threading
 from typing import Callable, TypeVar
@@ -30,6 +28,7 @@ def result_of(job: Callable[[], T]) -> T | None:
     """job(), run in a forked child; None when no child could run it to the end."""
     if not _may_fork():
         return None
+    import pickle           # (a large pack only: not loaded at start-up)
     parent = os.getpid()
     read, write = os.pipe()
     pid = os.fork()
@@ -61,6 +60,7 @@ def _child(job: Callable, write: int, parent: int) -> None:
     heap about to vanish, no buffered output of the parent's written twice)."""
     status = 1
     try:
+        import pickle
         die_with(parent)
         result = job()
         with os.fdopen(write, "wb", buffering=PIPE_BUFFER) as stream:
@@ -75,6 +75,7 @@ def _child(job: Callable, write: int, parent: int) -> None:
 def die_with(parent: int) -> None:
     """SIGKILL to this process when its parent ends (Linux); the parent gone already: end now.
     (parallel.py's drawing workers use it too.)"""
+    import ctypes           # (in a child only: not loaded at start-up)
     with contextlib.suppress(OSError, AttributeError):
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     if os.getppid() != parent:

@@ -19,7 +19,6 @@ import os
 import re
 import stat
 import threading
-import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -179,6 +178,7 @@ def _looks_like_svg(data: bytes) -> bool:
 
 def _svg_box(rel: str, data: bytes) -> tuple:
     """An SVG picture's viewBox (or width and height): the size it is placed by."""
+    import xml.etree.ElementTree as ET       # (an SVG picture only: not loaded at start-up)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:

@@ -16,7 +16,6 @@ on it compare `generation`, which changes whenever a library with other fonts be
 """
 from __future__ import annotations
 
-import ctypes
 import hashlib
 import json
 import os

@@ -2,12 +2,9 @@
 (an .svgz too), refused when it is not plain SVG, its drawing kept as markup for templates."""
 from __future__ import annotations
 
-import gzip
 import io
 import math
 import re
-import xml.etree.ElementTree as ET
-import zlib
 from functools import lru_cache
 from pathlib import Path
 
@@ -51,6 +48,8 @@ def _icon_bytes(path: Path) -> bytes:
     if len(raw) > MAX_ICON_BYTES:
         raise ValueError(f"over the {MAX_ICON_BYTES // 1024} KB limit for an icon")
     if raw[:2] == b"\x1f\x8b":
+        import gzip
+        import zlib
         try:
             with gzip.GzipFile(fileobj=io.BytesIO(raw)) as packed:
                 raw = packed.read(MAX_ICON_BYTES + 1)
@@ -63,6 +62,7 @@ def _icon_bytes(path: Path) -> bytes:
 
 @lru_cache(maxsize=None)
 def _read_icon(name: str, path: Path) -> Icon:
+    import xml.etree.ElementTree as ET       # (a pack with icons only: not loaded at start-up)
     raw = _icon_bytes(path)
     kind = next((k for magic, k in IMAGE_MAGIC.items() if raw.startswith(magic)), None)
     if kind:

@@ -9,14 +9,11 @@ that says the limit in words and, where there is one, the row.
 """
 from __future__ import annotations
 
-import csv
 import datetime
 import io
 import re
-import zipfile
 from dataclasses import dataclass
 from pathlib import Path
-from xml.parsers import expat
 
 from .errors import did_you_mean
 
@@ -86,6 +83,7 @@ def _check_zip(path: Path) -> None:
     """An XLSX or ODS is a zip of XML parts: refuse one that unpacks to more than
     MAX_UNPACKED_BYTES (counted while unpacking) or whose XML declares a DTD (entities can
     expand without end; spreadsheet programs never write one)."""
+    import zipfile          # (each reader's modules: loaded only when a pack has such a file)
     try:
         with zipfile.ZipFile(path) as archive:
             total = 0
@@ -128,6 +126,7 @@ def csv_lines(path: Path, numbers) -> dict[int, int]:
 
 def _records(path: Path):
     """(row number, the line it starts on, its cells) of each row of a CSV file."""
+    import csv
     with open(path, "rb") as handle:
         data = handle.read(MAX_FILE_BYTES + 1)
     if len(data) > MAX_FILE_BYTES:
@@ -152,6 +151,8 @@ def _records(path: Path):
 # --- XLSX --------------------------------------------------------------------------------------
 
 def read_xlsx(path: Path, sheet: str | None) -> tuple[str, list]:
+    import zipfile
+
     from openpyxl.utils.exceptions import InvalidFileException
     _check_zip(path)
     try:
@@ -207,6 +208,8 @@ _CELLS = {_TABLE + "table-cell", _TABLE + "covered-table-cell"}
 
 
 def read_ods(path: Path, sheet: str | None) -> tuple[str, list]:
+    import zipfile
+    from xml.parsers import expat
     _check_zip(path)
     reader = _OdsReader(sheet)
     parser = expat.ParserCreate(namespace_separator=" ")
