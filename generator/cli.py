@@ -2,7 +2,7 @@
 every command shares), nowhere else.
 
 Start-up stays short: the drawing libraries (cairo, pikepdf, reportlab) are imported by the
-commands that draw, not here.
+commands that draw, not here, and a command run makes only its own parser (COMMANDS).
 """
 from __future__ import annotations
 
