@@ -13,7 +13,9 @@ the caller is told with None and does the job itself.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import os
+import pickle
 import signal
 import threading
 from typing import Callable, TypeVar
@@ -21,14 +23,12 @@ from typing import Callable, TypeVar
 T = TypeVar("T")
 PIPE_BUFFER = 1 << 16
 PR_SET_PDEATHSIG = 1
-EXIT_WAIT = 5.0       # seconds a child that closed its pipe without a result has to end
 
 
 def result_of(job: Callable[[], T]) -> T | None:
     """job(), run in a forked child; None when no child could run it to the end."""
     if not _may_fork():
         return None
-    import pickle           # (a large pack only: not loaded at start-up)
     parent = os.getpid()
     read, write = os.pipe()
     pid = os.fork()
@@ -36,17 +36,14 @@ def result_of(job: Callable[[], T]) -> T | None:
         os.close(read)
         _child(job, write, parent)
     os.close(write)
-    grace = 0.0             # seconds the child has to end before it is killed (None: waited for)
     try:
         with os.fdopen(read, "rb", buffering=PIPE_BUFFER) as stream:
-            result = pickle.load(stream)[0]
-        grace = None        # it sent its whole result: it has only to exit
-        return result
-    except (EOFError, pickle.UnpicklingError, OSError):    # the child ended without one
-        grace = EXIT_WAIT
-        return None
-    finally:                # interrupted while reading (grace 0): the child is still at work
-        _end(pid, grace)
+            try:
+                return pickle.load(stream)[0]
+            except (EOFError, pickle.UnpicklingError, OSError):    # the child ended without one
+                return None
+    finally:
+        _end(pid)
 
 
 def _may_fork() -> bool:
@@ -60,7 +57,6 @@ def _child(job: Callable, write: int, parent: int) -> None:
     heap about to vanish, no buffered output of the parent's written twice)."""
     status = 1
     try:
-        import pickle
         die_with(parent)
         result = job()
         with os.fdopen(write, "wb", buffering=PIPE_BUFFER) as stream:
@@ -75,34 +71,16 @@ def _child(job: Callable, write: int, parent: int) -> None:
 def die_with(parent: int) -> None:
     """SIGKILL to this process when its parent ends (Linux); the parent gone already: end now.
     (parallel.py's drawing workers use it too.)"""
-    import ctypes           # (in a child only: not loaded at start-up)
     with contextlib.suppress(OSError, AttributeError):
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     if os.getppid() != parent:
         os._exit(1)
 
 
-def _end(pid: int, seconds: float | None) -> None:
-    """The child reaped. `seconds` None: it sent its whole result and has only to exit, so it is
-    waited for. Else it sent none (it closed the pipe: it is ending) or the parent was
-    interrupted while reading (0: it is still at work): killed unless it ends within `seconds`."""
-    if seconds is not None and not _ended_within(pid, seconds):
+def _end(pid: int) -> None:
+    """The child reaped; one still running (the parent was interrupted while reading) killed."""
+    done, _ = os.waitpid(pid, os.WNOHANG)
+    if done == 0:
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)
-    os.waitpid(pid, 0)
-
-
-def _ended_within(pid: int, seconds: float) -> bool:
-    """Has the child ended within `seconds` (the caller reaps it)? Waited on its pidfd, which
-    the kernel marks readable when it ends; without one (before Linux 5.3) taken as no."""
-    import select
-    try:
-        handle = os.pidfd_open(pid) if seconds > 0 else None
-    except (AttributeError, OSError):
-        handle = None
-    if handle is None:
-        return False
-    try:
-        return bool(select.select([handle], [], [], seconds)[0])
-    finally:
-        os.close(handle)
+        os.waitpid(pid, 0)

@@ -11,6 +11,7 @@ The output folder itself is the lock (flock on the directory): no lock file is l
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import errno
 import fcntl
 import os
@@ -167,7 +168,6 @@ def swap(staging: Path, out_dir: Path) -> None:
 
 def _renameat2(source: Path, target: Path, flags: int) -> bool:
     """renameat2(2) through libc; False when the system or file system cannot do it."""
-    import ctypes           # (at the end of a command: not loaded at start-up)
     libc = ctypes.CDLL(None, use_errno=True)
     call = getattr(libc, "renameat2", None)
     if call is None:

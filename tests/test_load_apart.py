@@ -3,8 +3,6 @@ problem: the same model, the same messages at the same file:line:col, as loading
 import json
 import os
 import pickle
-import signal
-import time
 from pathlib import Path
 
 import pytest
@@ -115,82 +113,6 @@ def test_a_child_that_gives_no_result_leaves_the_job_to_the_caller(monkeypatch):
     assert apart.result_of(lambda: 1 / 0) is None            # the caller runs it and shows the traceback
     assert apart.result_of(lambda: os._exit(3)) is None
     assert apart.result_of(lambda: lambda: 0) is None        # a result that cannot be sent
-
-
-def reaped(monkeypatch) -> list[int]:
-    """The wait status of each child apart.py reaps."""
-    statuses, waitpid = [], os.waitpid
-
-    def recorded(pid, options):
-        done, status = waitpid(pid, options)
-        statuses.extend([status] if done else [])
-        return done, status
-    monkeypatch.setattr(apart.os, "waitpid", recorded)
-    return statuses
-
-
-def ended_by_itself(status: int) -> bool:
-    return os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
-
-
-def killed(status: int) -> bool:
-    return os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL
-
-
-def test_a_child_that_sent_its_whole_result_is_left_to_exit_never_killed(monkeypatch):
-    """Its result read, the child has only to exit; one slow to (here 0.3 s after sending) is
-    waited for, and ends by itself."""
-    monkeypatch.setattr(apart, "_may_fork", lambda: True)
-    statuses, exit_now = reaped(monkeypatch), os._exit
-
-    def slow_exit(status):          # runs in the child only: the parent never calls os._exit
-        time.sleep(0.3)
-        exit_now(status)
-    monkeypatch.setattr(apart.os, "_exit", slow_exit)
-    assert apart.result_of(lambda: list(range(50_000))) == list(range(50_000))
-    assert len(statuses) == 1 and ended_by_itself(statuses[0])
-
-
-def hanging_child() -> int:
-    """A child that hangs; SIGALRM ends it after 60 s if nothing kills it, so a test that fails
-    never hangs."""
-    pid = os.fork()
-    if pid == 0:
-        signal.alarm(60)
-        signal.pause()
-        os._exit(0)
-    return pid
-
-
-def test_a_child_that_closed_its_pipe_without_a_result_and_hangs_is_killed_after_the_grace(monkeypatch):
-    monkeypatch.setattr(apart, "_may_fork", lambda: True)
-    monkeypatch.setattr(apart, "EXIT_WAIT", 0.2)
-    statuses = reaped(monkeypatch)
-
-    def hang():
-        os.closerange(3, 1 << 16)        # the pipe to the parent among them: it reads the end
-        signal.alarm(60)
-        signal.pause()
-    started = time.monotonic()
-    assert apart.result_of(hang) is None
-    assert len(statuses) == 1 and killed(statuses[0])
-    assert time.monotonic() - started < 30          # by the grace, not by the child's own alarm
-
-
-def test_a_child_at_work_when_the_parent_stops_reading_is_killed_at_once(monkeypatch):
-    """The parent interrupted while reading (grace 0): the child, still at work, is killed."""
-    statuses = reaped(monkeypatch)
-    apart._end(hanging_child(), 0.0)
-    assert len(statuses) == 1 and killed(statuses[0])
-
-
-def test_a_child_that_ends_within_the_grace_is_not_killed(monkeypatch):
-    statuses = reaped(monkeypatch)
-    pid = os.fork()
-    if pid == 0:
-        os._exit(0)
-    apart._end(pid, 30.0)        # returns as soon as the child has ended
-    assert len(statuses) == 1 and ended_by_itself(statuses[0])
 
 
 def test_no_child_is_forked_beside_other_threads(monkeypatch):

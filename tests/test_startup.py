@@ -36,10 +36,10 @@ def test_an_unknown_option_is_told_with_the_whole_usage(capsys):
 
 
 # Loaded only by the commands or files that need them: the other commands' modules, the
-# spreadsheet readers' (zip, CSV), ctypes (a child process, renameat2 at the end), the icon
-# and picture readers' gzip, importlib.resources (the package's folder is its own __file__'s).
+# spreadsheet readers' (zip, CSV), the icon reader's gzip, importlib.resources (the package's
+# folder is its own __file__'s).
 NOT_AT_START = ("generator.export.command", "generator.calibrate", "generator.preview", "generator.maps.engine",
-                "zipfile", "csv", "ctypes", "gzip", "importlib.resources")
+                "zipfile", "csv", "gzip", "importlib.resources")
 
 
 def test_a_build_loads_at_start_only_what_it_needs():
