@@ -13,20 +13,18 @@ cairo is not needed here.
 """
 from __future__ import annotations
 
-import difflib
 import hashlib
 import io
 import os
 import re
 import stat
 import threading
-import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 from . import confine
-from .errors import os_error_text
+from .errors import close_to, os_error_text
 
 MAX_BYTES = 8 * 1024 * 1024          # one image file (the bound data: URLs have had since 2024)
 MAX_PIXELS = 40_000_000              # after decoding: a 40 MP image is 160 MB of RGBA
@@ -124,7 +122,7 @@ def _inside(root: Path, rel: str) -> Path:
     if not exists:
         if not confine.inside(path, root):
             raise ArtError(f"image '{rel[:80]}' points outside the game pack; images are files inside it")
-        close = difflib.get_close_matches(rel, pack_images(root), 3, 0.5)
+        close = close_to(rel, pack_images(root), 3, 0.5)
         hint = f"did you mean {' or '.join(repr(c) for c in close)}?" if close else \
             "put the file in the pack folder and give its path from there, e.g. 'art/goblin.jpg'"
         raise ArtError(f"image '{rel[:80]}' not found in the game pack; {hint}")
@@ -180,6 +178,7 @@ def _looks_like_svg(data: bytes) -> bool:
 
 def _svg_box(rel: str, data: bytes) -> tuple:
     """An SVG picture's viewBox (or width and height): the size it is placed by."""
+    import xml.etree.ElementTree as ET       # (an SVG picture only: not loaded at start-up)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:

@@ -2,7 +2,7 @@
 every command shares), nowhere else.
 
 Start-up stays short: the drawing libraries (cairo, pikepdf, reportlab) are imported by the
-commands that draw, not here.
+commands that draw, not here, and a command run makes only its own parser (COMMANDS).
 """
 from __future__ import annotations
 
@@ -18,7 +18,6 @@ from .cli_common import (GAME_HELP, GAMES_HELP, MAX_DPI, MIN_DPI, TerminalProgre
                          _positive, _whole_number, _whole_number_within, add_out_option, components_dir,
                          default_out, for_each_pack, pack_here, print_problems, resolve_packs)
 from .manifest import PAPERS, PRINT_SHOP, find_pack, list_packs, load_pack, pack_id
-from .presets import load_presets, unconfirmed_products
 
 
 def cmd_list(args) -> int:
@@ -353,14 +352,33 @@ def _game_title(pack, game_id: str, version: str | None = None) -> str:
     return titled(game_id.replace("-", " ").title(), version or "")
 
 
-def parser() -> argparse.ArgumentParser:
+def parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser; `command`: only that command's (a run of one command need not
+    make the other nine nor import what they take)."""
     p = argparse.ArgumentParser(prog="pnpgen", description="Print-and-play component generator.")
     p.add_argument("--version", action="version", version=f"pnpgen {__version__}")
-    sub = p.add_subparsers(dest="command", required=True)
+    # one command's parser names them all in its usage, as the whole one does (an unknown option
+    # is told with it)
+    named = {"metavar": "{" + ",".join(COMMANDS) + "}"} if command else {}
+    sub = p.add_subparsers(dest="command", required=True, **named)
+    for name, add in COMMANDS.items():
+        if command in (None, name):
+            add(sub)
+    return p
+
+
+def _add_list(sub) -> None:
     sub.add_parser("list", help="the game packs found, with their component totals").set_defaults(run=cmd_list)
+
+
+def _add_validate(sub) -> None:
     v = sub.add_parser("validate", help="check manifests; print every problem as file:line:col")
     v.add_argument("games", nargs="*", metavar="GAME", help=GAMES_HELP)
     v.set_defaults(run=cmd_validate)
+
+
+def _add_build(sub) -> None:
+    from .presets import load_presets, unconfirmed_products     # (the print shops: only build's parser)
     b = sub.add_parser("build", help="build print-ready PDFs into output/<game>/")
     b.add_argument("games", nargs="*", metavar="GAME", help=GAMES_HELP)
     _build_options(b)
@@ -373,6 +391,9 @@ def parser() -> argparse.ArgumentParser:
     build_options.add_build_only(b)
     b.add_argument("-q", "--quiet", action="store_true", help="no progress bar or summary")
     b.set_defaults(run=cmd_build)
+
+
+def _add_preview(sub) -> None:
     pv = sub.add_parser("preview", help="an HTML contact sheet of every face; --watch rebuilds on every change")
     pv.add_argument("game", nargs="?", metavar="GAME", help=GAME_HELP)
     pv.add_argument("--watch", action="store_true",
@@ -381,6 +402,9 @@ def parser() -> argparse.ArgumentParser:
     pv.add_argument("--dpi", type=_positive, default=100, help="resolution of the face images (default 100)")
     _build_options(pv)
     pv.set_defaults(run=cmd_preview)
+
+
+def _add_map(sub) -> None:
     m = sub.add_parser("map", help="generate rules-legal map layouts, or check one (--check FILE.json)")
     m.add_argument("game", nargs="?", metavar="GAME", help=GAME_HELP + " with a map.yaml")
     m.add_argument("--check", metavar="FILE.json", help="check a layout file and print each broken rule "
@@ -400,23 +424,43 @@ def parser() -> argparse.ArgumentParser:
     build_options.add_version(m, "the map's title and page guide")
     add_out_option(m)
     m.set_defaults(run=cmd_map)
+
+
+def _add_handout(sub) -> None:
     h = sub.add_parser("handout", help="typeset the game's rule summary (handout.yaml) as a two-page PDF")
     h.add_argument("game", nargs="?", metavar="GAME", help=GAME_HELP)
     h.add_argument("--paper", choices=sorted(PAPERS), default="a4")
     build_options.add_version(h, "the handout's foot")
     add_out_option(h)
     h.set_defaults(run=cmd_handout)
+
+
+def _add_new(sub) -> None:
     n = sub.add_parser("new", help="write a starter pack (deck with art, hex tiles, map rules, handout) into a folder")
     n.add_argument("path", metavar="PATH", help="the new pack's folder (made if missing; nothing in it is overwritten)")
     n.add_argument("--title", help="the game's title (default: from the folder's name)")
     n.set_defaults(run=cmd_new)
-    from .export.command import add_parser as add_export_parser
-    add_export_parser(sub)
-    from .changes_command import add_parser as add_diff_parser
-    add_diff_parser(sub)
-    from .calibrate import add_parser as add_calibrate_parser
-    add_calibrate_parser(sub)
-    return p
+
+
+def _add_export(sub) -> None:
+    from .export.command import add_parser
+    add_parser(sub)
+
+
+def _add_diff(sub) -> None:
+    from .changes_command import add_parser
+    add_parser(sub)
+
+
+def _add_calibrate(sub) -> None:
+    from .calibrate import add_parser
+    add_parser(sub)
+
+
+# The commands, in the order `pnpgen --help` lists them: each adds its own parser.
+COMMANDS = {"list": _add_list, "validate": _add_validate, "build": _add_build, "preview": _add_preview,
+            "map": _add_map, "handout": _add_handout, "new": _add_new, "export": _add_export,
+            "diff": _add_diff, "calibrate": _add_calibrate}
 
 
 def _build_options(p: argparse.ArgumentParser) -> None:
@@ -467,7 +511,8 @@ _map_option_count = _whole_number_within(0, 10_000, lambda value: f"{value} is o
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parser().parse_args(argv)
+    words = sys.argv[1:] if argv is None else argv
+    args = parser(words[0] if words and words[0] in COMMANDS else None).parse_args(argv)
     if SETUP_ERROR:
         print(f"error: {SETUP_ERROR}", file=sys.stderr)
         return 1

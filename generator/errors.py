@@ -44,6 +44,19 @@ def os_error_text(exc: OSError, what: str) -> str:
     return (exc.strerror or str(exc)).lower()
 
 
+def close_to(word, known, most: int = 1, cutoff: float = 0.6) -> list[str]:
+    """The known words most like `word`, best first (difflib's ratio `cutoff` or more)."""
+    import difflib          # (only once something is misspelt)
+    return difflib.get_close_matches(str(word), [str(k) for k in known], most, cutoff)
+
+
+def did_you_mean(word, known, otherwise: str = "", *, cutoff: float = 0.6, end: str = "") -> str:
+    """The hint a misspelt key, name or choice gets: "did you mean 'x'?" (then `end`) naming the
+    known word closest to `word`, or `otherwise` when none is close."""
+    close = close_to(word, known, 1, cutoff)
+    return f"did you mean '{close[0]}'?{end}" if close else otherwise
+
+
 @dataclass(frozen=True)
 class Problem:
     mark: Mark

@@ -16,8 +16,6 @@ on it compare `generation`, which changes whenever a library with other fonts be
 """
 from __future__ import annotations
 
-import ctypes
-import difflib
 import hashlib
 import json
 import os
@@ -27,7 +25,7 @@ from html import escape      # not xml.sax.saxutils: it imports urllib.request, 
 from pathlib import Path
 
 from . import workdir
-from .errors import PnpError, display_path, os_error_text
+from .errors import PnpError, close_to, display_path, os_error_text
 
 from .resources import FONT_DIR
 
@@ -170,7 +168,7 @@ class FontLibrary:
         ours = [f for f in self.families if f not in own]
         listed = (f"{', '.join(own)} (the pack's fonts/) and " if own else "") + f"{', '.join(ours)} (pnpgen's)"
         by_fold = {folded(f).replace("-", ""): f for f in self.families}
-        close = difflib.get_close_matches(folded(family).replace("-", ""), list(by_fold), 1, 0.6)
+        close = close_to(folded(family).replace("-", ""), by_fold)
         guess = f"did you mean '{by_fold[close[0]]}'? " if close else ""
         return f"{guess}the families available are {listed}; or add the font files to the pack's fonts/ folder"
 

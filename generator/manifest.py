@@ -6,30 +6,23 @@ pack that has errors.
 from __future__ import annotations
 
 import contextlib
-import gzip
-import io
-import itertools
-import math
 import os
 import re
-import xml.etree.ElementTree as ET
-import zlib
-from functools import lru_cache
 from pathlib import Path
 
 import yaml
 
-from . import apart, art, confine, templating
-from .confine import UNREADABLE, resolve_inside
+from . import apart, confine, templating
 from .errors import Mark, ManifestError, Problem, Reporter, display_path, os_error_text
 from .fonts import activate, library
+from .icons import load_icons
+from .items import FIELD_TYPES, MAX_GROUP_TOTAL, check_unique, expand_items
 from .kinds import KINDS
-from .model import Die, FontRole, Game, Group, Icon, Item, Player
+from .model import Die, FontRole, Game, Group, Player
 from .packfonts import pack_library
-from .schema import (INVALID, AnyData, Bool, Choice, Color, Field, Id, Int, Length, ListOf, MapOf,
-                     Num, Spec, Str, Type)
+from .schema import INVALID, AnyData, Bool, Choice, Color, Field, Id, Int, Length, ListOf, MapOf, Num, Spec, Str, Type
 from .shapes import SHAPES
-from .sheets_source import ItemsType, items_from
+from .sheets_source import ItemsType
 from .version import PATTERN as VERSION_PATTERN, PLACES as VERSION_PLACES
 from .yamlsrc import SAFE_LOADER, SrcDict, load_yaml, paused_gc
 
@@ -42,9 +35,6 @@ RESERVED_FILES = {"game.yaml": "the game's title, players, palette and fonts",
                   "handout.yaml": "the rule-summary handout (docs/handouts.md)",
                   "map.yaml": "the map rules (docs/maps.md)"}
 NON_COMPONENT_FILES = set(RESERVED_FILES)
-MAX_GROUP_TOTAL = 200_000      # faces in one group
-MAX_ICON_BYTES = 512 * 1024
-SVG_NS = "{http://www.w3.org/2000/svg}"
 
 
 _WIDTH_BY_HEIGHT = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(?:mm|cm|in)?\s*[x×*]\s*(\d+(?:\.\d+)?)\s*(mm|cm|in)?\s*$")
@@ -75,46 +65,6 @@ class SizeType(Type):
             return INVALID
         return Length(*self.limits).check(value, mark, rep, where)
 
-
-class VaryType(Type):
-    """Values an item is repeated over: a list, or a range written '1..6'."""
-    description = "a list of values or a range such as 1..6"
-
-    def check(self, value, mark, rep, where):
-        if isinstance(value, list) and value:
-            return list(value)
-        if isinstance(value, str):
-            match = re.match(r"^\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*$", value)
-            if match and int(match.group(1)) <= int(match.group(2)) and int(match.group(2)) - int(match.group(1)) < 10_000:
-                return list(range(int(match.group(1)), int(match.group(2)) + 1))
-        rep.error(mark, f"{where} must be a non-empty list or a range like 1..6, not {value!r}",
-                  "write e.g. number: 1..6 or number: [1, 2, 3]")
-        return INVALID
-
-
-class Picture(Str):
-    """A picture inside the pack (field type `image`): checked when the pack loads (art.load: the
-    file, its format and size), kept as the path written, which templates give to image()."""
-    description = "the path of a picture inside the game pack, e.g. art/goblin.jpg"
-
-    def __init__(self, root: Path | None = None):
-        super().__init__(1000)
-        self.root = root
-
-    def check(self, value, mark, rep, where):
-        value = super().check(value, mark, rep, where)
-        if value is INVALID or self.root is None:
-            return value
-        try:
-            art.load(self.root, value)
-        except art.ArtError as exc:
-            rep.error(mark, f"{where}: {exc}")
-            return INVALID
-        return value
-
-
-FIELD_TYPES = {"text": Str(), "int": Int(), "number": Num(), "bool": Bool(), "color": Color(),
-               "list": ListOf(AnyData()), "data": AnyData(), "image": Picture()}
 
 PLAYER_SPEC = Spec("player colour", {
     "id": Field(Id(), True, doc="a short id such as red"),
@@ -321,7 +271,7 @@ def _load_pack(root: Path, rep: Reporter) -> Game:
             # a value already reported as wrong tripped a later check: the report stands
             if not rep.errors:
                 raise
-    _check_unique([(g.id, g.mark) for g in groups], "group id", rep)
+    check_unique([(g.id, g.mark) for g in groups], "group id", rep)
     _check_output_names(groups, rep)
     rep.raise_if_errors()
     if game_rec is INVALID:
@@ -333,7 +283,7 @@ def _load_pack(root: Path, rep: Reporter) -> Game:
         players_default=(seats.default or seats.max) if seats else 0,
         players=players, palette=dict(game_rec.palette),
         fonts={role: FontRole(f.family, f.weight == "bold", f.style == "italic") for role, f in game_rec.fonts.items()},
-        icons=_load_icons(root, game_rec, rep),
+        icons=load_icons(root, game_rec, rep),
         defaults=dict(game_rec.defaults.values) if game_rec.defaults else
         dict(DEFAULTS_SPEC.check({}, Mark(display_path(game_file)), rep, "defaults").values),
         notes=list(game_rec.notes), groups=groups, data=game_rec.data or {}, version=game_rec.version or "")
@@ -357,7 +307,7 @@ def _check_game(rec, rep: Reporter) -> list[Player]:
     if rec.player_colors and p and p.max and len(players) < p.max:
         rep.error(rec.value_mark("player_colors"), f"{len(players)} player colours for up to {p.max} players",
                   "add a colour for every seat")
-    _check_unique([(pl.id, rec.value_mark("player_colors")) for pl in players], "player colour id", rep)
+    check_unique([(pl.id, rec.value_mark("player_colors")) for pl in players], "player colour id", rep)
     return players
 
 
@@ -471,7 +421,7 @@ def _build_group(g, file: str, players, env, rep: Reporter, sources: dict) -> Gr
                       "add players and player_colors to game.yaml, or remove per_player")
         return None
     errors_before = len(rep.errors)
-    items = _expand_items(g, players, rep, sources)
+    items = expand_items(g, players, rep, sources)
     if items is None:        # the spreadsheet they come from could not be read: reported
         return None
     total = sum(item.copies for item in items)
@@ -539,188 +489,3 @@ def _tuck_box(g, rep: Reporter) -> str | None:
         rep.error(g.value_mark("tuck_box"), f"tuck_box: {exc}", "e.g. tuck_box: sleeved")
         return None
     return value
-
-
-REFERENCE = re.compile(r"^=(map|data)((?:\.[A-Za-z0-9_{}-]+)+)$")
-
-
-def resolve_reference(text: str, sources: dict, seat: int | None):
-    """'=map.tiles_per_player.water' -> that value of map.yaml ('=data....' reads game.yaml data);
-    '{player}' in the path is the player's seat number (1, 2, ...) in per-player groups.
-    Numbers shared with the map rules or other data are so written once."""
-    match = REFERENCE.match(text)
-    if not match:
-        raise LookupError(f"'{text}' is not a reference; write =map.some.key or =data.some.key")
-    path = match.group(2)
-    if "{player}" in path:
-        if seat is None:
-            raise LookupError(f"'{text}' uses {{player}} outside a per_player group")
-        path = path.replace("{player}", str(seat))
-    value = sources.get(match.group(1))
-    if value is None:
-        raise LookupError(f"'{text}': this pack has no {'map.yaml' if match.group(1) == 'map' else 'data in game.yaml'}")
-    for step in path.strip(".").split("."):
-        if isinstance(value, dict):
-            key = int(step) if step.isdigit() and int(step) in value else step
-            if key not in value:
-                raise LookupError(f"'{text}': no '{step}' there")
-            value = value[key]
-        elif isinstance(value, list) and step.isdigit() and int(step) < len(value):
-            value = value[int(step)]
-        else:
-            raise LookupError(f"'{text}': no '{step}' there")
-    return value
-
-
-def _resolved(raw, sources, seat, rep: Reporter):
-    """An item mapping with its '=...' references replaced (top-level values and vary values)."""
-    if not isinstance(raw, SrcDict):
-        return raw
-    out = raw.like()
-    for key, value in raw.items():
-        if isinstance(value, str) and value.startswith("="):
-            try:
-                value = resolve_reference(value, sources, seat)
-            except LookupError as exc:
-                rep.error(raw.value_mark(key), str(exc), "check the path against the file it names")
-                continue
-        elif key == "vary" and isinstance(value, SrcDict):
-            value = _resolved(value, sources, seat, rep)
-        out[key] = value
-    return out
-
-
-def _expand_items(g, players, rep: Reporter, sources: dict | None = None) -> list[Item] | None:
-    """Items as written -> items as printed: references resolved (per player where they name
-    the player), then one item per value combination of `vary`, per player."""
-    root = (sources or {}).get("root")
-    declared = {name: Field(Picture(root) if kind == "image" else FIELD_TYPES[kind])
-                for name, kind in (g.fields or {}).items() if kind}
-    item_spec = Spec(f"item of {g.id}", {
-        "id": Field(Id(), True, doc="a short id"), "copies": Field(Int(0, 100_000), default=1),
-        "vary": Field(MapOf(VaryType())), **declared})
-    raw_items = g.source["items"]
-    if isinstance(raw_items, dict):      # items: {from: cards.xlsx, sheet: ...}
-        raw_items = items_from(raw_items, g.fields or {}, sources["root"], rep)
-        if raw_items is None:
-            return None
-    items = []
-    owners = players if g.per_player else [None]
-    for seat, owner in enumerate(owners, 1):     # each player's set stays together
-        for index, raw in enumerate(raw_items):
-            mark = raw_items.item_mark(index)
-            raw = _resolved(raw, sources or {}, seat if owner else None, rep)
-            rec = item_spec.check(raw, mark, rep, f"items[{index + 1}]")
-            if rec is INVALID or rec.id is None:
-                continue
-            vary = _typed_vary(rec, declared, rep, index)
-            data = {k: v for k, v in rec.values.items() if k not in ("id", "copies", "vary") and v is not None}
-            combos = math.prod(len(values) for values in vary.values())
-            if len(items) + combos * (rec.copies or 1) > MAX_GROUP_TOTAL:   # before making them
-                rep.error(rec.value_mark("vary") if vary else mark,
-                          f"group '{g.id}' would have more than {MAX_GROUP_TOTAL:,} faces "
-                          f"({len(items) + combos:,} items after vary{', per player' if owner else ''})",
-                          "split the group, or vary over fewer values")
-                return items
-            for combo in itertools.product(*vary.values()):
-                suffix = "".join(f"-{v}" for v in combo) + (f"-{owner.id}" if owner else "")
-                items.append(Item(id=rec.id + suffix, copies=rec.copies or 0, data={**data, **dict(zip(vary, combo))},
-                                  player=owner, mark=mark))
-    _check_unique([(item.id, item.mark) for item in items], f"item id in group '{g.id}'", rep)
-    return items
-
-
-def _typed_vary(rec, declared: dict, rep: Reporter, index: int) -> dict:
-    """The item's vary values, each converted to its field's declared type (a text field varied
-    over [A, 2, 10] holds the texts 'A', '2', '10'), so templates see what fields promise."""
-    out = {}
-    for name, values in (rec.vary or {}).items():
-        if name not in declared:
-            rep.error(rec.value_mark("vary"), f"vary names '{name}', which is not in the group's fields",
-                      f"add '{name}: int' (or text) under fields")
-            continue
-        typed = [declared[name].type.check(v, rec.value_mark("vary"), rep, f"items[{index + 1}].vary.{name}")
-                 for v in values]
-        out[name] = [v for v in typed if v is not INVALID]
-    return out
-
-
-def _check_unique(pairs, what: str, rep: Reporter) -> None:
-    seen = {}
-    for key, mark in pairs:
-        if key in seen:
-            rep.error(mark, f"{what} '{key}' is used twice (also at {seen[key]})", "give each a distinct id")
-        else:
-            seen[key] = mark
-
-
-def _load_icons(root: Path, rec, rep: Reporter) -> dict[str, Icon]:
-    icons = {}
-    source = rec.source.get("icons") if isinstance(rec.source, dict) else None
-    for name, rel in (rec.icons or {}).items():
-        mark = source.value_mark(name) if isinstance(source, SrcDict) else rec.mark
-        path, problem = resolve_inside(root, rel)
-        if problem:
-            rep.error(mark, f"icon '{name}': {problem}", "" if problem.startswith(UNREADABLE) else
-                      "put the icon file inside the game pack folder and give its relative path")
-            continue
-        try:
-            icons[name] = _read_icon(name, path)
-        except ValueError as exc:
-            rep.error(mark, f"icon '{name}' ({rel}): {exc}", "save the icon as a plain SVG file")
-        except OSError as exc:
-            rep.error(mark, f"icon '{name}': {UNREADABLE} '{rel}': {os_error_text(exc, 'file')}")
-    return icons
-
-
-IMAGE_MAGIC = {b"\x89PNG": "PNG", b"\xff\xd8\xff": "JPEG", b"GIF8": "GIF", b"RIFF": "WebP",
-               b"II*\x00": "TIFF", b"MM\x00*": "TIFF", b"BM": "BMP", b"%PDF": "PDF"}
-
-
-def _icon_bytes(path: Path) -> bytes:
-    """The icon's SVG bytes, at most MAX_ICON_BYTES, an .svgz unpacked within the same bound
-    (a gzip bomb stops at the limit, not at the end of its output)."""
-    with open(path, "rb") as handle:
-        raw = handle.read(MAX_ICON_BYTES + 1)
-    if len(raw) > MAX_ICON_BYTES:
-        raise ValueError(f"over the {MAX_ICON_BYTES // 1024} KB limit for an icon")
-    if raw[:2] == b"\x1f\x8b":
-        try:
-            with gzip.GzipFile(fileobj=io.BytesIO(raw)) as packed:
-                raw = packed.read(MAX_ICON_BYTES + 1)
-        except (OSError, EOFError, zlib.error) as exc:
-            raise ValueError(f"a broken gzip (.svgz) file ({exc})") from None
-        if len(raw) > MAX_ICON_BYTES:
-            raise ValueError(f"unpacks to over the {MAX_ICON_BYTES // 1024} KB limit for an icon")
-    return raw
-
-
-@lru_cache(maxsize=None)
-def _read_icon(name: str, path: Path) -> Icon:
-    raw = _icon_bytes(path)
-    kind = next((k for magic, k in IMAGE_MAGIC.items() if raw.startswith(magic)), None)
-    if kind:
-        raise ValueError(f"the file is a {kind} image, not an SVG drawing; icons are SVG (redraw or trace it)")
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise ValueError("the file is not SVG text (not UTF-8)") from None
-    if "<!DOCTYPE" in text or "<!ENTITY" in text:
-        raise ValueError("SVG must not contain a DOCTYPE or entities")
-    try:
-        root = ET.fromstring(text)
-    except ET.ParseError as exc:
-        raise ValueError(f"not well-formed XML ({exc})") from None
-    try:
-        box = [float(v) for v in re.split(r"[\s,]+", root.get("viewBox", "").strip()) if v]
-    except ValueError:
-        box = []
-    if len(box) != 4 or not all(math.isfinite(v) and abs(v) <= 1e6 for v in box) or box[2] <= 0 or box[3] <= 0:
-        raise ValueError("the <svg> element needs a viewBox such as '0 0 24 24'")
-    ET.register_namespace("", SVG_NS[1:-1])
-    try:
-        markup = "".join(ET.tostring(child, encoding="unicode") for child in root)
-    except RecursionError:
-        raise ValueError("elements nested thousands deep; simplify the drawing") from None
-    markup = markup.replace(' xmlns="http://www.w3.org/2000/svg"', "")
-    return Icon(name, tuple(box), markup)

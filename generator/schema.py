@@ -5,13 +5,12 @@ after reporting a located problem. Records (Spec) report unknown keys with the c
 """
 from __future__ import annotations
 
-import difflib
 import math
 import re
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import Mark, Reporter
+from .errors import Mark, Reporter, did_you_mean
 from .units import parse_length
 from .yamlsrc import SrcDict, SrcList
 
@@ -132,9 +131,8 @@ class Choice(Type):
     def check(self, value, mark, rep, where):
         if value in self.choices:
             return value
-        close = difflib.get_close_matches(str(value), [str(c) for c in self.choices], 1)
         rep.error(mark, f"{where} is {value!r}, which is not one of {', '.join(map(str, self.choices))}",
-                  f"did you mean '{close[0]}'?" if close else f"use one of {', '.join(map(str, self.choices))}")
+                  did_you_mean(value, self.choices, f"use one of {', '.join(map(str, self.choices))}"))
         return INVALID
 
 
@@ -249,8 +247,7 @@ class Spec(Type):
         return Record(out, value, here)
 
     def unknown_key(self, key, mark, rep, where):
-        close = difflib.get_close_matches(str(key), list(self.fields), 1, 0.6)
-        hint = f"did you mean '{close[0]}'?" if close else f"known keys: {', '.join(self.fields)}"
+        hint = did_you_mean(key, self.fields, f"known keys: {', '.join(self.fields)}")
         rep.error(mark, f"unknown key '{key}'{' in ' + where if where else ''}", hint)
 
 

@@ -9,15 +9,13 @@ that says the limit in words and, where there is one, the row.
 """
 from __future__ import annotations
 
-import csv
 import datetime
-import difflib
 import io
 import re
-import zipfile
 from dataclasses import dataclass
 from pathlib import Path
-from xml.parsers import expat
+
+from .errors import did_you_mean
 
 MB = 1024 * 1024
 MAX_FILE_BYTES = 64 * MB        # a 100,000-row sheet of ten columns is about 10 MB as a file
@@ -29,12 +27,13 @@ _DTD = b"<!DOCTYPE"
 
 
 class SheetError(Exception):
-    """The file cannot be read as a spreadsheet at all; `row`: where, when one row is why."""
+    """The file cannot be read as a spreadsheet at all; `row`: where, when one row is why (`line`:
+    in a CSV file, the line that row starts on)."""
 
     def __init__(self, problem: str, hint: str = "save it again from your spreadsheet program",
-                 row: int | None = None):
+                 row: int | None = None, line: int | None = None):
         super().__init__(problem)
-        self.hint, self.row = hint, row
+        self.hint, self.row, self.line = hint, row, line
 
 
 @dataclass(frozen=True)
@@ -84,6 +83,7 @@ def _check_zip(path: Path) -> None:
     """An XLSX or ODS is a zip of XML parts: refuse one that unpacks to more than
     MAX_UNPACKED_BYTES (counted while unpacking) or whose XML declares a DTD (entities can
     expand without end; spreadsheet programs never write one)."""
+    import zipfile          # (each reader's modules: loaded only when a pack has such a file)
     try:
         with zipfile.ZipFile(path) as archive:
             total = 0
@@ -110,6 +110,23 @@ def read_csv(path: Path, sheet: str | None) -> tuple[str, list]:
     breaks, and only \\n, \\r\\n or \\r end a row (not U+2028, form feed or NEL, which are text)."""
     if sheet:
         raise SheetError("a CSV file has no sheets", "remove 'sheet:', or save the sheets as XLSX or ODS")
+    rows = _Rows()
+    for number, _, row in _records(path):
+        rows.add(number, row)
+    return "", rows.kept
+
+
+def csv_lines(path: Path, numbers) -> dict[int, int]:
+    """row number -> the line that row of a CSV file starts on, for the rows asked for (a quoted
+    cell holding line breaks makes its row longer than one line). Worked out again only when a
+    row is wrong, so reading keeps no line numbers."""
+    wanted = set(numbers)
+    return {number: line for number, line, _ in _records(path) if number in wanted}
+
+
+def _records(path: Path):
+    """(row number, the line it starts on, its cells) of each row of a CSV file."""
+    import csv
     with open(path, "rb") as handle:
         data = handle.read(MAX_FILE_BYTES + 1)
     if len(data) > MAX_FILE_BYTES:
@@ -121,19 +138,21 @@ def read_csv(path: Path, sheet: str | None) -> tuple[str, list]:
         raise SheetError("not UTF-8 text", "export the CSV as UTF-8 from your spreadsheet program") from None
     first = re.split(r"\r\n|\r|\n", text, maxsplit=1)[0]
     delimiter = max(",;\t", key=first.count)    # Excel writes ';' where ',' is the decimal comma
-    rows, reader = _Rows(), csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
-    number = 0
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    number, end = 0, 0          # end: the last line of the row before
     try:
         for number, row in enumerate(reader, 1):
-            rows.add(number, row)
+            yield number, end + 1, row
+            end = reader.line_num
     except csv.Error as exc:
-        raise SheetError(f"not a valid CSV file ({exc})", row=number + 1) from None
-    return "", rows.kept
+        raise SheetError(f"not a valid CSV file ({exc})", row=number + 1, line=end + 1) from None
 
 
 # --- XLSX --------------------------------------------------------------------------------------
 
 def read_xlsx(path: Path, sheet: str | None) -> tuple[str, list]:
+    import zipfile
+
     from openpyxl.utils.exceptions import InvalidFileException
     _check_zip(path)
     try:
@@ -189,6 +208,8 @@ _CELLS = {_TABLE + "table-cell", _TABLE + "covered-table-cell"}
 
 
 def read_ods(path: Path, sheet: str | None) -> tuple[str, list]:
+    import zipfile
+    from xml.parsers import expat
     _check_zip(path)
     reader = _OdsReader(sheet)
     parser = expat.ParserCreate(namespace_separator=" ")
@@ -340,8 +361,7 @@ def sheet_name(names: list[str], wanted: str | None) -> str:
     if wanted is None:
         return names[0]
     if wanted not in names:
-        close = difflib.get_close_matches(wanted, names, 1)
-        hint = f"did you mean '{close[0]}'?" if close else f"its sheets: {', '.join(names)}"
+        hint = did_you_mean(wanted, names, f"its sheets: {', '.join(names)}")
         raise SheetError(f"no sheet named '{wanted}'", hint)
     return wanted
 

@@ -10,14 +10,13 @@ located mappings a YAML list gives, and go through the same checks after that.
 from __future__ import annotations
 
 import datetime
-import difflib
 import hashlib
 import re
 from pathlib import Path
 
 from . import sheets_read, yamlsrc
 from .confine import UNREADABLE, resolve_inside
-from .errors import Mark, Reporter, display_path, os_error_text
+from .errors import Mark, Reporter, did_you_mean, display_path, os_error_text
 from .schema import AnyData, Field, ListOf, Spec, Str, Type
 from .sheets_read import FormulaWithoutResult, SheetError, blank as _blank
 from .yamlsrc import SrcDict, SrcList
@@ -208,8 +207,7 @@ def items_from(source, fields: dict[str, str], root: Path, rep: Reporter) -> Src
     try:
         sheet_name, rows = read_sheet(path, sheet, suffix)
     except SheetError as exc:
-        place = where if exc.row is None else CellMark(file, exc.row, 1, sheet or "")
-        rep.error(place, f"items from {rel}: {exc}" if exc.row is None else str(exc), exc.hint)
+        rep.error(_place_of(exc, where, file, sheet), f"items from {rel}: {exc}" if exc.row is None else str(exc), exc.hint)
         return None
     except OSError as exc:
         rep.error(where, f"items: {UNREADABLE} '{rel}': {os_error_text(exc, 'file')}")
@@ -225,9 +223,10 @@ def items_from(source, fields: dict[str, str], root: Path, rep: Reporter) -> Src
         return None
     items = SrcList()
     items.mark, items.item_marks = where, []
+    lines = _lines_of_misfits(path, body, len(header_row)) if suffix in WIDTH_CHECKED else {}
     for number, row in body:
-        if suffix in WIDTH_CHECKED and len(row) != len(header_row):
-            _report_width(row, len(header_row), CellMark(file, number, 1, sheet_name), rep)
+        if number in lines:
+            _report_width(row, len(header_row), Mark(file, lines[number], 1), rep)
             continue
         item = _item(row, header, fields, file, sheet_name, number, rep)
         if item is not None:
@@ -236,7 +235,21 @@ def items_from(source, fields: dict[str, str], root: Path, rep: Reporter) -> Src
     return items
 
 
-def _report_width(row: list, width: int, mark: CellMark, rep: Reporter) -> None:
+def _place_of(exc: SheetError, where: Mark, file: str, sheet: str | None) -> Mark:
+    """Where a sheet that cannot be read goes wrong: a CSV file's line, a spreadsheet's row, or
+    the `items:` that names the file."""
+    if exc.line:
+        return Mark(file, exc.line, 1)
+    return where if exc.row is None else CellMark(file, exc.row, 1, sheet or "")
+
+
+def _lines_of_misfits(path: Path, body: list, width: int) -> dict[int, int]:
+    """row number -> its line in the CSV file, for each row with more or fewer cells than the header."""
+    misfits = [number for number, row in body if len(row) != width]
+    return sheets_read.csv_lines(path, misfits) if misfits else {}
+
+
+def _report_width(row: list, width: int, mark: Mark, rep: Reporter) -> None:
     """A row of a CSV with more or fewer cells than its header: its cells would land in the
     wrong columns, so it is refused rather than read shifted."""
     rep.error(mark, f"this row has {len(row)} cells but the header row has {width}",
@@ -254,10 +267,9 @@ def _columns(row: list, fields: dict, file: str, sheet: str, rep: Reporter) -> d
             continue
         mark = CellMark(file, 1, index + 1, sheet, name)
         if name not in known:
-            close = difflib.get_close_matches(name, known, 1, 0.6)
             rep.error(mark, f"'{name}' is not a field of this group",
-                      f"did you mean '{close[0]}'?" if close else
-                      f"name the column after one of {', '.join(known)}, or start it with # to keep it as a note")
+                      did_you_mean(name, known, f"name the column after one of {', '.join(known)}, "
+                                                "or start it with # to keep it as a note"))
             ok = False
         elif name in columns.values():
             rep.error(mark, f"column '{name}' appears twice", "keep one of them")

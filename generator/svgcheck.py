@@ -6,10 +6,10 @@ and style declarations of every element, and the style of each run the text help
 """
 from __future__ import annotations
 
-import difflib
 import re
 from functools import lru_cache
 
+from .errors import close_to, did_you_mean
 from .facedoc import RUN_TAG
 from .fonts import library
 from .svgdraw import NAMED_COLORS
@@ -137,11 +137,10 @@ _RUN = "{http://www.w3.org/2000/svg}" + RUN_TAG
 def _closest_colour(text: str, palette: dict) -> str:
     """'did you mean ...?' naming a palette entry ({{ palette.gold }}) or a CSS colour name; ''."""
     low = text.strip().lower()
-    close = [text.strip()] if text.strip() in palette else difflib.get_close_matches(low, list(palette), 1, 0.75)
+    close = [text.strip()] if text.strip() in palette else close_to(low, palette, 1, 0.75)
     if close:
         return f"did you mean {{{{ palette.{close[0]} }}}}?"
-    close = difflib.get_close_matches(low, NAMED_COLORS, 1, 0.75)
-    return f"did you mean '{close[0]}'?" if close else ""
+    return did_you_mean(low, NAMED_COLORS, cutoff=0.75)
 
 
 def _declarations(style: str) -> list[tuple[str, str]]:

@@ -496,9 +496,9 @@ SILENT = [
     Case("layout with an unknown top-level key", layout_file(with_value("player", '4')), CHECK,
          r"l\.json: player: unknown key; did you mean 'players'\? known keys are cells, game"),
     Case("a CSV row with a cell too many", sheet_items("cards.csv", lambda: b"id,title,n\na,A,1\nb,Fish, chips,2\n"), BUILD,
-         r"cards\.csv, row 3: this row has 4 cells but the header row has 3; put quotes around text that holds a comma"),
+         r"cards\.csv:3:1: this row has 4 cells but the header row has 3; put quotes around text that holds a comma"),
     Case("a CSV row with a cell too few", sheet_items("cards.csv", lambda: b"id,title,n\na,A,1\nb,2\n"), BUILD,
-         r"cards\.csv, row 3: this row has 2 cells but the header row has 3"),
+         r"cards\.csv:3:1: this row has 2 cells but the header row has 3"),
     Case("sheet rows past row 100,001", sheet_items("cards.csv", lambda: b"id,title\n" + b"".join(
         b"c%d,C\n" % i for i in range(100_001))), BUILD,
          r"cards\.csv, row 100002: the sheet has more than 100,000 item rows below its header, the limit"),

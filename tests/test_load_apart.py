@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, copy_pack
-from generator import apart, manifest
+from generator import apart, manifest, model
 from generator.errors import ManifestError, Reporter
 from test_manifest_errors import BAD_INPUTS, overlay
 
@@ -122,8 +122,8 @@ def test_no_child_is_forked_beside_other_threads(monkeypatch):
 
 
 def test_items_pickle_as_their_fields():
-    item = manifest.Item("a", 2, {"title": "T"}, None, manifest.Mark("f.yaml", 3, 4))
-    assert item.__reduce__() == (manifest.Item, ("a", 2, {"title": "T"}, None, manifest.Mark("f.yaml", 3, 4)))
+    item = model.Item("a", 2, {"title": "T"}, None, manifest.Mark("f.yaml", 3, 4))
+    assert item.__reduce__() == (model.Item, ("a", 2, {"title": "T"}, None, manifest.Mark("f.yaml", 3, 4)))
     assert pickle.loads(pickle.dumps(item)) == item
 
 

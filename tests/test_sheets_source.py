@@ -226,10 +226,37 @@ def test_a_csv_row_with_a_cell_too_many_or_too_few_is_refused_not_shifted(tmp_pa
                               "fish,Fish, chips,Body,3\n"
                               "short,Short,4\n")
     assert problems(pack) == [
-        "cards.csv, row 3: this row has 5 cells but the header row has 4; "
+        "cards.csv:3:1: this row has 5 cells but the header row has 4; "
         "put quotes around text that holds a comma (\"Fish, chips\")",
-        "cards.csv, row 4: this row has 3 cells but the header row has 4; "
+        "cards.csv:4:1: this row has 3 cells but the header row has 4; "
         "add the missing cells (empty ones too: a,,c), and put quotes around text that holds a comma"]
+
+
+def test_a_misfit_csv_row_is_named_by_the_line_it_starts_on_past_quoted_line_breaks(tmp_path):
+    """Rows 2 and 3 hold quoted cells of three and two lines, blank lines sit between rows, and
+    the file ends its lines the Windows way: the short row 5 starts on line 10, as an editor
+    numbers it, the long row 6 on line 11."""
+    pack = csv_pack(tmp_path, "id,title,body,copies\r\n"
+                              "a,A,\"one\r\ntwo\r\nthree\",1\r\n"
+                              "b,B,\"four\r\nfive\",1\r\n"
+                              "\r\n"
+                              "c,C,Body,1\r\n"
+                              "\r\n"
+                              "short,Short,4\r\n"
+                              "long,Long,Body,1,9\r\n")
+    found = problems(pack)
+    assert [line.split(": this row")[0] for line in found] == ["cards.csv:10:1", "cards.csv:11:1"]
+    assert found[0].startswith("cards.csv:10:1: this row has 3 cells but the header row has 4; add the missing cells")
+
+
+def test_a_csv_cell_over_the_csv_modules_limit_is_named_by_its_line(tmp_path):
+    """A cell longer than the csv module reads (131,072 characters) stops the reading at the
+    line its row starts on, past a quoted line break in the row before."""
+    pack = csv_pack(tmp_path, "id,title,body,copies\n"
+                              "a,A,\"one\ntwo\",1\n"
+                              "b,B," + "x" * 140_000 + ",1\n")
+    assert problems(pack) == ["cards.csv:4:1: not a valid CSV file (field larger than field limit (131072)); "
+                              "save it again from your spreadsheet program"]
 
 
 def test_csv_cells_keep_quoted_line_breaks_and_unicode_separators(tmp_path):

@@ -5,7 +5,8 @@ within the allowance; declared_check.py, written apart, reads the section for it
 """
 from __future__ import annotations
 
-import difflib
+from ..errors import did_you_mean
+
 
 # the switches of `pnpgen map` an option may be (MapOptions fields that are true or false)
 SWITCHES = ("relaxed",)
@@ -44,12 +45,11 @@ def _rule(rd, where: str, rule_id, rules: list) -> int:
     """The index of the one constraint with this id, which must be a rule whose breaks count."""
     found = [n for n, r in enumerate(rules) if r.id == str(rule_id)]
     if not found:
-        close = difflib.get_close_matches(str(rule_id), [r.id for r in rules], 1)
         ids = list(dict.fromkeys(r.id for r in rules if r.id and r.kind in ALLOWABLE))
         rd.fail(where, f"'{rule_id}' is not the id of a rule under constraints:",
-                f"did you mean '{close[0]}'?" if close else
-                f"name a rule by its id: {', '.join(ids[:SHOWN_IDS]) or 'no rule whose breaks count has an id'}"
-                + (f" and {len(ids) - SHOWN_IDS} more" if len(ids) > SHOWN_IDS else ""))
+                did_you_mean(rule_id, [r.id for r in rules],
+                             f"name a rule by its id: {', '.join(ids[:SHOWN_IDS]) or 'no rule whose breaks count has an id'}"
+                             + (f" and {len(ids) - SHOWN_IDS} more" if len(ids) > SHOWN_IDS else "")))
     if len(found) > 1:
         rd.fail(where, f"'{rule_id}' is the id of {len(found)} rules", "give the rule it allows an id of its own")
     rule = rules[found[0]]

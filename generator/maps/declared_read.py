@@ -5,11 +5,11 @@ and checks them against each other.
 """
 from __future__ import annotations
 
-import difflib
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..errors import did_you_mean
 from . import declared_grow_read as grow, declared_steps, grid
 from .declared_laid_read import LAID_OBJECTIVES, LAID_READERS
 from .rules import is_int
@@ -75,9 +75,7 @@ class Reader:
     def keys(self, value: dict, where: str, allowed) -> None:
         for key in value:
             if key not in allowed:
-                close = difflib.get_close_matches(str(key), list(allowed), 1)
-                self.fail(where, f"unknown key '{key}'",
-                          f"did you mean '{close[0]}'?" if close else f"use {', '.join(allowed)}")
+                self.fail(where, f"unknown key '{key}'", did_you_mean(key, allowed, f"use {', '.join(allowed)}"))
 
     def entries(self, value, name: str, allowed):
         """(where, entry) of each mapping in a list section, its keys checked."""
@@ -201,9 +199,8 @@ def player_counts(rd, value) -> tuple:
 
 def known(rd, where, name, names) -> None:
     if name not in names:
-        close = difflib.get_close_matches(str(name), list(names), 1)
         rd.fail(where, f"'{name}' is not a declared type or group",
-                f"did you mean '{close[0]}'?" if close else "declare it under types: or groups:")
+                did_you_mean(name, names, "declare it under types: or groups:"))
 
 
 def fixed_cells(rd, entries, index, types, grid_type) -> dict:
@@ -321,9 +318,8 @@ def constraint(rd, n, entry, groups, tokens, markers, players) -> Rule:
     if len(kinds) != 1:
         unknown = [k for k in entry if k not in ("id", "quote", "policy") and k not in
                    {a for args in RULE_KEYS.values() for a in args}]
-        close = difflib.get_close_matches(str(unknown[0]), list(RULE_KEYS), 1) if unknown else []
         rd.fail(where, f"must name exactly one rule of the vocabulary ({', '.join(RULE_KEYS)})",
-                f"did you mean '{close[0]}'?" if close else "see docs/maps.md")
+                did_you_mean(unknown[0], RULE_KEYS, "see docs/maps.md") if unknown else "see docs/maps.md")
     kind = kinds[0]
     rd.keys(entry, where, (kind, "id", "quote", "policy") + RULE_KEYS[kind])
     target = entry[kind]

@@ -9,9 +9,9 @@ pack's manifests (`=map.data.KEY`) and handout (`{{ map.data.KEY }}`), never by 
 """
 from __future__ import annotations
 
-import difflib
 from pathlib import Path
 
+from ..errors import did_you_mean
 from .rules import MapError
 
 # map.yaml `look:` (drawn by render.py from these, or by the pack's template): the keys each level
@@ -99,9 +99,8 @@ def check_look(data: dict, path: Path, types, cell_keys, kinds) -> None:
                 problems.append(f"{_where(group, name, path, True)}: look.{part}.{name}: must be a mapping such as "
                                 "{name: ..., fill: ...} (see docs/maps.md)")
             elif str(name) not in names:
-                close = difflib.get_close_matches(str(name), sorted(names), 1, 0.6)
                 problems.append(f"{_where(group, name, path)}: look.{part}.{name}: no {what} is '{name}'; "
-                                + (f"did you mean '{close[0]}'?" if close else f"({', '.join(sorted(names))})"))
+                                + did_you_mean(name, names, f"({', '.join(sorted(names))})"))
     levels = [(w, a) for w, a in _look_levels(look) if drawn == "drawn" or w == "size"]   # a template's: its size
     for where, allowed in levels:
         node = _at(look, where)
@@ -150,8 +149,7 @@ def _at(node, where: str):
 
 
 def _stray_look(node, key, where: str, allowed, path: Path, why: str = "") -> str:
-    close = difflib.get_close_matches(str(key), list(allowed), 1, 0.6)
-    hint = why or (f"did you mean '{close[0]}'? " if close else "") + f"({where} takes: {', '.join(allowed)})"
+    hint = why or did_you_mean(key, allowed, end=" ") + f"({where} takes: {', '.join(allowed)})"
     return f"{_where(node, key, path)}: {where}.{key}: unknown key; {hint}"
 
 
@@ -161,8 +159,7 @@ def check_policies(data: dict, path: Path, structure_ids) -> None:
     problems = []
     for n, rule in enumerate(data.get("policies") or ()):
         if rule not in known:
-            close = difflib.get_close_matches(rule, sorted(known), 1, 0.6)
-            hint = f"did you mean '{close[0]}'?" if close else "name the `id` of a rule in layout:"
+            hint = did_you_mean(rule, known, "name the `id` of a rule in layout:")
             mark = data["policies"].item_mark(n) if hasattr(data["policies"], "item_mark") else _where(data, "policies", path, True)
             problems.append(f"{mark}: policies: '{rule}' is no rule of this map; {hint}")
     if problems:
@@ -176,9 +173,8 @@ def check_where(data: dict, path: Path, keys) -> None:
     for where in _wheres(data.get("layout")):
         for key in where:
             if key not in keys:
-                close = difflib.get_close_matches(str(key), sorted(keys), 1, 0.6)
                 problems.append(f"{_where(where, key, path)}: where: no cell or piece of this map carries '{key}'; "
-                                + (f"did you mean '{close[0]}'?" if close else f"keys they carry: {', '.join(sorted(keys))}"))
+                                + did_you_mean(key, keys, f"keys they carry: {', '.join(sorted(keys))}"))
     if problems:
         raise MapError("\n".join(problems))
 
@@ -211,8 +207,7 @@ def _unknown(key) -> tuple[str, str]:
     """(what is wrong, how to fix it) for a top-level key map.yaml does not take."""
     if key in REMOVED:
         return f"'{key}' {REMOVED[key][0]}", REMOVED[key][1]
-    close = difflib.get_close_matches(str(key), list(MAP_KEYS), 1, 0.6)
-    hint = f"did you mean '{close[0]}'? " if close else f"{DATA_HINT} "
+    hint = did_you_mean(key, MAP_KEYS, f"{DATA_HINT} ", end=" ")
     return f"unknown key '{key}'", f"{hint}(keys map.yaml takes: {', '.join(sorted(MAP_KEYS))})"
 
 

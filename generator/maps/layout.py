@@ -5,13 +5,12 @@ into the same structure the generators produce, and the checkers read nothing el
 """
 from __future__ import annotations
 
-import difflib
 import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import os_error_text
+from ..errors import did_you_mean, os_error_text
 from ..yamlsrc import first_bracket_past
 from .grid import Cell
 
@@ -55,8 +54,7 @@ SHOWN_UNKNOWN = 12          # unknown keys named before "and N more"
 
 def unknown_key(where: str, key, known) -> str:
     """'where.key: unknown key; did you mean ...? known keys are ...' for a key no reader knows."""
-    close = difflib.get_close_matches(str(key), list(known), 1, 0.6)
-    hint = f"did you mean '{close[0]}'? " if close else ""
+    hint = did_you_mean(key, known, end=" ")
     return (f"{where + '.' if where else ''}{key}: unknown key; {hint}known keys are "
             f"{', '.join(sorted(known))}")
 

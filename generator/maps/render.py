@@ -5,28 +5,23 @@ docs/maps.md): per cell type a player-facing name, a fill (a palette key or a co
 of the pack; face-down cells drawn as their back (what is hidden stays hidden); per marker kind a
 name and a shape, its owner shown by the player's colour and seat number or role letters. Each
 cell keeps three rows: icon, name and labels above, markers in their own band below, so a marker
-never covers a label. The legend lists exactly what was drawn.
+never covers a label. The legend (legend.py) lists exactly what was drawn; text, icons and marker
+shapes are drawn by svgparts.py for both.
 """
 from __future__ import annotations
 
 import math
-import xml.etree.ElementTree as ET
 
 import svgwrite
-from svgwrite.container import Group
 
-from ..fonts import library
 from .layout import Layout
+from .legend import LEGEND_COL, LEGEND_ROW, LEGEND_TEXT, draw_legend, legend_entries, legend_rows
+from .svgparts import INK, LETTER_ROOM, draw_marker, ink_on, pack_icon, text_line, text_width, two_lines
 
 HEX_FLAT = 24.0          # mm across flats of a drawn hex
 SQUARE = 26.0            # mm side of a drawn square
 FRAME = 8.0              # mm around the cells
 TITLE = 12.0             # mm strip for the title
-LEGEND_ROW = 6.5
-LEGEND_COL = 62.0        # mm: the narrowest drawing is two of these wide (the legend needs room)
-LEGEND_TEXT = 3.2
-LEGEND_SWATCH = 7.0      # mm: an entry's 5 mm swatch and the gap before its words
-LEGEND_GAP = 5.0         # mm between two entries of a row
 MARKER = 5.2             # mm: a marker's size
 MARKER_GAP = 0.6
 MARKER_Y = 7.9            # mm below a cell centre: the marker band, under every label
@@ -36,8 +31,6 @@ NAME_TOP_LOW = 6.6       # mm above a cell's centre: the lowest a name's top sit
 CELL_BOTTOM = 11.5       # mm below a cell's centre: its markers end above this (a hex's lower
                          # sides are there 3.5 mm either side of the centre line)
 TEXT_BOTTOM = 8.5        # ... and its text (a line up to 7 mm either side of the centre line)
-INK = "#222222"
-FONT = "Liberation Sans"
 # Maps are printed scaled to fit one page of A4 or Letter; every text is sized so that it prints
 # at MIN_PRINT_PT or more on either paper (the 0.25 pt above 6 covers the legend growing a row).
 MIN_PRINT_PT = 6.25
@@ -231,124 +224,6 @@ def _cell_box(layout: Layout) -> tuple[float, float]:
     return (SQUARE - 3, SQUARE - 3) if layout.grid_type == "square" else (HEX_FLAT - 4, HEX_FLAT)
 
 
-# --- text ------------------------------------------------------------------------------------
-
-def _text_width(text: str, size: float, bold: bool) -> float:
-    return library().metrics(FONT, bold, False).width(text, size)
-
-
-def _fitted_size(text: str, size: float, width: float, bold: bool, smallest: float) -> float:
-    wide = _text_width(text, size, bold)
-    return size if wide <= width else max(smallest, size * width / wide)
-
-
-def _text(dwg, x, y, text, size, anchor="middle", color=INK, bold=False, width=None, floor=0.0):
-    """One line of text; `width`: shrunk to fit it, but never under `floor` (the map's smallest
-    printable size) nor under 55 % of its size."""
-    size = max(size, floor)
-    if width:
-        size = _fitted_size(text, size, width, bold, max(size * 0.55, floor))
-    extra = {"font_weight": "bold"} if bold else {}
-    return dwg.text(text, insert=(round(x, 3), round(y, 3)), font_family=FONT, font_size=round(size, 3),
-                    text_anchor=anchor, fill=color, **extra)
-
-
-def _lines(text: str, size: float, width: float, bold: bool, separator: str = " ") -> list[str]:
-    """The text in one line, or two broken at the separator nearest its middle when one line
-    at `size` is wider than `width`."""
-    parts = text.split(separator)
-    if len(parts) < 2 or _text_width(text, size, bold) <= width:
-        return [text]
-    cut = min(range(1, len(parts)), key=lambda k: abs(_text_width(separator.join(parts[:k]), size, bold)
-                                                      - _text_width(separator.join(parts[k:]), size, bold)))
-    return [separator.join(parts[:cut]), separator.join(parts[cut:])]
-
-
-def _dark(color: str) -> bool:
-    if not (isinstance(color, str) and color.startswith("#") and len(color) == 7):
-        return False
-    r, g, b = (int(color[i:i + 2], 16) for i in (1, 3, 5))
-    return 0.299 * r + 0.587 * g + 0.114 * b < 120
-
-
-def _on(fill: str, art: Art) -> str:
-    return "#ffffff" if _dark(fill) else art.ink
-
-
-class _Raw(Group):
-    """A group whose children are ready SVG markup (a pack icon, already checked at load)."""
-
-    def __init__(self, markup: str, **extra):
-        super().__init__(**extra)
-        self.markup = markup
-
-    def get_xml(self):
-        xml = super().get_xml()
-        for child in ET.fromstring(f"<g>{self.markup}</g>"):
-            xml.append(child)
-        return xml
-
-
-def _icon(art: Art, name: str, x: float, y: float, size: float, color: str):
-    """A pack icon in a size x size square at (x, y); None when the pack has no such icon."""
-    icon = art.icons.get(name) if name else None
-    if icon is None:
-        return None
-    minx, miny, vw, vh = icon.view_box
-    scale = size / max(vw, vh)
-    dx, dy = x + (size - vw * scale) / 2, y + (size - vh * scale) / 2
-    return _Raw(icon.markup, transform=f"translate({dx:.3f},{dy:.3f}) scale({scale:.5f}) "
-                                       f"translate({-minx:g},{-miny:g})", fill=color)
-
-
-# --- markers ---------------------------------------------------------------------------------
-
-def _shape_points(shape: str, cx: float, cy: float, r: float):
-    """Corner points of a marker shape, or None for a circle."""
-    sides = {"triangle": (3, -90), "square": (4, 45), "diamond": (4, 0), "pentagon": (5, -90),
-             "hexagon": (6, -90)}
-    if shape == "house":
-        return [(cx - r, cy + r), (cx - r, cy - r * 0.2), (cx, cy - r * 1.05), (cx + r, cy - r * 0.2), (cx + r, cy + r)]
-    if shape == "card":
-        return [(cx - r * 0.75, cy - r * 1.05), (cx + r * 0.75, cy - r * 1.05), (cx + r * 0.75, cy + r * 1.05),
-                (cx - r * 0.75, cy + r * 1.05)]
-    if shape == "shield":
-        return [(cx - r, cy - r), (cx + r, cy - r), (cx + r, cy + r * 0.1), (cx, cy + r * 1.1), (cx - r, cy + r * 0.1)]
-    if shape in sides:
-        n, start = sides[shape]
-        grow = 1.0 / math.cos(math.pi / n) if shape in ("square",) else 1.15 if n == 3 else 1.05
-        return [(cx + r * grow * math.cos(math.radians(start + 360 * i / n)),
-                 cy + r * grow * math.sin(math.radians(start + 360 * i / n))) for i in range(n)]
-    return None
-
-
-# How much wider than its letters each shape is drawn (a pentagon's slanting top needs more)
-LETTER_ROOM = {"pentagon": 1.3, "triangle": 1.7, "diamond": 1.5, "hexagon": 1.15, "shield": 1.2}
-
-
-def _marker(dwg, art: Art, style: dict, owner, cx: float, cy: float, size: float):
-    """One marker: its kind's shape, filled with the owner's colour carrying the seat number (or
-    role letters), else the kind's colour carrying its icon or letters."""
-    g = dwg.g()
-    r = size / 2
-    fill = owner[0] if owner else art.color(style.get("fill"), "#555555")
-    ring = art.ink if not _dark(fill) else "#ffffff"
-    points = _shape_points(style.get("shape", "circle"), cx, cy, r)
-    outline = {"fill": fill, "stroke": ring, "stroke_width": 0.35}
-    g.add(dwg.polygon([(round(x, 3), round(y, 3)) for x, y in points], **outline) if points
-          else dwg.circle(center=(round(cx, 3), round(cy, 3)), r=round(r, 3), **outline))
-    text = owner[1] if owner else style.get("text", "")     # formatted with the placement by the caller
-    if text:
-        text_size = max(size * (0.5 if len(text) < 3 else 0.38), art.min_text)
-        g.add(_text(dwg, cx, cy + text_size * 0.36, text, text_size, color=_on(fill, art), bold=True,
-                    width=size * 0.95, floor=art.min_text))
-    else:
-        icon = _icon(art, style.get("icon"), cx - r * 0.62, cy - r * 0.62, r * 1.24, _on(fill, art))
-        if icon is not None:
-            g.add(icon)
-    return g
-
-
 # --- the drawing -----------------------------------------------------------------------------
 
 def board_size(layout: Layout, legend_rows: int) -> tuple[float, float, float, float]:
@@ -368,22 +243,21 @@ def draw_layout(layout: Layout, look: dict, title: str, game=None, reveal: bool 
     art = Art(look, game, reveal)
     cells = [(cell, art.cell_style(cell)) for cell in layout.cells]
     markers = _markers_by_cell(layout, art)
-    legend = _legend_entries(cells, markers, art)
+    legend = legend_entries(cells, markers, art)
     room = board_size(layout, 0)[0] - 2 * FRAME
-    art.printed_at(print_scale(*board_size(layout, _legend_height(legend, room, art))[:2]))
-    rows = _legend_height(legend, room, art)
+    art.printed_at(print_scale(*board_size(layout, legend_rows(legend, room, art))[:2]))
+    rows = legend_rows(legend, room, art)
     width, height, dx, dy = board_size(layout, rows)
     dwg = svgwrite.Drawing(size=(f"{width:.2f}mm", f"{height:.2f}mm"), viewBox=f"0 0 {width:.2f} {height:.2f}",
                            profile="full", debug=False)
     dwg.add(dwg.rect(insert=(0, 0), size=(round(width, 2), round(height, 2)), fill=art.paper))
-    dwg.add(_text(dwg, FRAME, FRAME + 5, title, 5.0, anchor="start", color=art.ink, bold=True,
-                  width=width - 2 * FRAME, floor=art.min_text))
+    dwg.add(text_line(dwg, FRAME, FRAME + 5, title, 5.0, anchor="start", color=art.ink, bold=True,
+                      width=width - 2 * FRAME, floor=art.min_text))
     for cell, style in cells:
         cx, cy = _centre(layout, layout.coord(cell))
         _draw_cell(dwg, art, layout, cell, style, cx + dx, cy + dy, markers.get(layout.coord(cell), []))
     top = height - rows * LEGEND_ROW - 2
-    for heading, entries in legend:
-        top = _draw_legend(dwg, art, heading, entries, top, _legend_head(legend, art), room)
+    draw_legend(dwg, art, legend, FRAME, top, room)
     return dwg.tostring(), width, height
 
 
@@ -420,9 +294,9 @@ def _cell_rows(art: Art, layout: Layout, cell: dict, style: dict, markers) -> tu
     if art.reveal and cell.get("face_down"):
         labels = ["face down"] + labels
     size = max(2.7, art.min_text)
-    rows = _lines(" · ".join(labels), size, box_w, False, " · ") if labels else []
+    rows = two_lines(" · ".join(labels), size, box_w, False, " · ") if labels else []
     # a marker wide enough for the letters it carries ("Wr1" at the smallest printed size)
-    letters = max((_text_width(owner[1] if owner else style.get("text", ""), art.min_text, True)
+    letters = max((text_width(owner[1] if owner else style.get("text", ""), art.min_text, True)
                    * LETTER_ROOM.get(style.get("shape", "circle"), 1.0) for style, owner in markers), default=0.0)
     msize = min(max(MARKER, 2.0 * art.min_text, letters + 1.4), 7.0, (box_w - 2) / max(1, len(markers)) - MARKER_GAP)
     return rows, max(3.0, art.min_text), size, (msize if markers else 0.0)
@@ -466,114 +340,22 @@ def _draw_cell(dwg, art: Art, layout: Layout, cell: dict, style: dict, cx: float
     dash = {"stroke_dasharray": "1.2,0.8"} if cell.get("face_down") else {}
     dwg.add(dwg.polygon([(round(x, 3), round(y, 3)) for x, y in _corners(layout, cx, cy)], fill=fill,
                         stroke=art.ink, stroke_width=0.3, **dash))
-    text_color = _on(fill, art)
+    text_color = ink_on(fill, art)
     box_w, _ = _cell_box(layout)
     parts = _cell_rows(art, layout, cell, style, markers)
     rows, name_size, size, msize = parts
     with_icon, (icon_top, name_base, baselines, marker_y, _) = _cell_plan(parts, cy)
-    icon = _icon(art, style.get("icon"), cx - ICON / 2, icon_top, ICON, text_color) if with_icon else None
+    icon = pack_icon(art, style.get("icon"), cx - ICON / 2, icon_top, ICON, text_color) if with_icon else None
     if icon is not None:
         dwg.add(icon)
-    dwg.add(_text(dwg, cx, name_base, style["name"], name_size, color=text_color, bold=True, width=box_w,
-                  floor=art.min_text))
+    dwg.add(text_line(dwg, cx, name_base, style["name"], name_size, color=text_color, bold=True, width=box_w,
+                      floor=art.min_text))
     for line, baseline in zip(rows, baselines):     # two rows when one would be printed too small
-        dwg.add(_text(dwg, cx, baseline, line, size, color=text_color, width=box_w, floor=art.min_text))
+        dwg.add(text_line(dwg, cx, baseline, line, size, color=text_color, width=box_w, floor=art.min_text))
     step = msize + MARKER_GAP
     x0 = cx - step * (len(markers) - 1) / 2
     for n, (mstyle, owner) in enumerate(markers):   # in the band under the labels
-        dwg.add(_marker(dwg, art, mstyle, owner, x0 + n * step, marker_y, msize))
-
-
-def _legend_entries(cells, markers, art: Art):
-    """[(heading, [(kind, style, text)])] for what the map shows: tiles, markers, players."""
-    tiles, seen = [], set()
-    for _, style in sorted(cells, key=lambda cs: _legend_order(art, cs[1])):
-        if style["key"] not in seen:
-            seen.add(style["key"])
-            tiles.append(("tile", style, style.get("legend", style["name"])))
-    kinds, owners = {}, {}
-    for entries in markers.values():
-        for style, owner in entries:
-            kinds.setdefault(style["name"], style)
-            if owner:
-                owners.setdefault(owner[2], owner)
-    marks = [("marker", style, style.get("legend", name)) for name, style in sorted(kinds.items())]
-    players = [("player", owner, name)                # the swatch carries the number or letters
-               for name, owner in sorted(owners.items(), key=lambda kv: kv[1][1])]
-    return [("Tiles", tiles), ("Markers", marks), ("Players", players)]
-
-
-def _legend_head(legend, art: Art) -> float:
-    """mm left of every group's entries: the headings, each on its group's first row."""
-    return max((_text_width(heading, art.legend_text, True) for heading, entries in legend if entries),
-               default=0.0) + 3.0
-
-
-def _swatch(kind: str, style, art: Art) -> float:        # mm; a player's as wide as their letters
-    return max(5.0, _text_width(style[1], art.min_text, True) + 1.4) if kind == "player" else 5.0
-
-
-def _entry_width(entry, art: Art) -> float:
-    return _swatch(entry[0], entry[1], art) + LEGEND_SWATCH - 5.0 + _text_width(entry[2], art.legend_text, False)
-
-
-def _legend_order(art: Art, style: dict) -> tuple:
-    """Tiles in the order look.cells lists them (a type, then its variants; backs last)."""
-    names = [name for key, cell in art.look.get("cells", {}).items()
-             for name in [cell.get("name", key)] + [v.get("name") for v in cell.get("variants", {}).values()]]
-    return (bool(style.get("face_down")), names.index(style["name"]) if style["name"] in names else len(names),
-            style["key"])
-
-
-def _legend_rows(entries, room: float, art: Art) -> list[list[tuple[float, tuple]]]:
-    """[[(x, entry)]]: entries one after another, each as wide as its words, in rows `room` mm wide."""
-    rows, row, used = [], [], 0.0
-    for entry in entries:
-        wide = _entry_width(entry, art)
-        if row and used + wide > room:
-            rows.append(row)
-            row, used = [], 0.0
-        row.append((used, entry))
-        used += wide + LEGEND_GAP
-    return rows + ([row] if row else [])
-
-
-def _legend_height(legend, room: float, art: Art) -> int:
-    head = _legend_head(legend, art)
-    return sum(len(_legend_rows(entries, room - head, art)) for _, entries in legend if entries)
-
-
-def _draw_legend(dwg, art: Art, heading: str, entries, top: float, head: float, room: float) -> float:
-    if not entries:
-        return top
-    dwg.add(_text(dwg, FRAME, top + 3.9, heading, art.legend_text, anchor="start", color=art.ink, bold=True,
-                  floor=art.min_text))
-    for row in _legend_rows(entries, room - head, art):
-        for x, (kind, style, text) in row:
-            _legend_entry(dwg, art, kind, style, text, FRAME + head + x, top)
-        top += LEGEND_ROW
-    return top
-
-
-def _legend_entry(dwg, art: Art, kind: str, style, text: str, x: float, y: float) -> None:
-    if kind == "tile":
-        fill = art.color(style.get("fill"))
-        dwg.add(dwg.rect(insert=(x, y), size=(5, 5), fill=fill, stroke=art.ink, stroke_width=0.25))
-        icon = _icon(art, style.get("icon"), x + 0.6, y + 0.6, 3.8, _on(fill, art))
-        if icon is not None:
-            dwg.add(icon)
-    elif kind == "marker":         # the kind's shape; owned kinds drawn blank (colour = owner)
-        dwg.add(_marker(dwg, art, style, None if style.get("fill") else ("#ffffff", "", ""), x + 2.5, y + 2.5, 5))
-    else:                          # a player: a pill of their colour as wide as their letters
-        fill, letters, _ = style
-        wide = _swatch(kind, style, art)
-        dwg.add(dwg.rect(insert=(x, y), size=(round(wide, 3), 5), rx=2.5, fill=fill,
-                         stroke=art.ink if not _dark(fill) else "#ffffff", stroke_width=0.35))
-        size = max(2.5, art.min_text)
-        dwg.add(_text(dwg, x + wide / 2, y + 2.5 + size * 0.36, letters, size, color=_on(fill, art), bold=True,
-                      floor=art.min_text))
-    words = x + _swatch(kind, style, art) + LEGEND_SWATCH - 5.0
-    dwg.add(_text(dwg, words, y + 3.9, text, art.legend_text, anchor="start", color=art.ink))
+        dwg.add(draw_marker(dwg, art, mstyle, owner, x0 + n * step, marker_y, msize))
 
 
 def standalone_svg(body: str, width: float, height: float) -> str:
