@@ -91,11 +91,20 @@ class FontMetrics:
     def width(self, text: str, size: float) -> float:
         unit = self._word_cache.get(text)
         if unit is None:
-            w = self.widths
-            unit = sum(w.get(c, 0.5) for c in text)
-            if len(self._word_cache) < 200_000:     # words repeat across cards: remember them
-                self._word_cache[text] = unit
+            unit = self._unit(text)
         return unit * size
+
+    def unit_widths(self, words: list[str]) -> list[float]:
+        """Each word's width at size 1 (width(word, 1.0) of each, in one call: a card's ~40 words)."""
+        known = self._word_cache
+        return [known[word] if word in known else self._unit(word) for word in words]
+
+    def _unit(self, text: str) -> float:
+        w = self.widths
+        unit = sum(w.get(c, 0.5) for c in text)
+        if len(self._word_cache) < 200_000:     # words repeat across cards: remember them
+            self._word_cache[text] = unit
+        return unit
 
 
 def folded(family: str) -> str:

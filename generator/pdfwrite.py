@@ -5,10 +5,12 @@ needed, which cairo writes as one reused form object.
 """
 from __future__ import annotations
 
+import contextlib
 import io
 import math
 import os
 import re
+import tempfile
 from collections import Counter
 from typing import Callable
 
@@ -44,36 +46,25 @@ def without_repeated_keys(pdf: bytes) -> bytes:
     return _RESOURCE_DICT.sub(lambda match: _deduped(match) if _repeats(match.group(1)) else match.group(0), pdf)
 
 
-def write_without_repeated_keys(pdf: memoryview, write: Callable) -> None:
-    """without_repeated_keys(pdf) given piece by piece to write(), copying none of it."""
-    at, match = 0, None
-    for match in _RESOURCE_DICT.finditer(pdf):
-        if _repeats(bytes(match.group(1))):
-            write(pdf[at:match.start()])
-            write(_deduped(_RESOURCE_DICT.fullmatch(bytes(match.group(0)))))
-            at = match.end()
-    del match           # it holds the buffer, which is released below
-    write(pdf[at:])
-    pdf.release()
+READ_PIECE = 1 << 20
 
 
-COPY_PIECE = 1 << 20
-
-
-def copy_without_repeated_keys(source: str, target: str) -> None:
-    """without_repeated_keys of the PDF file `source`, written to `target` a piece at a time.
-    A piece ends after its last 'endobj': a resource dictionary lies inside one object, so none
-    is cut in two (one that never ends is carried on whole, as before)."""
-    with open(source, "rb") as pdf, open(target, "wb") as out:
-        carried = b""
+def blank_repeated_keys(path: str) -> None:
+    """without_repeated_keys of the PDF file at `path`, done in place: the repeats are blanked
+    with as many spaces, so only those bytes are written back. Read a piece at a time, each
+    ending after its last 'endobj': a resource dictionary lies inside one object, so none is
+    cut in two (one that never ends is carried on whole)."""
+    with open(path, "r+b", buffering=0) as pdf:
+        carried, offset = b"", 0        # offset: where `carried` starts in the file
         while True:
-            piece = pdf.read(COPY_PIECE)
+            piece = pdf.read(READ_PIECE)
             text = carried + piece
             end = text.rfind(b"endobj")
             cut = len(text) if not piece else end + len(b"endobj") if end >= 0 else 0
-            if cut:
-                write_without_repeated_keys(memoryview(text)[:cut], out.write)
-            carried = text[cut:]
+            for match in _RESOURCE_DICT.finditer(text, 0, cut):
+                if _repeats(match.group(1)):
+                    os.pwrite(pdf.fileno(), _deduped(match), offset + match.start())
+            carried, offset = text[cut:], offset + cut
             if not piece:
                 return
 
@@ -116,18 +107,38 @@ class _Sink(io.BytesIO):
         return 0 if self.closed else super().write(data)
 
 
-class _FileSink:
-    """The PDF's bytes, written to a file as cairo makes them (a chunk of 50,000 cards is 16 MB
-    that a buffer held until the end); quiet after closing, like _Sink."""
+class _Output:
+    """Where PdfWriter's PDF goes: cairo writes it to a file by name, with its own buffered
+    writes (through a Python write callback it made ~27,000 calls at 2,000 cards), into the
+    file `into`, or into a temporary file whose bytes are then returned (and the file removed,
+    whatever happens). Then cairo's repeated resource keys are blanked in place."""
 
-    def __init__(self, path: str):
-        self.file = open(path, "wb", buffering=1 << 16)
+    def __init__(self, into: str | None):
+        self.into = into
+        if into is None:
+            handle, self.path = tempfile.mkstemp(prefix="pnpgen-", suffix=".pdf")
+            os.close(handle)
+        else:
+            self.path = into
 
-    def write(self, data):
-        return 0 if self.file.closed else self.file.write(data)
+    def __enter__(self) -> "_Output":
+        return self
 
-    def close(self) -> None:
-        self.file.close()
+    def __exit__(self, *exc) -> None:
+        if self.into is None:
+            with contextlib.suppress(OSError):
+                os.remove(self.path)
+
+    def surface(self, width_pt: float, height_pt: float) -> cairo.PDFSurface:
+        return cairo.PDFSurface(self.path, width_pt, height_pt)
+
+    def result(self) -> bytes | None:
+        """After the surface is finished: the PDF's bytes, or None when it went to `into`."""
+        blank_repeated_keys(self.path)
+        if self.into is not None:
+            return None
+        with open(self.path, "rb") as pdf:
+            return pdf.read()
 
 
 def new_context(surface) -> cairo.Context:
@@ -163,13 +174,13 @@ class PdfWriter:
               into: str | None = None) -> bytes | None:
         """The PDF's bytes; with `into`, written to that file instead (one copy of it in memory,
         not two)."""
-        with interrupt.deferred():         # never raise inside cairo's write callback
-            return self._write(sheets, progress, into)
+        with interrupt.deferred(), _Output(into) as output:    # never raise inside cairo
+            self._write(sheets, progress, output)
+            return output.result()
 
-    def _write(self, sheets: list[Sheet], progress: Callable[[int], None] | None, into: str | None) -> bytes | None:
-        buffer = _Sink() if into is None else _FileSink(into + ".cairo")
+    def _write(self, sheets: list[Sheet], progress: Callable[[int], None] | None, output: _Output) -> None:
         first = sheets[0]
-        surface = cairo.PDFSurface(buffer, first.width * PT_PER_MM, first.height * PT_PER_MM)
+        surface = output.surface(first.width * PT_PER_MM, first.height * PT_PER_MM)
         surface.set_metadata(cairo.PDF_METADATA_TITLE, self.title)
         surface.set_metadata(cairo.PDF_METADATA_SUBJECT, self.subject)
         surface.set_metadata(cairo.PDF_METADATA_CREATOR, "pnpgen")
@@ -192,14 +203,6 @@ class PdfWriter:
             if progress:
                 progress(len(sheet.placements))
         surface.finish()
-        if into is not None:
-            buffer.close()
-            copy_without_repeated_keys(into + ".cairo", into)
-            os.remove(into + ".cairo")
-            return None
-        pdf = buffer.getvalue()
-        buffer.close()          # one copy of the PDF at a time (a deck of art: 100s of MB)
-        return without_repeated_keys(pdf)
 
     def _render_ahead(self, sheets: list[Sheet], faces: "_Faces") -> None:
         """The faces these pages draw first, rendered (and counted in the element bound) before

@@ -22,6 +22,7 @@ from . import art, interrupt, onface, svgcheck, templating
 from .sandbox import Palette, read_only
 from .errors import BuildError, plain_words
 from .facedoc import Document, RunTable
+from .specialize import specialized
 from .model import Game, Group, Item
 from .textfit import TextFitError
 
@@ -34,6 +35,8 @@ MAX_FACE_CHARS = 16_000_000   # one face's SVG; the largest built-in board is fa
 
 
 
+SPECIALIZE_AT = 256         # items in a group from which its templates are specialized: a compile (~4 ms)
+                            # against ~20 us saved a face
 MAX_DOCUMENTS = 64          # distinct markups of one renderer kept parsed (cards of a template share one)
 MAX_DOCUMENT_CHARS = 1_000_000     # ... and their characters in all
 MAX_ELEMENTS = 1_000_000    # SVG elements of the distinct faces one PDF (or part) draws: ~20 s of cairo
@@ -115,6 +118,7 @@ class FaceRenderer:
         self._documents: dict[str, Document] = {}     # markup -> its parsed document (_keep)
         self._kept_chars = 0
         self._fixed_context: dict[tuple, dict] = {}     # (group, side, template) -> _group_context
+        self._specialized: dict[tuple, object] = {}     # (group, side, template) -> _group_template
         self.told: dict[tuple, tuple[str, tuple[str, ...]]] = {}   # face key -> (its place, its warnings)
         self._shared: dict[tuple, tuple] = {}     # shared key -> the face key first rendered for it
         self._reads: dict[tuple, bool] = {}      # (template, names) -> whether it reads any of them
@@ -229,9 +233,10 @@ class FaceRenderer:
         where = face_place(face)
         self.helpers.face, self.helpers.bounds = where, (group.width, group.height)
         runs = self.helpers.runs
-        body = self._output(name, context, where)
+        template = self._group_template(face, name, context)
+        body = self._output(name, context, where, template)
         if not runs.intact(body):       # the template reworked a helper's output (|upper, slices...)
-            body = self._output_as_text(name, context, where)
+            body = self._output_as_text(name, context, where, template)
         body = self._pack_pictures(body, name, where)
         head = SVG_HEAD.format(W=group.width + 2 * bleed, H=group.height + 2 * bleed, x=-bleed, y=-bleed)
         markup = head + body + "</svg>"
@@ -316,20 +321,31 @@ class FaceRenderer:
             }
         return fixed
 
-    def _output(self, name: str, context: dict, where: str) -> str:
-        """The template's output for one face, its helpers' runs in self.helpers.runs."""
+    def _group_template(self, face: FaceRef, name: str, context: dict):
+        """The template a face of this group is rendered with: in a group of many items, with
+        what it works out from `face`, `palette` and `game` alone done once (specialize.py);
+        None: the template as it is."""
+        key = (face.group.id, face.side, name)
+        if key not in self._specialized:
+            many = len(face.group.items) >= SPECIALIZE_AT and self.reads(name, ("item", "player"))
+            self._specialized[key] = specialized(self.env, name, context) if many else None
+        return self._specialized[key]
+
+    def _output(self, name: str, context: dict, where: str, template=None) -> str:
+        """The template's output for one face (rendered with `template` when given, a
+        specialized copy of it), its helpers' runs in self.helpers.runs."""
         self.helpers.placed = onface.Placed()
         if self.helpers.runs is not None:
             self.helpers.runs.clear()
         try:
             with interrupt.immediate(), time_limit(TEMPLATE_SECONDS, f"template {name} ran for more than {TEMPLATE_SECONDS} s"):
-                return bounded_output(self.env.get_template(name), context)
+                return bounded_output(template or self.env.get_template(name), context)
         except (jinja2.TemplateError, TextFitError, TypeError, ValueError, ArithmeticError, MemoryError, NameError, SyntaxError,
                 AttributeError, KeyError, RecursionError, TemplateTimeout) as exc:
             raised = TemplateTooSlow if isinstance(exc, TemplateTimeout) else BuildError
             raise raised(f"{where}: {_where(exc, name)}{_message(exc)}") from None
 
-    def _output_as_text(self, name: str, context: dict, where: str) -> str:
+    def _output_as_text(self, name: str, context: dict, where: str, template=None) -> str:
         """The output again, the helpers writing their runs as SVG text (what the template then
         did to that text is what it prints, as before runs were kept apart); what the helpers
         said was said the first time."""
@@ -337,7 +353,7 @@ class FaceRenderer:
         said = helpers.remember()
         helpers.runs = None
         try:
-            return self._output(name, context, where)
+            return self._output(name, context, where, template)
         finally:
             helpers.runs = table
             table.clear()

@@ -60,9 +60,14 @@ def measure(text: str, style: Style, icons):
     """Paragraphs of (word, width at size 1): widths scale with the size, so one measurement
     serves every size tried while shrinking. A word is its text, or a list of pieces when it
     holds an icon (the common case, plain text, stays a string: this runs for every card)."""
-    width = style.metrics.width
+    metrics = style.metrics
+    width = metrics.width
     out = []
     for paragraph in text.split("\n"):
+        if ":" not in paragraph and SHY not in paragraph:      # plain words (most paragraphs): at once
+            raws = paragraph.split()
+            out.append(list(zip(raws, metrics.unit_widths(raws))))
+            continue
         words = []
         for raw in paragraph.split():
             if ":" not in raw:
@@ -166,10 +171,11 @@ def block_pieces(lines, x, y, width, height, size, style, icons, align="left", v
     top = y + {"top": 0.0, "middle": (height - block_h) / 2, "bottom": height - block_h}[valign]
     baseline = top + m.ascent * size
     space = m.width(" ", size)
+    indent = _INDENT[align]
     out, left_edge, right_edge = [], None, None
     for line in lines:
         line_w = sum(map(_WIDTH, line)) * size + space * max(0, len(line) - 1)
-        start = x + {"left": 0.0, "center": (width - line_w) / 2, "right": width - line_w}[align]
+        start = x + indent(width - line_w)
         if line:
             left_edge = start if left_edge is None else min(left_edge, start)
             right_edge = start + line_w if right_edge is None else max(right_edge, start + line_w)
@@ -192,6 +198,8 @@ def block_pieces(lines, x, y, width, height, size, style, icons, align="left", v
 
 
 _WIDTH = operator.itemgetter(1)      # of a (word, width at size 1)
+_INDENT = {"left": lambda room: 0.0, "center": lambda room: room / 2, "right": lambda room: room}   # align -> a line's
+# indent from the room its box leaves beside it
 
 
 def _plain_run(line) -> str | None:

@@ -90,17 +90,18 @@ def test_new_is_marked_alike_on_a_streamed_document(tmp_path, monkeypatch):
     assert streamed == kept
 
 
-def test_a_part_written_to_a_file_is_the_pdf_write_returns_repeated_resource_keys_blanked():
-    """A drawing worker's chunk goes to its file straight from cairo's buffer (no second copy);
-    cairo's repeated resource entries (a back painted 9 times on a page) are blanked there too."""
-    import io
-    from generator.pdfwrite import without_repeated_keys, write_without_repeated_keys
+def test_a_part_written_to_a_file_has_its_repeated_resource_keys_blanked_in_place(tmp_path):
+    """cairo writes a drawing worker's chunk to its file by name; its repeated resource entries
+    (a back painted 9 times on a page) are then blanked in that file, as without_repeated_keys
+    blanks them in bytes: every other byte, and so the file's length, stays."""
+    from generator.pdfwrite import blank_repeated_keys, without_repeated_keys
     pdf = (b"%PDF-1.5\n1 0 obj << /Resources << /XObject << /x6 6 0 R /x6 6 0 R /x7 7 0 R /x6 6 0 R >> >> >>\n"
            b"2 0 obj << /Resources << /Font << /f-0-0 9 0 R >> >> >>\n%%EOF\n")
-    out = io.BytesIO()
-    write_without_repeated_keys(memoryview(bytearray(pdf)), out.write)
-    assert out.getvalue() == without_repeated_keys(pdf)
-    assert out.getvalue().count(b"/x6 6 0 R") == 1 and len(out.getvalue()) == len(pdf)
+    (tmp_path / "part.pdf").write_bytes(pdf)
+    blank_repeated_keys(str(tmp_path / "part.pdf"))
+    blanked = (tmp_path / "part.pdf").read_bytes()
+    assert blanked == without_repeated_keys(pdf)
+    assert blanked.count(b"/x6 6 0 R") == 1 and len(blanked) == len(pdf)
 
 
 def _forms(pdf: bytes) -> int:
@@ -122,16 +123,16 @@ def test_look_alike_faces_made_from_other_data_are_drawn_once_only_where_the_doc
 
 
 @pytest.mark.parametrize("piece", [7, 40, 64, 1 << 20])
-def test_a_part_copied_piece_by_piece_is_blanked_as_a_whole(piece, tmp_path, monkeypatch):
-    """cairo writes a chunk to a file as it draws; the copy without repeated resource keys reads
-    it a piece at a time, cut after an 'endobj', so no dictionary is split across two pieces."""
+def test_a_part_read_piece_by_piece_is_blanked_as_a_whole(piece, tmp_path, monkeypatch):
+    """cairo writes a chunk to a file as it draws; blanking its repeated resource keys reads it
+    a piece at a time, cut after an 'endobj', so no dictionary is split across two pieces."""
     from generator import pdfwrite
     objects = [b"%d 0 obj << /Resources << /XObject << /x6 6 0 R /x6 6 0 R /x%d %d 0 R /x6 6 0 R >> >> >>\nendobj\n"
                % (n, n, n) for n in range(1, 30)]
     pdf = b"%PDF-1.5\n" + b"".join(objects) + b"stream\x00\xffendob\nendstream\n%%EOF\n"
-    (tmp_path / "part.pdf.cairo").write_bytes(pdf)
-    monkeypatch.setattr(pdfwrite, "COPY_PIECE", piece)
-    pdfwrite.copy_without_repeated_keys(str(tmp_path / "part.pdf.cairo"), str(tmp_path / "part.pdf"))
+    (tmp_path / "part.pdf").write_bytes(pdf)
+    monkeypatch.setattr(pdfwrite, "READ_PIECE", piece)
+    pdfwrite.blank_repeated_keys(str(tmp_path / "part.pdf"))
     copied = (tmp_path / "part.pdf").read_bytes()
     assert copied == pdfwrite.without_repeated_keys(pdf)
     assert copied.count(b"/x6 6 0 R") == 29 and len(copied) == len(pdf)
