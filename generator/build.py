@@ -14,18 +14,18 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from .boardplan import BoardPlans, plan_boards
-from .cache import renderer_for, streamed_document
+from .cache import FaceDigests, renderer_for, streamed_document
 from .changes import DIGESTS, Baseline, Changes, compare, shown_faces
 from .errors import BuildError
 from .fonts import library
-from .impose import FaceTooLarge, Options, Run, impose_runs, impose_single
+from .impose import FaceTooLarge, Options, Run, impose_runs, impose_single, placed_faces, sheet_infos
 from .manifest import PAPERS, PRINT_SHOP, load_pack
 from .model import Game, Group
 from .packfonts import licence_file
 from .publish import check_not_locked, write_atomically
-from .render import Renderers, drawn_face_place, expand_faces
+from .render import Copies, Renderers, drawn_face_place, expand_faces
 from .presets import preset, shop_sheets
-from .printer import shift_backs
+from .printer import SHIFTED_SIDES, shift_backs
 from .request import BuildRequest, Progress, group_options, options_for  # noqa: F401 (library API)
 from .version import stamps, titled
 
@@ -36,7 +36,7 @@ class BuildResult:
     out_dir: Path
     files: list[dict] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
-    digests: dict[tuple, str] = field(default_factory=dict)     # face key -> render.face_digest
+    digests: FaceDigests = field(default_factory=FaceDigests)   # face key -> render.face_digest
     changes: Changes | None = None           # with --changes-since: what changed
     options: dict | None = None               # group id -> impose.Options, each resolved once (request.py)
     boards: BoardPlans | None = None          # board group id -> how it is printed, decided once from those
@@ -122,7 +122,7 @@ def layout_problems(game: Game, request: BuildRequest, options: dict | None = No
     for _, role, groups in documents(game, None, options, plans):
         try:
             sheets = plan_sheets(game, groups, request, role, options, plans=plans)
-            _check_pages(sheets, groups, pages)
+            _check_pages(sheet_infos(sheets), groups, pages)
             pages += len(sheets)
         except BuildError as exc:
             problems.append(str(exc))
@@ -220,13 +220,16 @@ def _render_groups(game, groups, request, progress, role, result):
     renderers = Renderers({g.id: renderer_for(game, options[g.id].bleed, request.lenient, request.face_cache, streamed)
                            for g in groups})
     sheets = plan_sheets(game, groups, request, role, options, renderers, result.boards)
-    _check_pages(sheets, groups, sum(f.get("pages") or 0 for f in result.files))
+    infos = sheet_infos(sheets)          # each sheet's side and groups; its faces placed only when drawn
+    _check_pages(infos, groups, sum(f.get("pages") or 0 for f in result.files))
     if role != "changes":
-        for gid, note in (cut for sheet in sheets for cut in sheet.cuts):
+        for gid, note in (cut for sheet in infos for cut in sheet.cuts):
             if note not in result.cut_lines.setdefault(gid, []):
                 result.cut_lines[gid].append(note)
-    sheets = shift_backs(sheets, _back_offset(options[groups[0].id], request))
-    offset = next((s.shift for s in sheets if s.shift != (0.0, 0.0)), None)
+    offset = _back_offset(options[groups[0].id], request)
+    sheets = shift_backs(sheets, offset)
+    if not offset or offset == (0.0, 0.0) or not any(s.side in SHIFTED_SIDES for s in infos):
+        offset = None
     writer = PdfWriter(
         face_svg=lambda f: renderers[f.group.id].svg(f), face_id=lambda f: renderers[f.group.id].identity(f),
         face_seen=lambda f: renderers[f.group.id].seen(f),
@@ -238,18 +241,19 @@ def _render_groups(game, groups, request, progress, role, result):
     if request.face_cache is not None:
         # the preview's cache must learn every face, so they are all rendered here; a plain
         # build renders each page's faces in the process that draws the page
-        for face in (p.face for sheet in sheets for p in sheet.placements):
+        for face, _ in placed_faces(sheets):
             writer.face_svg(face)
     pdf = write_pdf(writer, sheets, progress.advance, renderers)
-    if any(sheet.trim for sheet in sheets):
+    if any(sheet.trim for sheet in infos):
         pdf = set_print_boxes(pdf, sheets)
     for renderer in renderers.values():
         result.warnings += renderer.warnings
-    result.digests.update(renderers.digests())
+    for renderer in renderers.values():       # (each face's digest as 16 bytes, not copied to text)
+        result.digests.update(renderer.digests())
     first = sheets[0]
     return pdf, {"pages": len(sheets), "page_width_mm": round(first.width, 3),
                  "page_height_mm": round(first.height, 3), **({"back_offset_mm": list(offset)} if offset else {}),
-                 **page_guide(sheets, groups, options[groups[0].id].duplex)}
+                 **page_guide(infos, groups, options[groups[0].id].duplex)}
 
 
 def _new_since(baseline: Baseline | None, renderers: Renderers):
@@ -265,7 +269,7 @@ MAX_PAGES = 10_000           # of one build: 10,000 poker cards with backs are 2
 MAX_OUTPUT_BYTES = 1 << 30   # of one build's files, held in memory until they are written together
 
 
-def _check_pages(sheets: list, groups: list[Group], before: int) -> None:
+def _check_pages(sheets: list, groups: list[Group], before: int) -> None:    # sheets or impose.SheetInfo
     """Refused before drawing: the build's pages past MAX_PAGES, naming the group with most."""
     if before + len(sheets) <= MAX_PAGES:
         return
@@ -377,12 +381,12 @@ def _runs(game: Game, groups: list[Group], request: BuildRequest, options: dict,
 def _run(group: Group, opts: Options, part=None) -> Run:
     """The group's faces (those of `part`, edges.Part, when given): on shared cuts where the
     part's edges allow, else each face with its own bleed all round."""
-    fronts, backs = expand_faces(group)
     edge, joins = (part.edge, part.joins) if part else ("", (True, True))
+    items = None
     if part and part.items is not None:
         keep = set(part.items)
-        chosen = [i for i, face in enumerate(fronts) if face.item.id in keep]
-        fronts, backs = [fronts[i] for i in chosen], (None if backs is None else [backs[i] for i in chosen])
+        items = [item for item in group.items if item.id in keep]
+    fronts, backs = Copies.of(group, items)       # each face made where it is placed
     return Run(group.id, group.name or group.id, fronts, backs, group.width, group.height, group.shape,
                group.orientation, opts.bleed, opts.cuts if any(joins) else "separate", edge=edge, joins=joins,
                why=EDGES_WHY[joins])
