@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import json
 import re
+import tempfile
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
@@ -18,11 +19,12 @@ from .cache import FaceDigests, renderer_for, streamed_document
 from .changes import DIGESTS, Baseline, Changes, compare, shown_faces
 from .errors import BuildError
 from .fonts import library
+from .jsontext import json_write
 from .impose import FaceTooLarge, Options, Run, impose_runs, impose_single, placed_faces, sheet_infos
 from .manifest import PAPERS, PRINT_SHOP, load_pack
 from .model import Game, Group
 from .packfonts import licence_file
-from .publish import check_not_locked, write_atomically
+from .publish import StagedFile, check_not_locked, write_atomically
 from .render import Copies, Renderers, drawn_face_place, expand_faces
 from .presets import preset, shop_sheets
 from .printer import SHIFTED_SIDES, shift_backs
@@ -54,26 +56,34 @@ def build(pack_root: Path, request: BuildRequest, progress: Progress | None = No
     result.boards = plan_boards(game.groups, result.options)
     check_not_locked(result.out_dir)
     built = built_groups(game, request, result)
-    staged: dict[str, bytes] = {}
-    progress.start(sum(g.total * g.sides for g in built), f"{game.id}")
-    for name, role, groups in documents(game, built, result.options, result.boards):
-        staged[name], meta = _render_groups(game, groups, request, progress, role, result)
-        result.files.append({"path": name, "role": role, **meta})
+    staged: dict[str, bytes | StagedFile] = {}
+    with tempfile.TemporaryDirectory(prefix="pnpgen-build-") as scratch:    # large files wait here, not in memory
+        progress.start(sum(g.total * g.sides for g in built), f"{game.id}")
+        for name, role, groups in documents(game, built, result.options, result.boards):
+            staged[name], meta = _render_groups(game, groups, request, progress, role, result, Path(scratch) / name)
+            result.files.append({"path": name, "role": role, **meta})
+            _check_output_bytes(game, staged)
+        progress.finish()
+        if (game.root / "map.yaml").is_file():
+            staged.update(_map_files(game, request, result))
+        if (game.root / "handout.yaml").is_file():
+            staged.update(_handout_file(game, request, result))
+        if request.changes_since is not None:
+            staged.update(_changes_file(game, request, result))
+        if request.tuck_boxes is not None or any(g.tuck_box not in (None, "off") for g in game.groups):
+            staged.update(_tuckbox_file(game, request, result))
+        result.fonts = fonts_used(staged, game.root)
+        staged["build.json"] = _staged_json(Path(scratch) / "build.json", *build_json_parts(game, request, result, built))
         _check_output_bytes(game, staged)
-    progress.finish()
-    if (game.root / "map.yaml").is_file():
-        staged.update(_map_files(game, request, result))
-    if (game.root / "handout.yaml").is_file():
-        staged.update(_handout_file(game, request, result))
-    if request.changes_since is not None:
-        staged.update(_changes_file(game, request, result))
-    if request.tuck_boxes is not None or any(g.tuck_box not in (None, "off") for g in game.groups):
-        staged.update(_tuckbox_file(game, request, result))
-    result.fonts = fonts_used(staged, game.root)
-    staged["build.json"] = build_json(game, request, result, built)
-    _check_output_bytes(game, staged)
-    write_atomically(result.out_dir, staged, replaces=previous_build_files(result.out_dir))
+        write_atomically(result.out_dir, staged, replaces=previous_build_files(result.out_dir))
     return result
+
+
+def _staged_json(path: Path, doc, streamed: dict) -> StagedFile:
+    """jsontext.json_write's text of doc, written to `path` as it is made."""
+    with open(path, "wb", buffering=1 << 16) as handle:
+        json_write(doc, handle, streamed)
+    return StagedFile(path)
 
 
 def built_groups(game: Game, request: BuildRequest, result: BuildResult) -> list[Group]:
@@ -175,14 +185,14 @@ def _pages(pdf: bytes) -> int:
 _FONT_NAME = re.compile(rb"/FontName\s*/(?:[A-Z]{6}\+)?([^\s/<>\[\]()]+)")
 
 
-def fonts_used(staged: dict[str, bytes], root: Path) -> list[dict]:
+def fonts_used(staged: dict[str, bytes | StagedFile], root: Path) -> list[dict]:
     """Every font the PDFs embed (each font descriptor's name), with its file: a pack font by its
     path inside the pack, one of pnpgen's by its name, and the licence file beside it."""
     faces = library().by_postscript()
     found: dict[str, list[str]] = {}
     for name, data in staged.items():
         if name.endswith(".pdf"):
-            for raw in dict.fromkeys(_FONT_NAME.findall(data)):
+            for raw in dict.fromkeys(_font_names(data)):
                 found.setdefault(_pdf_name(raw), []).append(name)
     out = []
     for postscript, documents in sorted(found.items()):
@@ -199,6 +209,24 @@ def fonts_used(staged: dict[str, bytes], root: Path) -> list[dict]:
     return out
 
 
+FONT_NAME_REACH = 1 << 16     # bytes: longer than any /FontName entry a PDF of ours holds
+
+
+def _font_names(pdf: bytes | StagedFile) -> list[bytes]:
+    """_FONT_NAME's names in a PDF, in order; a staged file read a piece at a time, the last
+    FONT_NAME_REACH bytes of each carried on to the next, so an entry cut by a piece's end is
+    read whole."""
+    if not isinstance(pdf, StagedFile):
+        return _FONT_NAME.findall(pdf)
+    found, carried = [], b""
+    for piece in pdf.pieces():
+        text = carried + piece
+        keep = max(len(text) - FONT_NAME_REACH, 0)      # entries starting here are read next time
+        found += [m.group(1) for m in _FONT_NAME.finditer(text, 0, len(text)) if m.start() < keep]
+        carried = text[keep:]
+    return found + _FONT_NAME.findall(carried)
+
+
 def _pdf_name(raw: bytes) -> str:
     """A PDF name's text (#xx escapes undone)."""
     return re.sub(rb"#([0-9A-Fa-f]{2})", lambda m: bytes([int(m.group(1), 16)]), raw).decode("latin-1")
@@ -212,7 +240,9 @@ def _page_size(pdf: bytes) -> tuple[float, float]:
     return round((x1 - x0) * 25.4 / 72, 1), round((y1 - y0) * 25.4 / 72, 1)
 
 
-def _render_groups(game, groups, request, progress, role, result):
+def _render_groups(game, groups, request, progress, role, result, into: Path | None = None):
+    """One document drawn: its PDF (bytes; with `into`, a StagedFile there) and its entry's
+    facts for build.json."""
     from .parallel import set_print_boxes, write_pdf     # cairo and pikepdf: only when drawing,
     from .pdfwrite import PdfWriter                      # so validate starts without them
     options = result.options
@@ -243,15 +273,15 @@ def _render_groups(game, groups, request, progress, role, result):
         # build renders each page's faces in the process that draws the page
         for face, _ in placed_faces(sheets):
             writer.face_svg(face)
-    pdf = write_pdf(writer, sheets, progress.advance, renderers)
+    pdf = write_pdf(writer, sheets, progress.advance, renderers, None if into is None else str(into))
     if any(sheet.trim for sheet in infos):
-        pdf = set_print_boxes(pdf, sheets)
+        pdf = set_print_boxes(pdf if pdf is not None else into.read_bytes(), sheets)
     for renderer in renderers.values():
         result.warnings += renderer.warnings
     for renderer in renderers.values():       # (each face's digest as 16 bytes, not copied to text)
         result.digests.update(renderer.digests())
     first = sheets[0]
-    return pdf, {"pages": len(sheets), "page_width_mm": round(first.width, 3),
+    return StagedFile(into) if pdf is None else pdf, {"pages": len(sheets), "page_width_mm": round(first.width, 3),
                  "page_height_mm": round(first.height, 3), **({"back_offset_mm": list(offset)} if offset else {}),
                  **page_guide(infos, groups, options[groups[0].id].duplex)}
 
@@ -452,10 +482,11 @@ def _ranges(pages: list[int]) -> str:
     return ", ".join(out)
 
 
-def build_json(game: Game, request: BuildRequest, result: BuildResult, built: list[Group] | None = None) -> bytes:
-    """Every item and group of the pack; the groups printed (all but those --group or a print
-    shop left out) with the options they were printed with (`cuts`: as asked) and, for groups
-    laid out on sheets, `cut_lines`: what was done with their cut lines, and why."""
+def build_json_parts(game: Game, request: BuildRequest, result: BuildResult, built: list[Group] | None = None):
+    """build.json as (doc, its items: written one by one by jsontext.json_write). Every item and
+    group of the pack; the groups printed (all but those --group or a print shop left out) with
+    the options they were printed with (`cuts`: as asked) and, for groups laid out on sheets,
+    `cut_lines`: what was done with their cut lines, and why."""
     built_ids = {g.id for g in (game.groups if built is None else built)}
     options = group_options(game, request) if result.options is None else result.options
     groups = [{"id": g.id, "name": g.name, "kind": g.kind, "total": g.total,
@@ -465,62 +496,10 @@ def build_json(game: Game, request: BuildRequest, result: BuildResult, built: li
               for g in game.groups]
     doc = {"game": game.id, "title": game.title, "version": game.version, "total_components": game.total,
            "groups": groups, "items": _ITEMS, "files": result.files, "fonts": result.fonts, "face_digests": DIGESTS}
-    return json_bytes(doc, {_ITEMS: item_entries(game, result)})
+    return doc, {_ITEMS: item_entries(game, result)}
 
 
 _ITEMS = "\0pnpgen: the items, written as they come\0"     # no key or value of build.json
-
-
-def json_bytes(doc, streamed: dict | None = None) -> bytes:
-    """json.dumps(doc, indent=1, sort_keys=True) + newline as UTF-8, its pieces written as they
-    come into chunks joined once at the end (_Chunks): with an indent, json.dumps keeps every
-    piece in a list until the end (about 4x the text: 17 MB for the build.json of 10,000 cards,
-    85 MB at 50,000), and the text encoded afterwards is a second copy.
-    `streamed`: placeholder text -> an iterable written as a list where the placeholder stands
-    in doc (at the top level's values), each entry made and written in turn (build.json's 50,000
-    item dicts made at once and dropped grew the process by 50 MB)."""
-    out = _Chunks()
-    lists = {json.dumps(mark): values for mark, values in (streamed or {}).items()}
-    for piece in json.JSONEncoder(indent=1, sort_keys=True).iterencode(doc):
-        if piece in lists:
-            _write_list(out, lists[piece], 1)
-        else:
-            out.write(piece.encode())
-    out.write(b"\n")
-    return out.getvalue()
-
-
-class _Chunks:
-    """Bytes written a piece at a time, kept in chunks of about CHUNK bytes and joined once: one
-    buffer grown to the whole text is moved by realloc each time it grows, and the holes it
-    leaves stay in the heap (build.json of 50,000 cards, 17 MB: +62 MB RSS)."""
-
-    CHUNK = 1 << 20
-
-    def __init__(self) -> None:
-        self.chunks: list[bytes] = []
-        self.buffer = io.BytesIO()
-
-    def write(self, data: bytes) -> None:
-        self.buffer.write(data)
-        if self.buffer.tell() >= self.CHUNK:
-            self.chunks.append(self.buffer.getvalue())
-            self.buffer = io.BytesIO()
-
-    def getvalue(self) -> bytes:
-        return b"".join([*self.chunks, self.buffer.getvalue()])
-
-
-def _write_list(out: _Chunks, values, level: int) -> None:
-    """A list as json.dumps(indent=1) writes it as a value at nesting `level`: each entry on a line
-    of its own, indented one step deeper (JSON text holds no raw newline but between tokens)."""
-    inner = "\n" + " " * (level + 1)
-    head = "[" + inner
-    for value in values:
-        out.write(head.encode())
-        out.write(json.dumps(value, indent=1, sort_keys=True).replace("\n", inner).encode())
-        head = "," + inner
-    out.write(b"[]" if head.startswith("[") else ("\n" + " " * level + "]").encode())
 
 
 def build_items(game: Game, result: BuildResult) -> list[dict]:
