@@ -82,7 +82,7 @@ def hook_stages() -> None:
     hooked(build, "load_pack", after="after load")
     hooked(build, "plan_sheets", after="after planning")
     hooked(parallel, "merge_files", after="after merge")
-    hooked(build, "build_json", after="after build.json")
+    hooked(build, "_staged_json", after="after build.json")
     hooked(build, "write_atomically", after="after writing the files")
     draw = pdfwrite.PdfWriter._draw_sheet
     written = pdfwrite.PdfWriter._write

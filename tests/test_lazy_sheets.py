@@ -3,10 +3,12 @@ digests kept compact (cache.FaceDigests): what a 50,000-card build needs to stay
 giving exactly what the lists it replaces gave."""
 import gc
 import pickle
+import sys
 from types import SimpleNamespace
 
 import pytest
 
+from conftest import ROOT
 from generator.cache import FaceDigests
 from generator.impose import Imposed, Options, Placement, Run, impose_runs, placed_faces, sheet_infos
 from generator.model import Item
@@ -115,3 +117,25 @@ def test_face_digests_keep_hex_digests_as_bytes_and_travel_whole():
     assert dict(merged) == {("g", "a", "front"): "0f" * 16, ("g", "a", "back"): "ab" * 16,
                             ("h", "c", "front"): "cd" * 16}
     assert len(merged) == 3
+
+
+def test_a_build_keeps_its_sheets_pdf_and_build_json_on_disk_until_they_are_written(tmp_path, monkeypatch):
+    """The finished PDF and build.json wait in a temporary folder (publish.StagedFile), not in
+    memory, and the output holds exactly their bytes."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    import bench_cards
+    from generator import build as build_module, publish
+    from generator.request import BuildRequest
+    pack = bench_cards.write_pack(tmp_path, bench_cards.make_cards(12))
+    staged = {}
+    write = publish.write_atomically
+
+    def writing(out_dir, files, replaces=()):
+        staged.update({name: data.read() if isinstance(data, publish.StagedFile) else None
+                       for name, data in files.items()})
+        write(out_dir, files, replaces)
+    monkeypatch.setattr(build_module, "write_atomically", writing)
+    result = build_module.build(pack, BuildRequest(out_dir=tmp_path / "out"))
+    assert set(staged) == {"bench-deck-sheets.pdf", "build.json"}
+    for name, data in staged.items():
+        assert data is not None and (result.out_dir / name).read_bytes() == data
