@@ -123,7 +123,7 @@ class SheetInfo:
     side: str
     groups: tuple[str, ...]
     cuts: tuple[tuple[str, str], ...] = ()
-    trim: None = None
+    trim: None = None                 # (print-shop pages, which alone have one, are a list of Sheets)
 
 
 class _Plan:

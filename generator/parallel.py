@@ -99,16 +99,17 @@ def side_by_side(jobs: list, progress=None) -> list:
     ctx = multiprocessing.get_context("fork")
     counter = ctx.Value("q", 0)
     _jobs = (jobs, counter)
-    pipes, workers = [], []
+    pipes, workers, results = [], [], None
     try:
         with frozen_heap():
             start_workers(ctx, _work, range(1, len(jobs)), pipes, workers)
             report = _Progress(progress, counter)
             first = jobs[0](report.own)
-            return [first] + _collect(pipes, report)
+            results = [first] + _collect(pipes, report)
+            return results
     finally:
         _jobs = None
-        _stop(workers, pipes)
+        _stop(workers, pipes, finished=results is not None)
 
 
 def _ignore(n: int) -> None:
@@ -157,13 +158,20 @@ def frozen_heap():
         gc.unfreeze()
 
 
-def _stop(workers, pipes) -> None:
+EXIT_GRACE = 10.0     # seconds a worker that has sent its result is given to exit by itself
+
+
+def _stop(workers, pipes, finished: bool = False) -> None:
     """Workers ended, whatever state they are in. Closing our pipe ends first matters: a worker
     that finished while we were interrupted is blocked sending its PDF, and only a broken pipe
-    wakes it; one still drawing stops at its next page on the terminate signal."""
+    wakes it; one still drawing stops at its next page on the terminate signal. `finished`:
+    every worker has sent its result and is only exiting; a terminate signal then could land
+    before it holds signals and print a stray traceback, so each is waited for first."""
     for pipe in pipes:
         pipe.close()
     for worker in workers:
+        if finished:
+            worker.join(EXIT_GRACE)
         if worker.is_alive():
             worker.terminate()
     for worker in workers:
