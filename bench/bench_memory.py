@@ -4,10 +4,11 @@ and in a drawing worker, for the bench deck of bench_cards.py.
     python bench/bench_memory.py [--cards 50000] [--top 6] [--no-trace]
 
 One `pnpgen build` runs in this process with tracemalloc on (Python's own allocations; cairo's
-and qpdf's are in RSS only). A snapshot is taken after loading, after planning (the sheets laid
-out, edges read), when every face of a chunk is rendered (before its first page is drawn), when
-half its pages are drawn, when its PDF is written, after the merge and after build.json. Each
-line: the process (parent or worker), the stage, RSS, Python's traced memory now and its peak,
+and qpdf's are in RSS only). A snapshot is taken after loading, after planning (the pages packed,
+edges read), when every face of a chunk is rendered (before its first page is drawn), when
+half its pages are drawn, when its PDF is written, before and after the merge and after build.json.
+Each line: the process (parent or worker), the stage, RSS now and the process's peak RSS so far
+(the merge, inside qpdf, is the parent's peak), Python's traced memory now and its peak,
 and the largest allocation sites (file:line, MB). A forked worker writes its lines to a file the
 parent prints. --no-trace: RSS alone, at full speed (tracemalloc makes a build 2-3x slower and
 its own bookkeeping adds to RSS).
@@ -17,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import sys
 import tempfile
 import tracemalloc
@@ -41,7 +43,7 @@ def rss_mb() -> float:
 
 def snap(stage: str) -> None:
     line = {"pid": os.getpid(), "who": "parent" if os.getpid() == PARENT else "worker", "stage": stage,
-            "rss": rss_mb()}
+            "rss": rss_mb(), "max": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e3}
     if tracemalloc.is_tracing():
         now, peak = tracemalloc.get_traced_memory()
         stats = tracemalloc.take_snapshot().filter_traces([tracemalloc.Filter(False, tracemalloc.__file__)]) \
@@ -81,8 +83,8 @@ def hook_stages() -> None:
     from generator import build, parallel, pdfwrite
     hooked(build, "load_pack", after="after load")
     hooked(build, "plan_sheets", after="after planning")
-    hooked(parallel, "merge_files", after="after merge")
-    hooked(build, "build_json", after="after build.json")
+    hooked(parallel, "merge_files", before="before merge", after="after merge")
+    hooked(build, "_staged_json", after="after build.json")
     hooked(build, "write_atomically", after="after writing the files")
     draw = pdfwrite.PdfWriter._draw_sheet
     written = pdfwrite.PdfWriter._write
@@ -127,7 +129,7 @@ def main() -> None:
     print(f"{args.cards:,} cards, exit {status}; MB")
     for line in lines:
         traced = f" traced {line['now']:6.1f} (peak {line['peak']:6.1f})" if "now" in line else ""
-        print(f"{line['who']:6} {line['stage']:42} RSS {line['rss']:6.1f}{traced}")
+        print(f"{line['who']:6} {line['stage']:42} RSS {line['rss']:6.1f} (peak {line['max']:6.1f}){traced}")
         for where, size in line.get("top", []):
             print(f"{'':10}{size:7.1f}  {where}")
 

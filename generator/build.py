@@ -10,22 +10,24 @@ from __future__ import annotations
 import io
 import json
 import re
+import tempfile
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from .boardplan import BoardPlans, plan_boards
-from .cache import renderer_for, streamed_document
+from .cache import FaceDigests, renderer_for, streamed_document
 from .changes import DIGESTS, Baseline, Changes, compare, shown_faces
 from .errors import BuildError
 from .fonts import library
-from .impose import FaceTooLarge, Options, Run, impose_runs, impose_single
+from .jsontext import json_write
+from .impose import FaceTooLarge, Options, Run, impose_runs, impose_single, placed_faces, sheet_infos
 from .manifest import PAPERS, PRINT_SHOP, load_pack
 from .model import Game, Group
 from .packfonts import licence_file
-from .publish import check_not_locked, write_atomically
-from .render import Renderers, drawn_face_place, expand_faces
+from .publish import StagedFile, check_not_locked, write_atomically
+from .render import Copies, Renderers, drawn_face_place, expand_faces
 from .presets import preset, shop_sheets
-from .printer import shift_backs
+from .printer import SHIFTED_SIDES, shift_backs
 from .request import BuildRequest, Progress, group_options, options_for  # noqa: F401 (library API)
 from .version import stamps, titled
 
@@ -36,7 +38,7 @@ class BuildResult:
     out_dir: Path
     files: list[dict] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
-    digests: dict[tuple, str] = field(default_factory=dict)     # face key -> render.face_digest
+    digests: FaceDigests = field(default_factory=FaceDigests)   # face key -> render.face_digest
     changes: Changes | None = None           # with --changes-since: what changed
     options: dict | None = None               # group id -> impose.Options, each resolved once (request.py)
     boards: BoardPlans | None = None          # board group id -> how it is printed, decided once from those
@@ -54,26 +56,34 @@ def build(pack_root: Path, request: BuildRequest, progress: Progress | None = No
     result.boards = plan_boards(game.groups, result.options)
     check_not_locked(result.out_dir)
     built = built_groups(game, request, result)
-    staged: dict[str, bytes] = {}
-    progress.start(sum(g.total * g.sides for g in built), f"{game.id}")
-    for name, role, groups in documents(game, built, result.options, result.boards):
-        staged[name], meta = _render_groups(game, groups, request, progress, role, result)
-        result.files.append({"path": name, "role": role, **meta})
+    staged: dict[str, bytes | StagedFile] = {}
+    with tempfile.TemporaryDirectory(prefix="pnpgen-build-") as scratch:    # large files wait here, not in memory
+        progress.start(sum(g.total * g.sides for g in built), f"{game.id}")
+        for name, role, groups in documents(game, built, result.options, result.boards):
+            staged[name], meta = _render_groups(game, groups, request, progress, role, result, Path(scratch) / name)
+            result.files.append({"path": name, "role": role, **meta})
+            _check_output_bytes(game, staged)
+        progress.finish()
+        if (game.root / "map.yaml").is_file():
+            staged.update(_map_files(game, request, result))
+        if (game.root / "handout.yaml").is_file():
+            staged.update(_handout_file(game, request, result))
+        if request.changes_since is not None:
+            staged.update(_changes_file(game, request, result))
+        if request.tuck_boxes is not None or any(g.tuck_box not in (None, "off") for g in game.groups):
+            staged.update(_tuckbox_file(game, request, result))
+        result.fonts = fonts_used(staged, game.root)
+        staged["build.json"] = _staged_json(Path(scratch) / "build.json", *build_json_parts(game, request, result, built))
         _check_output_bytes(game, staged)
-    progress.finish()
-    if (game.root / "map.yaml").is_file():
-        staged.update(_map_files(game, request, result))
-    if (game.root / "handout.yaml").is_file():
-        staged.update(_handout_file(game, request, result))
-    if request.changes_since is not None:
-        staged.update(_changes_file(game, request, result))
-    if request.tuck_boxes is not None or any(g.tuck_box not in (None, "off") for g in game.groups):
-        staged.update(_tuckbox_file(game, request, result))
-    result.fonts = fonts_used(staged, game.root)
-    staged["build.json"] = build_json(game, request, result, built)
-    _check_output_bytes(game, staged)
-    write_atomically(result.out_dir, staged, replaces=previous_build_files(result.out_dir))
+        write_atomically(result.out_dir, staged, replaces=previous_build_files(result.out_dir))
     return result
+
+
+def _staged_json(path: Path, doc, streamed: dict) -> StagedFile:
+    """jsontext.json_write's text of doc, written to `path` as it is made."""
+    with open(path, "wb", buffering=1 << 16) as handle:
+        json_write(doc, handle, streamed)
+    return StagedFile(path)
 
 
 def built_groups(game: Game, request: BuildRequest, result: BuildResult) -> list[Group]:
@@ -122,7 +132,7 @@ def layout_problems(game: Game, request: BuildRequest, options: dict | None = No
     for _, role, groups in documents(game, None, options, plans):
         try:
             sheets = plan_sheets(game, groups, request, role, options, plans=plans)
-            _check_pages(sheets, groups, pages)
+            _check_pages(sheet_infos(sheets), groups, pages)
             pages += len(sheets)
         except BuildError as exc:
             problems.append(str(exc))
@@ -175,14 +185,14 @@ def _pages(pdf: bytes) -> int:
 _FONT_NAME = re.compile(rb"/FontName\s*/(?:[A-Z]{6}\+)?([^\s/<>\[\]()]+)")
 
 
-def fonts_used(staged: dict[str, bytes], root: Path) -> list[dict]:
+def fonts_used(staged: dict[str, bytes | StagedFile], root: Path) -> list[dict]:
     """Every font the PDFs embed (each font descriptor's name), with its file: a pack font by its
     path inside the pack, one of pnpgen's by its name, and the licence file beside it."""
     faces = library().by_postscript()
     found: dict[str, list[str]] = {}
     for name, data in staged.items():
         if name.endswith(".pdf"):
-            for raw in dict.fromkeys(_FONT_NAME.findall(data)):
+            for raw in dict.fromkeys(_font_names(data)):
                 found.setdefault(_pdf_name(raw), []).append(name)
     out = []
     for postscript, documents in sorted(found.items()):
@@ -199,6 +209,24 @@ def fonts_used(staged: dict[str, bytes], root: Path) -> list[dict]:
     return out
 
 
+FONT_NAME_REACH = 1 << 16     # bytes: longer than any /FontName entry a PDF of ours holds
+
+
+def _font_names(pdf: bytes | StagedFile) -> list[bytes]:
+    """_FONT_NAME's names in a PDF, in order; a staged file read a piece at a time, the last
+    FONT_NAME_REACH bytes of each carried on to the next, so an entry cut by a piece's end is
+    read whole."""
+    if not isinstance(pdf, StagedFile):
+        return _FONT_NAME.findall(pdf)
+    found, carried = [], b""
+    for piece in pdf.pieces():
+        text = carried + piece
+        keep = max(len(text) - FONT_NAME_REACH, 0)      # entries starting here are read next time
+        found += [m.group(1) for m in _FONT_NAME.finditer(text, 0, len(text)) if m.start() < keep]
+        carried = text[keep:]
+    return found + _FONT_NAME.findall(carried)
+
+
 def _pdf_name(raw: bytes) -> str:
     """A PDF name's text (#xx escapes undone)."""
     return re.sub(rb"#([0-9A-Fa-f]{2})", lambda m: bytes([int(m.group(1), 16)]), raw).decode("latin-1")
@@ -212,7 +240,9 @@ def _page_size(pdf: bytes) -> tuple[float, float]:
     return round((x1 - x0) * 25.4 / 72, 1), round((y1 - y0) * 25.4 / 72, 1)
 
 
-def _render_groups(game, groups, request, progress, role, result):
+def _render_groups(game, groups, request, progress, role, result, into: Path | None = None):
+    """One document drawn: its PDF (bytes; with `into`, a StagedFile there) and its entry's
+    facts for build.json."""
     from .parallel import set_print_boxes, write_pdf     # cairo and pikepdf: only when drawing,
     from .pdfwrite import PdfWriter                      # so validate starts without them
     options = result.options
@@ -220,13 +250,16 @@ def _render_groups(game, groups, request, progress, role, result):
     renderers = Renderers({g.id: renderer_for(game, options[g.id].bleed, request.lenient, request.face_cache, streamed)
                            for g in groups})
     sheets = plan_sheets(game, groups, request, role, options, renderers, result.boards)
-    _check_pages(sheets, groups, sum(f.get("pages") or 0 for f in result.files))
+    infos = sheet_infos(sheets)          # each sheet's side and groups; its faces placed only when drawn
+    _check_pages(infos, groups, sum(f.get("pages") or 0 for f in result.files))
     if role != "changes":
-        for gid, note in (cut for sheet in sheets for cut in sheet.cuts):
+        for gid, note in (cut for sheet in infos for cut in sheet.cuts):
             if note not in result.cut_lines.setdefault(gid, []):
                 result.cut_lines[gid].append(note)
-    sheets = shift_backs(sheets, _back_offset(options[groups[0].id], request))
-    offset = next((s.shift for s in sheets if s.shift != (0.0, 0.0)), None)
+    offset = _back_offset(options[groups[0].id], request)
+    sheets = shift_backs(sheets, offset)
+    if not offset or offset == (0.0, 0.0) or not any(s.side in SHIFTED_SIDES for s in infos):
+        offset = None
     writer = PdfWriter(
         face_svg=lambda f: renderers[f.group.id].svg(f), face_id=lambda f: renderers[f.group.id].identity(f),
         face_seen=lambda f: renderers[f.group.id].seen(f),
@@ -238,18 +271,19 @@ def _render_groups(game, groups, request, progress, role, result):
     if request.face_cache is not None:
         # the preview's cache must learn every face, so they are all rendered here; a plain
         # build renders each page's faces in the process that draws the page
-        for face in (p.face for sheet in sheets for p in sheet.placements):
+        for face, _ in placed_faces(sheets):
             writer.face_svg(face)
-    pdf = write_pdf(writer, sheets, progress.advance, renderers)
-    if any(sheet.trim for sheet in sheets):
-        pdf = set_print_boxes(pdf, sheets)
+    pdf = write_pdf(writer, sheets, progress.advance, renderers, None if into is None else str(into))
+    if any(sheet.trim for sheet in infos):
+        pdf = set_print_boxes(pdf if pdf is not None else into.read_bytes(), sheets)
     for renderer in renderers.values():
         result.warnings += renderer.warnings
-    result.digests.update(renderers.digests())
+    for renderer in renderers.values():       # (each face's digest as 16 bytes, not copied to text)
+        result.digests.update(renderer.digests())
     first = sheets[0]
-    return pdf, {"pages": len(sheets), "page_width_mm": round(first.width, 3),
+    return StagedFile(into) if pdf is None else pdf, {"pages": len(sheets), "page_width_mm": round(first.width, 3),
                  "page_height_mm": round(first.height, 3), **({"back_offset_mm": list(offset)} if offset else {}),
-                 **page_guide(sheets, groups, options[groups[0].id].duplex)}
+                 **page_guide(infos, groups, options[groups[0].id].duplex)}
 
 
 def _new_since(baseline: Baseline | None, renderers: Renderers):
@@ -265,7 +299,7 @@ MAX_PAGES = 10_000           # of one build: 10,000 poker cards with backs are 2
 MAX_OUTPUT_BYTES = 1 << 30   # of one build's files, held in memory until they are written together
 
 
-def _check_pages(sheets: list, groups: list[Group], before: int) -> None:
+def _check_pages(sheets: list, groups: list[Group], before: int) -> None:    # sheets or impose.SheetInfo
     """Refused before drawing: the build's pages past MAX_PAGES, naming the group with most."""
     if before + len(sheets) <= MAX_PAGES:
         return
@@ -377,12 +411,12 @@ def _runs(game: Game, groups: list[Group], request: BuildRequest, options: dict,
 def _run(group: Group, opts: Options, part=None) -> Run:
     """The group's faces (those of `part`, edges.Part, when given): on shared cuts where the
     part's edges allow, else each face with its own bleed all round."""
-    fronts, backs = expand_faces(group)
     edge, joins = (part.edge, part.joins) if part else ("", (True, True))
+    items = None
     if part and part.items is not None:
         keep = set(part.items)
-        chosen = [i for i, face in enumerate(fronts) if face.item.id in keep]
-        fronts, backs = [fronts[i] for i in chosen], (None if backs is None else [backs[i] for i in chosen])
+        items = [item for item in group.items if item.id in keep]
+    fronts, backs = Copies.of(group, items)       # each face made where it is placed
     return Run(group.id, group.name or group.id, fronts, backs, group.width, group.height, group.shape,
                group.orientation, opts.bleed, opts.cuts if any(joins) else "separate", edge=edge, joins=joins,
                why=EDGES_WHY[joins])
@@ -448,10 +482,11 @@ def _ranges(pages: list[int]) -> str:
     return ", ".join(out)
 
 
-def build_json(game: Game, request: BuildRequest, result: BuildResult, built: list[Group] | None = None) -> bytes:
-    """Every item and group of the pack; the groups printed (all but those --group or a print
-    shop left out) with the options they were printed with (`cuts`: as asked) and, for groups
-    laid out on sheets, `cut_lines`: what was done with their cut lines, and why."""
+def build_json_parts(game: Game, request: BuildRequest, result: BuildResult, built: list[Group] | None = None):
+    """build.json as (doc, its items: written one by one by jsontext.json_write). Every item and
+    group of the pack; the groups printed (all but those --group or a print shop left out) with
+    the options they were printed with (`cuts`: as asked) and, for groups laid out on sheets,
+    `cut_lines`: what was done with their cut lines, and why."""
     built_ids = {g.id for g in (game.groups if built is None else built)}
     options = group_options(game, request) if result.options is None else result.options
     groups = [{"id": g.id, "name": g.name, "kind": g.kind, "total": g.total,
@@ -461,41 +496,10 @@ def build_json(game: Game, request: BuildRequest, result: BuildResult, built: li
               for g in game.groups]
     doc = {"game": game.id, "title": game.title, "version": game.version, "total_components": game.total,
            "groups": groups, "items": _ITEMS, "files": result.files, "fonts": result.fonts, "face_digests": DIGESTS}
-    return json_bytes(doc, {_ITEMS: item_entries(game, result)})
+    return doc, {_ITEMS: item_entries(game, result)}
 
 
 _ITEMS = "\0pnpgen: the items, written as they come\0"     # no key or value of build.json
-
-
-def json_bytes(doc, streamed: dict | None = None) -> bytes:
-    """json.dumps(doc, indent=1, sort_keys=True) + newline as UTF-8, its pieces written into one
-    buffer as they come: with an indent, json.dumps keeps every piece in a list until the end
-    (about 4x the text: 17 MB for the build.json of 10,000 cards, 85 MB at 50,000), and the text
-    encoded afterwards is a second copy (BytesIO's value is its buffer, not a copy).
-    `streamed`: placeholder text -> an iterable written as a list where the placeholder stands
-    in doc (at the top level's values), each entry made and written in turn (build.json's 50,000
-    item dicts made at once and dropped grew the process by 50 MB)."""
-    out = io.BytesIO()
-    lists = {json.dumps(mark): values for mark, values in (streamed or {}).items()}
-    for piece in json.JSONEncoder(indent=1, sort_keys=True).iterencode(doc):
-        if piece in lists:
-            _write_list(out, lists[piece], 1)
-        else:
-            out.write(piece.encode())
-    out.write(b"\n")
-    return out.getvalue()
-
-
-def _write_list(out: io.BytesIO, values, level: int) -> None:
-    """A list as json.dumps(indent=1) writes it as a value at nesting `level`: each entry on a line
-    of its own, indented one step deeper (JSON text holds no raw newline but between tokens)."""
-    inner = "\n" + " " * (level + 1)
-    head = "[" + inner
-    for value in values:
-        out.write(head.encode())
-        out.write(json.dumps(value, indent=1, sort_keys=True).replace("\n", inner).encode())
-        head = "," + inner
-    out.write(b"[]" if head.startswith("[") else ("\n" + " " * level + "]").encode())
 
 
 def build_items(game: Game, result: BuildResult) -> list[dict]:

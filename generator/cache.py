@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import OrderedDict
+from collections.abc import MutableMapping
 from dataclasses import dataclass
 
 from jinja2 import nodes
@@ -196,17 +197,20 @@ class StreamedRenderer(KeyedRenderer):
 
     def __init__(self, game, bleed: float, lenient: bool = False):
         super().__init__(game, bleed, lenient, {})
-        self.digest_of: dict[tuple, str] = {}          # face key -> face_digest of each face rendered
-        self._said: dict[str, tuple[str, tuple]] = {}  # face_key -> (digest, warnings), once per face
-        self._recent: OrderedDict[str, str] = OrderedDict()    # face_key -> SVG, the last KEEP
-        self._kept: dict[str, str] = {}                # face_key -> SVG, until asked for again
-        self._keyed: OrderedDict[tuple, str] = OrderedDict()   # face key -> face_key, the last KEYED
+        self.digest_of = FaceDigests()                 # face key -> face_digest of each face rendered
+        self.heard_digests = FaceDigests()
+        self._said: dict[bytes, bytes | tuple] = {}    # identity -> digest, or (digest, warnings): once per face
+        self._recent: OrderedDict[bytes, str] = OrderedDict()    # identity -> SVG, the last KEEP
+        self._kept: dict[bytes, str] = {}              # identity -> SVG, until asked for again
+        self._keyed: OrderedDict[tuple, bytes] = OrderedDict()   # face key -> identity, the last KEYED
 
-    def identity(self, face: FaceRef) -> str:
+    def identity(self, face: FaceRef) -> bytes:
+        """The face's face_key as 16 bytes (128 bits of SHA-256: one of these per distinct face
+        is kept, and 64 hex digits are 113 bytes)."""
         key = face.key
         ident = self._keyed.get(key)
         if ident is None:       # the writer asks for a face's identity, renders it ahead, then draws it
-            ident = self._keyed[key] = self.face_key(face)
+            ident = self._keyed[key] = bytes.fromhex(self.face_key(face)[:32])
             if len(self._keyed) > self.KEYED:
                 self._keyed.popitem(last=False)
         return ident
@@ -217,7 +221,7 @@ class StreamedRenderer(KeyedRenderer):
             known = self._said.get(ident)
             if known is None:
                 return self._first(face, ident)
-            self._tell_again(face, *known)
+            self._tell_again(face, *_digest_and_warnings(known))
         svg = self._kept.pop(ident, None) or self._recent.pop(ident, None) or self._silently(face)
         self._remember(ident, svg)
         return svg
@@ -229,7 +233,7 @@ class StreamedRenderer(KeyedRenderer):
         if known is None:
             self.svg(face)
         else:
-            self._tell_again(face, *known)
+            self._tell_again(face, *_digest_and_warnings(known))
 
     def keep(self, face: FaceRef) -> str:
         """svg(face), kept until it is asked for again (drawn), however many faces come between."""
@@ -243,28 +247,31 @@ class StreamedRenderer(KeyedRenderer):
     def known_keys(self) -> set:
         return set(self.digest_of)
 
-    def digests(self, known: set = frozenset()) -> dict[tuple, str]:
-        out = dict(self.heard_digests)
-        out.update((key, d) for key, d in self.digest_of.items() if key not in known)
+    def digests(self, known: set = frozenset()) -> "FaceDigests":
+        out = FaceDigests()
+        out.update(self.heard_digests)
+        out.update(self.digest_of if not known else
+                   ((key, d) for key, d in self.digest_of.stored() if key not in known))
         return out
 
-    def _first(self, face: FaceRef, ident: str) -> str:
+    def _first(self, face: FaceRef, ident: bytes) -> str:
         said = len(self.helpers.said)
         svg = self._render(face)
         messages = tuple(self.helpers.said[said:])
-        self._said[ident] = (face_digest(svg), messages)
-        self._note(face, *self._said[ident])
+        digest_ = bytes.fromhex(face_digest(svg))
+        self._said[ident] = (digest_, messages) if messages else digest_
+        self._note(face, digest_, messages)
         self._remember(ident, svg)
         return svg
 
-    def _tell_again(self, face: FaceRef, digest_: str, messages: tuple) -> None:
+    def _tell_again(self, face: FaceRef, digest_: bytes, messages: tuple) -> None:
         """The same face as one rendered already (a common back): its warnings told again, here."""
         self.helpers.face = face_place(face)
         for message in messages:
             self.helpers.warn(message)
         self._note(face, digest_, messages)
 
-    def _note(self, face: FaceRef, digest_: str, messages: tuple) -> None:
+    def _note(self, face: FaceRef, digest_: bytes, messages: tuple) -> None:
         self.digest_of[face.key] = digest_
         if messages:
             self.told[face.key] = (self.helpers.face, messages)
@@ -277,10 +284,62 @@ class StreamedRenderer(KeyedRenderer):
         finally:
             self.helpers.forget_since(mark)
 
-    def _remember(self, ident: str, svg: str) -> None:
+    def _remember(self, ident: bytes, svg: str) -> None:
         self._recent[ident] = svg
         if len(self._recent) > self.KEEP:
             self._recent.popitem(last=False)
+
+
+def _digest_and_warnings(said) -> tuple[bytes, tuple]:
+    """StreamedRenderer._said's entry as (digest, warnings)."""
+    return (said, ()) if isinstance(said, bytes) else said
+
+
+class FaceDigests(MutableMapping):
+    """Face key (group id, item id, side) -> face_digest (32 hex digits), kept as 16 bytes under
+    its group and side, keyed by the item's own id string: 100,000 faces as key tuples and hex
+    text were ~25 MB in each process that held them. Faces alike (a common back) share one
+    digest object."""
+
+    def __init__(self, faces=()):
+        self.by_side: dict[tuple[str, str], dict[str, bytes]] = {}
+        self.update(faces)
+
+    def __getitem__(self, key) -> str:
+        group, item, side = key
+        return self.by_side[group, side][item].hex()
+
+    def __contains__(self, key) -> bool:
+        group, item, side = key
+        return item in self.by_side.get((group, side), ())
+
+    def __setitem__(self, key, digest_: str | bytes) -> None:
+        group, item, side = key
+        self.by_side.setdefault((group, side), {})[item] = \
+            digest_ if isinstance(digest_, bytes) else bytes.fromhex(digest_)
+
+    def __delitem__(self, key) -> None:
+        group, item, side = key
+        del self.by_side[group, side][item]
+
+    def __iter__(self):
+        return (key for key, _ in self.stored())
+
+    def __len__(self) -> int:
+        return sum(len(items) for items in self.by_side.values())
+
+    def stored(self):
+        """(face key, digest as 16 bytes) of each face."""
+        for (group, side), items in self.by_side.items():
+            for item, digest_ in items.items():
+                yield (group, item, side), digest_
+
+    def update(self, other=(), **more) -> None:
+        if isinstance(other, FaceDigests):
+            for at, items in other.by_side.items():
+                self.by_side.setdefault(at, {}).update(items)
+            return
+        super().update(other, **more)
 
 
 def _fields_read(node, name: str) -> set | None:

@@ -17,12 +17,13 @@ reaching into the face's own bleed (cut off with it) but never onto the trim.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 
 from .layouts import (EPS, FOLD_CLEARANCE, MARK_GUTTERS, SQRT3, FaceTooLarge, Options, Run,  # noqa: F401 (API)
                       _Block, hex_bleed_outline, honeycomb_slots)
 from .packing import _Page, _pack, cut_note, fits_on_a_sheet  # noqa: F401 (fits_on_a_sheet: API)
-from .pageguide import GUIDE_SIZE, GUIDE_STRIP, label_pages     # noqa: F401 (GUIDE_SIZE: read from here too)
+from .pageguide import GUIDE_SIZE, GUIDE_STRIP, label_sheet     # noqa: F401 (GUIDE_SIZE: read from here too)
 
 TILE_LABEL_STRIP = 6.0   # reserved under a board piece for its label
 
@@ -108,14 +109,69 @@ def _centre(page: _Page, opts: Options) -> list[_Block]:
     return [block.shifted(dx, dy) for block in page.blocks]
 
 
-def impose_runs(runs: list[Run], opts: Options, title: str = "") -> list[Sheet]:
-    """Runs of faces -> the pages of one duplex-safe document (see the module's docstring)."""
+def impose_runs(runs: list[Run], opts: Options, title: str = "") -> "Imposed":
+    """Runs of faces -> the pages of one duplex-safe document (see the module's docstring), each
+    sheet made when it is asked for (Imposed)."""
     pages = _pack(runs, opts)
-    W, H = opts.page_width, opts.page_height
-    fold = opts.duplex == "none"
-    has_backs = any(page.two_sided for page in pages)
-    sheets: list[Sheet] = []
-    for number, page in enumerate(pages, 1):
+    for page in pages:
+        page.free = []          # packing's free rectangles: a few per page, of no use once packed
+    return Imposed(_Plan(pages, opts, {run.key: run.name or run.key for run in runs}, title))
+
+
+@dataclass(frozen=True, slots=True)    # one per page: 11,000 at 50,000 cards
+class SheetInfo:
+    """What build.json and the page count need of a sheet, known without placing its faces."""
+    number: int
+    side: str
+    groups: tuple[str, ...]
+    cuts: tuple[tuple[str, str], ...] = ()
+    trim: None = None                 # (print-shop pages, which alone have one, are a list of Sheets)
+
+
+class _Plan:
+    """The packed pages of one document and what makes their sheets: a front (or fold, or
+    one-sided) sheet per page, and after it its back (or blank back) when the document has backs
+    and is not folded."""
+
+    def __init__(self, pages: list[_Page], opts: Options, names: dict[str, str], title: str):
+        self.pages, self.opts, self.names, self.title = pages, opts, names, title
+        self.fold = opts.duplex == "none"
+        self.per_page = 2 if any(page.two_sided for page in pages) and not self.fold else 1
+        self._made: tuple = (None, None)       # (page index, its sheets): a back is asked for after its front
+
+    def sheet(self, index: int) -> Sheet:
+        at, part = divmod(index, self.per_page)
+        if self._made[0] != at:
+            self._made = (at, self._sheets(at))
+        return self._made[1][part]
+
+    def info(self, index: int) -> SheetInfo:
+        at, part = divmod(index, self.per_page)
+        page, number = self.pages[at], at + 1
+        blocks = page.blocks
+        if part:
+            return SheetInfo(number, "back" if page.two_sided else "blank",
+                             _group_keys(b for b in blocks if b.run.backs is not None))
+        side = ("fold" if self.fold else "front") if page.two_sided else "one-sided"
+        cuts = tuple(dict.fromkeys((key, cut_note(b.run, b.shared)) for b in blocks for key in _group_keys([b])))
+        return SheetInfo(number, side, _group_keys(blocks), cuts)
+
+    def faces(self, index: int):
+        """(face, its widest bleed) of each face the sheet shows, in the order its placements
+        list them, without placing them."""
+        at, part = divmod(index, self.per_page)
+        for block in self.pages[at].blocks:
+            run, first = block.run, block.first
+            sides = ((run.fronts,) if part == 0 else ()) + \
+                ((run.backs,) if run.backs is not None and (part == 1 or self.fold) else ())
+            for faces in sides:
+                for i, bleed in enumerate(block.bleeds):
+                    yield faces[first + i], max(bleed)
+
+    def _sheets(self, at: int) -> tuple[Sheet, ...]:
+        """The sheets of page `at` (see the module's docstring), labelled."""
+        page, opts, number, fold = self.pages[at], self.opts, at + 1, self.fold
+        W, H = opts.page_width, opts.page_height
         blocks = _centre(page, opts)
         two = page.two_sided
         side = ("fold" if fold else "front") if two else "one-sided"
@@ -139,14 +195,59 @@ def impose_runs(runs: list[Run], opts: Options, title: str = "") -> list[Sheet]:
             target.ticks += _mirrored_lines(ticks[1], W, H, flip)   # is the fronts', mirrored
         if fold and two:
             front.fold_x = W / 2
-        front.groups = _group_keys(b for b in blocks)
-        front.cuts = tuple(dict.fromkeys((key, cut_note(b.run, b.shared)) for b in blocks for key in _group_keys([b])))
+        info = self.info(at * self.per_page)
+        front.groups, front.cuts = info.groups, info.cuts
         back.groups = _group_keys(b for b in blocks if b.run.backs is not None)
-        sheets.append(front)
-        if has_backs and not fold:
-            sheets.append(back)
-    label_pages(sheets, runs, opts, title)
-    return sheets
+        sheets = (front, back)[:self.per_page]
+        for sheet in sheets:
+            label_sheet(sheet, self.names, opts, self.title)
+        return sheets
+
+
+class Imposed(Sequence):
+    """The sheets of one document (impose_runs), each made from the packed pages when it is
+    asked for and dropped when its caller is done with it: 50,000 cards are 11,000 sheets and
+    100,000 placements, which no process holds at once. A slice is a view of the same plan (a
+    drawing worker's share, made in the worker); `shift` moves the pages of `sides` (printer.py)."""
+
+    def __init__(self, plan: _Plan, indices: range | None = None, shift: tuple | None = None, sides: tuple = ()):
+        self.plan, self.shift, self.sides = plan, shift, sides
+        self.indices = range(len(plan.pages) * plan.per_page) if indices is None else indices
+
+    def __len__(self) -> int:
+        return len(self.indices)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return Imposed(self.plan, self.indices[index], self.shift, self.sides)
+        sheet = self.plan.sheet(self.indices[index])
+        return replace(sheet, shift=self.shift) if sheet.side in self.sides else sheet
+
+    def shifted_backs(self, offset: tuple[float, float], sides: tuple[str, ...]) -> "Imposed":
+        """The same sheets, those of these sides moved by `offset` as each is made."""
+        return Imposed(self.plan, self.indices, offset, sides)
+
+    def infos(self) -> list[SheetInfo]:
+        """Each sheet's SheetInfo, its faces left unplaced."""
+        return [self.plan.info(i) for i in self.indices]
+
+    def faces(self):
+        """(face, its widest bleed) of every face on the sheets, in the order they are drawn."""
+        for i in self.indices:
+            yield from self.plan.faces(i)
+
+
+def sheet_infos(sheets) -> list:
+    """What build.json and the page count read of each sheet (number, side, groups, cuts, trim):
+    Imposed's SheetInfo, made without placing faces; any other list's sheets themselves."""
+    return sheets.infos() if isinstance(sheets, Imposed) else sheets
+
+
+def placed_faces(sheets):
+    """(face, its widest bleed) of every face on the sheets; Imposed's without placing them."""
+    if isinstance(sheets, Imposed):
+        return sheets.faces()
+    return ((p.face, max(p.bleed)) for sheet in sheets for p in sheet.placements)
 
 
 def _group_keys(blocks) -> tuple[str, ...]:

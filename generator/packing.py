@@ -149,11 +149,18 @@ def _merge_alike(runs: list[Run]) -> list[Run]:
             merged.append(same[0])
             continue
         first = same[0]
-        merged.append(Run("+".join(r.key for r in same), first.name, [f for r in same for f in r.fronts],
-                          None if first.backs is None else [b for r in same for b in r.backs],
+        merged.append(Run("+".join(r.key for r in same), first.name, _joined([r.fronts for r in same]),
+                          None if first.backs is None else _joined([r.backs for r in same]),
                           first.w, first.h, first.shape, first.orientation, first.bleed, first.cuts,
-                          tuple(r.key for r in same for _ in r.fronts), first.edge, first.joins, first.why))
+                          tuple(r.key for r in same for _ in range(len(r.fronts))), first.edge, first.joins, first.why))
     return merged
+
+
+def _joined(sides: list):
+    """Runs' faces one after the other: made when asked for where each run's are (render.Copies)."""
+    if all(hasattr(faces, "joined") for faces in sides):
+        return type(sides[0]).joined(sides)
+    return [face for faces in sides for face in faces]
 
 
 def _room_for_all(run: Run, pages: list[_Page], n: int, marks: str, shared: bool, unmarked: bool = False):

@@ -30,22 +30,20 @@ SHORT_SIDE_WORDS = {      # when the page guide is too long for the page even on
 GUIDE_LEADING = 2.7      # mm from one line of a two-line page guide to the next
 
 
-def label_pages(sheets, runs, opts, title: str) -> None:
-    """The page guide: game, sheet, side and groups, in the strip kept free at the foot of the
-    page; on a back page in the strip that lies behind the front's (the top, for short-edge
-    flips), so it never sits behind a face. Never cut short: too long for one line, the groups
-    go on a second line where the page leaves room for it (guide_lines)."""
-    names = {run.key: run.name or run.key for run in runs}
+def label_sheet(sheet, names: dict[str, str], opts, title: str) -> None:
+    """The page guide: game, sheet, side and groups (group key -> name in `names`), in the strip
+    kept free at the foot of the page; on a back page in the strip that lies behind the front's
+    (the top, for short-edge flips), so it never sits behind a face. Never cut short: too long
+    for one line, the groups go on a second line where the page leaves room for it (guide_lines)."""
     m, H = opts.margin, opts.page_height
-    for sheet in sheets:
-        behind_top = sheet.side in ("back", "blank") and opts.duplex == "short"
-        top, bottom = _drawn_rows(sheet)
-        room = (top - m - GUIDE_SIZE) if behind_top else (H - m - GUIDE_STRIP - bottom)
-        lines = guide_lines(title, sheet.side, sheet.number, opts.duplex, [names[k] for k in sheet.groups],
-                            opts.page_width - 2 * m, two=room >= GUIDE_LEADING + 0.8)
-        sheet.label = "\n".join(lines)
-        first = m + GUIDE_SIZE if behind_top else H - m - 0.6 - GUIDE_LEADING * (len(lines) - 1)
-        sheet.label_at = (m, first)
+    behind_top = sheet.side in ("back", "blank") and opts.duplex == "short"
+    top, bottom = _drawn_rows(sheet)
+    room = (top - m - GUIDE_SIZE) if behind_top else (H - m - GUIDE_STRIP - bottom)
+    lines = guide_lines(title, sheet.side, sheet.number, opts.duplex, [names[k] for k in sheet.groups],
+                        opts.page_width - 2 * m, two=room >= GUIDE_LEADING + 0.8)
+    sheet.label = "\n".join(lines)
+    first = m + GUIDE_SIZE if behind_top else H - m - 0.6 - GUIDE_LEADING * (len(lines) - 1)
+    sheet.label_at = (m, first)
 
 
 def guide_lines(title: str, side: str, number: int, duplex: str, groups: list[str], width: float,

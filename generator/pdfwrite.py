@@ -11,7 +11,6 @@ import math
 import os
 import re
 import tempfile
-from collections import Counter
 from typing import Callable
 
 import cairocffi as cairo
@@ -19,7 +18,7 @@ import cairocffi as cairo
 from . import glyphs, interrupt, version
 from .errors import BuildError
 from .render import MAX_ELEMENTS, drawn_elements, too_many_elements
-from .impose import Placement, Sheet
+from .impose import Placement, Sheet, placed_faces
 from .pageguide import GUIDE_LEADING, GUIDE_SIZE
 from .svgdraw import draw_svg
 from .svgdraw.fontface import font_face
@@ -187,21 +186,24 @@ class PdfWriter:
         surface.set_metadata(cairo.PDF_METADATA_CREATE_DATE, FIXED_DATE)
         surface.set_metadata(cairo.PDF_METADATA_MOD_DATE, FIXED_DATE)
         faces = _Faces()
-        for s in sheets:
-            for p in s.placements:
-                faces.count(self.face_id(p.face), p)
-        for number, sheet in enumerate(sheets):
-            interrupt.check()
-            if self.face_ahead and number % AHEAD_PAGES == 0:
-                self._render_ahead(sheets[number:number + AHEAD_PAGES], faces)
-            surface.set_size(sheet.width * PT_PER_MM, sheet.height * PT_PER_MM)
-            ctx = new_context(surface)
-            ctx.scale(PT_PER_MM, PT_PER_MM)
-            ctx.translate(*sheet.shift)         # a back page moved for the printer (printer.py)
-            self._draw_sheet(ctx, sheet, faces)
-            ctx.show_page()
-            if progress:
-                progress(len(sheet.placements))
+        for face, reach in placed_faces(sheets):     # (impose.Imposed: its sheets not made for this)
+            faces.count(self.face_id(face), reach)
+        faces.counted_all()
+        for start in range(0, len(sheets), AHEAD_PAGES):
+            window = list(sheets[start:start + AHEAD_PAGES])     # made once, dropped when drawn
+            if self.face_ahead:
+                self._render_ahead(window, faces)
+            for sheet in window:
+                interrupt.check()
+                surface.set_size(sheet.width * PT_PER_MM, sheet.height * PT_PER_MM)
+                ctx = new_context(surface)
+                ctx.scale(PT_PER_MM, PT_PER_MM)
+                ctx.translate(*sheet.shift)         # a back page moved for the printer (printer.py)
+                self._draw_sheet(ctx, sheet, faces)
+                ctx.show_page()
+                if progress:
+                    progress(len(sheet.placements))
+            faces.window_drawn()
         surface.finish()
 
     def _render_ahead(self, sheets: list[Sheet], faces: "_Faces") -> None:
@@ -211,7 +213,7 @@ class PdfWriter:
         for sheet in sheets:
             for p in sheet.placements:
                 key = self.face_id(p.face)
-                if key not in faces.counted:
+                if not faces.is_counted(key):
                     faces.bound(key, self.face_ahead(p.face), lambda: self.face_name(p.face))
 
     def _draw_sheet(self, ctx, sheet: Sheet, faces: "_Faces") -> None:
@@ -274,7 +276,7 @@ class PdfWriter:
             else:
                 svg = self.face_svg(p.face)
                 faces.bound(key, svg, lambda: self.face_name(p.face))
-            if reuse and faces.uses[key] > 1:
+            if reuse and key in faces.reach:
                 if key not in faces.recorded:
                     faces.recorded[key] = self._record(p, svg, faces.reach[key])
                 ctx.set_source_surface(faces.recorded[key], 0, 0)
@@ -333,26 +335,41 @@ AHEAD_PAGES = 8     # a streamed build renders the faces of this many pages, the
 
 
 class _Faces:
-    """The faces of one PDF (or part), told apart by PdfWriter.face_id: how often each is drawn
-    and with how much bleed at most (one drawn more than once is recorded once, with the most
-    bleed any copy shows, and painted where each copy stands), and the SVG elements of those
-    drawn so far, bounded by MAX_ELEMENTS."""
+    """The faces of one PDF (or part), told apart by PdfWriter.face_id: those drawn more than once
+    with how much bleed at most (`reach`: each is recorded once, with the most bleed any copy
+    shows, and painted where each copy stands), and the SVG elements of those drawn so far,
+    bounded by MAX_ELEMENTS. A face drawn once is forgotten once its pages are drawn (50,000
+    distinct cards: their keys were 10 MB in each drawing process)."""
 
     def __init__(self) -> None:
-        self.uses: Counter = Counter()
-        self.reach: dict = {}
+        self.reach: dict = {}        # while counting every face; then only those drawn more than once
+        self.repeated: set = set()
         self.recorded: dict = {}
-        self.counted: set = set()
+        self.counted: set = set()    # faces drawn more than once, bounded already
+        self.in_window: set = set()  # faces drawn once, bounded already, on the pages being drawn
         self.elements = 0
 
-    def count(self, key, p: Placement) -> None:
-        self.uses[key] += 1
-        self.reach[key] = max(self.reach.get(key, 0.0), max(p.bleed))
+    def count(self, key, reach: float) -> None:
+        if key in self.reach:
+            self.repeated.add(key)
+            reach = max(self.reach[key], reach)
+        self.reach[key] = reach
+
+    def counted_all(self) -> None:
+        self.reach = {key: self.reach[key] for key in self.repeated}
+        self.repeated = set()
+
+    def is_counted(self, key) -> bool:
+        return key in self.counted or key in self.in_window
+
+    def window_drawn(self) -> None:
+        """The pages rendered ahead together are drawn: their faces drawn once are done with."""
+        self.in_window.clear()
 
     def bound(self, key, svg: str, name: Callable[[], str]) -> None:
-        if key in self.counted:
+        if self.is_counted(key):
             return
-        self.counted.add(key)
+        (self.counted if key in self.reach else self.in_window).add(key)
         self.elements += drawn_elements(svg)
         if self.elements > MAX_ELEMENTS:
             raise BuildError(too_many_elements(name(), svg))

@@ -46,10 +46,13 @@ def parse_offset(text: str) -> tuple[float, float]:
     return x, y
 
 
-def shift_backs(sheets: list, offset: tuple[float, float] | None) -> list:
-    """The sheets with every back page (and blank back) shifted by offset; the rest as they were."""
+def shift_backs(sheets, offset: tuple[float, float] | None):
+    """The sheets with every back page (and blank back) shifted by offset; the rest as they were.
+    Sheets made when asked for (impose.Imposed) stay so: each is shifted as it is made."""
     if not offset or offset == (0.0, 0.0):
         return sheets
+    if hasattr(sheets, "shifted_backs"):
+        return sheets.shifted_backs(offset, SHIFTED_SIDES)
     return [replace(s, shift=offset) if s.side in SHIFTED_SIDES else s for s in sheets]
 
 

@@ -32,6 +32,27 @@ OLD = "old"                # inside a staging folder: the output a two-rename sw
 _AT_FDCWD = -100
 
 
+class StagedFile:
+    """A finished file waiting on disk in a private temporary folder, not in memory, until
+    write_atomically puts it in place (a 50,000-card build's sheets PDF is 26 MB, its build.json
+    17 MB). len() is its size in bytes, as of bytes."""
+
+    def __init__(self, path: Path):
+        self.path = Path(path)
+
+    def __len__(self) -> int:
+        return self.path.stat().st_size
+
+    def read(self) -> bytes:
+        return self.path.read_bytes()
+
+    def pieces(self, size: int = 1 << 20):
+        """Its bytes, `size` at a time."""
+        with open(self.path, "rb") as handle:
+            while piece := handle.read(size):
+                yield piece
+
+
 def check_not_locked(out_dir: Path) -> None:
     """Fail early, before the work, when another command is writing the same folder."""
     if out_dir.is_dir() and not out_dir.is_symlink():
@@ -66,7 +87,7 @@ def output_lock(out_dir: Path):
         os.close(handle)
 
 
-def write_atomically(out_dir: Path, files: dict[str, bytes], replaces: Iterable[str] = ()) -> None:
+def write_atomically(out_dir: Path, files: dict[str, bytes | StagedFile], replaces: Iterable[str] = ()) -> None:
     """Make out_dir hold `files`, plus the files it held already except those named in `replaces`
     (a previous build's files), in one step."""
     dropped = set(replaces) | set(files)
@@ -109,13 +130,13 @@ def _signal_name() -> str:
     return signal.Signals(interrupt.received()).name
 
 
-def _fill(staging: Path, files: dict[str, bytes], out_dir: Path, keep: Callable[[str], bool]) -> None:
+def _fill(staging: Path, files: dict[str, bytes | StagedFile], out_dir: Path, keep: Callable[[str], bool]) -> None:
     os.chmod(staging, 0o777 & ~_umask())       # mkdtemp makes it owner-only; output is ordinary
     for name, data in files.items():
         interrupt.check()
         fd = os.open(staging / name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o666)
         with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
+            handle.writelines(data.pieces() if isinstance(data, StagedFile) else (data,))
             handle.flush()
             os.fsync(handle.fileno())
     for entry in os.scandir(out_dir):

@@ -6,7 +6,9 @@ viewBox widened by the bleed, so a template draws past the cut line by drawing p
 from __future__ import annotations
 
 import _signal
+import bisect
 import hashlib
+import itertools
 import html
 import re
 import signal
@@ -14,6 +16,7 @@ import threading
 import weakref
 import xml.etree.ElementTree as ET
 import xml.parsers.expat
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import jinja2
@@ -101,6 +104,49 @@ def expand_faces(group: Group) -> tuple[list[FaceRef], list[FaceRef] | None]:
     fronts = [FaceRef(group, item, "front") for item in group.items for _ in range(item.copies)]
     backs = [FaceRef(f.group, f.item, "back") for f in fronts] if group.back_template else None
     return fronts, backs
+
+
+class Copies(Sequence):
+    """The faces of one side of every printed copy of some items, in order, each FaceRef made when
+    it is asked for: what a build lays out and draws (50,000 cards' fronts and backs were 100,000
+    objects that the plan held and each drawing process touched). `parts`: (group, its items)."""
+
+    def __init__(self, side: str, parts: list[tuple[Group, list[Item]]]):
+        self.side, self.parts = side, parts
+        self._starts: list[int] = []        # each part's first index
+        self._ends: list[list[int] | None] = []     # per part, where each item's copies end; None: one each
+        total = 0
+        for _, items in parts:
+            self._starts.append(total)
+            single = all(item.copies == 1 for item in items)
+            self._ends.append(None if single else list(itertools.accumulate(item.copies for item in items)))
+            total += len(items) if single else (self._ends[-1][-1] if items else 0)
+        self._len = total
+
+    @classmethod
+    def of(cls, group: Group, items: list[Item] | None = None) -> tuple["Copies", "Copies | None"]:
+        """expand_faces(group) made when asked for; only `items` (of the group) when given."""
+        parts = [(group, group.items if items is None else items)]
+        return cls("front", parts), (cls("back", parts) if group.back_template else None)
+
+    @classmethod
+    def joined(cls, sides: list["Copies"]) -> "Copies":
+        """The copies one after the other (runs of alike groups packed together)."""
+        return cls(sides[0].side, [part for copies in sides for part in copies.parts])
+
+    def __len__(self) -> int:
+        return self._len
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self._len))]
+        if index < 0:
+            index += self._len
+        if not 0 <= index < self._len:
+            raise IndexError(index)
+        at = bisect.bisect_right(self._starts, index) - 1
+        (group, items), ends, index = self.parts[at], self._ends[at], index - self._starts[at]
+        return FaceRef(group, items[index if ends is None else bisect.bisect_right(ends, index)], self.side)
 
 
 class FaceRenderer:
@@ -398,10 +444,6 @@ class Renderers(dict):
     def hear(self, told: dict[str, tuple[list, dict]]) -> None:
         for gid, (said, digests) in told.items():
             self[gid].hear(said, digests)
-
-    def digests(self) -> dict[tuple, str]:
-        """Face key -> digest of every face of the document, whichever process rendered it."""
-        return {key: d for r in self.values() for key, d in r.digests().items()}
 
 
 _NO_GROUPS = read_only({})       # given to a template that never reads `groups`

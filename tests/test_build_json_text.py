@@ -1,10 +1,11 @@
 """build.json is written as json.dumps(indent=1, sort_keys=True) writes it, without holding
-every piece of the text in a list first (build.json_bytes)."""
+every piece of the text in a list first (jsontext.json_bytes; a build writes the same text
+straight to a file with jsontext.json_write)."""
 from __future__ import annotations
 
 import json
 
-from generator.build import json_bytes
+from generator.jsontext import json_bytes
 
 
 def test_json_bytes_are_what_json_dumps_writes():

@@ -131,3 +131,29 @@ def test_the_readme_states_the_bound():
     """README, Large decks: 'more than 1 MB' of YAML files and spreadsheets is loaded apart."""
     assert manifest.LOAD_APART_ABOVE == 1 << 20
     assert "come to more than 1 MB is read in a forked child" in " ".join((ROOT / "README.md").read_text().split())
+
+
+def test_the_result_is_read_once_the_child_has_ended(monkeypatch):
+    """Parent and child are never both large at once: the parent unpickles the result only after
+    the child has ended (reading it from a pipe as it came, `pnpgen load` of 50,000 cards had
+    both at their largest together)."""
+    pids, alive = [], []
+    fork, load = os.fork, pickle.load
+
+    def forked():
+        pid = fork()
+        pids.append(pid)
+        return pid
+
+    def loading(stream):
+        try:
+            os.kill(pids[0], 0)
+            alive.append(True)
+        except ProcessLookupError:
+            alive.append(False)
+        return load(stream)
+    monkeypatch.setattr(apart, "_may_fork", lambda: True)
+    monkeypatch.setattr(os, "fork", forked)
+    monkeypatch.setattr(apart.pickle, "load", loading)
+    assert apart.result_of(lambda: list(range(100_000))) == list(range(100_000))
+    assert alive == [False]

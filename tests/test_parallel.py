@@ -49,6 +49,24 @@ def test_an_interrupted_build_does_not_wait_for_a_worker_blocked_sending_its_pdf
     assert outcome and "interrupted" in str(outcome[0])
 
 
+def test_a_worker_that_has_sent_its_result_is_not_stopped_with_a_signal(monkeypatch, capfd):
+    """A worker that has sent its result is waited for while it exits: a terminate signal landing
+    before it held signals printed a stray traceback under a finished build."""
+    hold = interrupt.hold
+
+    def slow_exit():             # widens the moment between sending the result and holding signals
+        if multiprocessing.parent_process() is not None:
+            threading.Event().wait(0.5)
+        hold()
+    monkeypatch.setattr(interrupt, "hold", slow_exit)
+    previous = interrupt.install()     # as in the CLI: SIGTERM raises Interrupted
+    try:
+        assert parallel.side_by_side([lambda advance: "here", lambda advance: "there"]) == ["here", "there"]
+    finally:
+        interrupt.restore(previous)
+    assert "Traceback" not in capfd.readouterr().err
+
+
 FRONT = """<rect x="0" y="0" width="{{ face.width }}" height="{{ face.height }}" fill="{{ palette.paper }}"/>
 {{ text_line(item.title, 5, 10, 30, size=12, min_size=2) }}
 """
