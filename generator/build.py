@@ -7,9 +7,7 @@ as it was.
 """
 from __future__ import annotations
 
-import io
 import json
-import re
 import tempfile
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
@@ -18,12 +16,11 @@ from .boardplan import BoardPlans, plan_boards
 from .cache import FaceDigests, renderer_for, streamed_document
 from .changes import DIGESTS, Baseline, Changes, compare, shown_faces
 from .errors import BuildError
-from .fonts import library
 from .jsontext import json_write
 from .impose import FaceTooLarge, Options, Run, impose_runs, impose_single, placed_faces, sheet_infos
 from .manifest import PAPERS, PRINT_SHOP, load_pack
 from .model import Game, Group
-from .packfonts import licence_file
+from .pdfinfo import fonts_used, page_size, pages_of
 from .publish import StagedFile, check_not_locked, write_atomically
 from .render import Copies, Renderers, drawn_face_place, expand_faces
 from .presets import preset, shop_sheets
@@ -154,8 +151,8 @@ def _map_files(game: Game, request: BuildRequest, result: BuildResult) -> dict[s
     for fmt in ("pdf", "json"):
         files.update(map_files([layout], fmt, f"{game.id}-map", _titled(game), opts))
     for name, data in files.items():
-        pages = _pages(data) if name.endswith(".pdf") else 0
-        size = _page_size(data) if pages else (None, None)      # a wide map's page is landscape
+        pages = pages_of(data) if name.endswith(".pdf") else 0
+        size = page_size(data) if pages else (None, None)      # a wide map's page is landscape
         result.files.append({"path": name, "role": "map", "pages": pages,
                              "page_width_mm": size[0], "page_height_mm": size[1]})
     return files
@@ -166,7 +163,7 @@ def _handout_file(game: Game, request: BuildRequest, result: BuildResult) -> dic
     _, size = _paper(game, request)
     pdf = handout_pdf(source_for(game.root, game.version), size)
     name = f"{game.id}-handout.pdf"
-    result.files.append({"path": name, "role": "handout", "pages": _pages(pdf),
+    result.files.append({"path": name, "role": "handout", "pages": pages_of(pdf),
                          "page_width_mm": size[0], "page_height_mm": size[1]})
     return {name: pdf}
 
@@ -175,69 +172,6 @@ def _paper(game: Game, request: BuildRequest) -> tuple[str, tuple[float, float]]
     """Paper for whole-page documents (maps, handouts): --paper face means the pack's paper."""
     paper = request.paper if request.paper in PAPERS else game.defaults["paper"]
     return paper, (PAPERS[paper]["width"], PAPERS[paper]["height"])
-
-
-def _pages(pdf: bytes) -> int:
-    import pikepdf
-    return len(pikepdf.Pdf.open(io.BytesIO(pdf)).pages)
-
-
-_FONT_NAME = re.compile(rb"/FontName\s*/(?:[A-Z]{6}\+)?([^\s/<>\[\]()]+)")
-
-
-def fonts_used(staged: dict[str, bytes | StagedFile], root: Path) -> list[dict]:
-    """Every font the PDFs embed (each font descriptor's name), with its file: a pack font by its
-    path inside the pack, one of pnpgen's by its name, and the licence file beside it."""
-    faces = library().by_postscript()
-    found: dict[str, list[str]] = {}
-    for name, data in staged.items():
-        if name.endswith(".pdf"):
-            for raw in dict.fromkeys(_font_names(data)):
-                found.setdefault(_pdf_name(raw), []).append(name)
-    out = []
-    for postscript, documents in sorted(found.items()):
-        face = faces.get(postscript)
-        entry = {"postscript_name": postscript, "documents": documents, "family": None, "file": None}
-        if face is not None:
-            licence = licence_file(face)
-            place = (lambda p: p.relative_to(root).as_posix()) if face.in_pack else (lambda p: p.name)
-            entry.update(family=face.family, style=face.style, source="pack" if face.in_pack else "pnpgen",
-                         file=place(face.file), licence=place(licence) if licence else None)
-            if face.instance:
-                entry["instance"] = face.instance       # of a variable font, made static to embed
-        out.append(entry)
-    return out
-
-
-FONT_NAME_REACH = 1 << 16     # bytes: longer than any /FontName entry a PDF of ours holds
-
-
-def _font_names(pdf: bytes | StagedFile) -> list[bytes]:
-    """_FONT_NAME's names in a PDF, in order; a staged file read a piece at a time, the last
-    FONT_NAME_REACH bytes of each carried on to the next, so an entry cut by a piece's end is
-    read whole."""
-    if not isinstance(pdf, StagedFile):
-        return _FONT_NAME.findall(pdf)
-    found, carried = [], b""
-    for piece in pdf.pieces():
-        text = carried + piece
-        keep = max(len(text) - FONT_NAME_REACH, 0)      # entries starting here are read next time
-        found += [m.group(1) for m in _FONT_NAME.finditer(text, 0, len(text)) if m.start() < keep]
-        carried = text[keep:]
-    return found + _FONT_NAME.findall(carried)
-
-
-def _pdf_name(raw: bytes) -> str:
-    """A PDF name's text (#xx escapes undone)."""
-    return re.sub(rb"#([0-9A-Fa-f]{2})", lambda m: bytes([int(m.group(1), 16)]), raw).decode("latin-1")
-
-
-def _page_size(pdf: bytes) -> tuple[float, float]:
-    """The first page's size in mm, to 0.1 mm."""
-    import pikepdf
-    with pikepdf.Pdf.open(io.BytesIO(pdf)) as doc:
-        x0, y0, x1, y1 = (float(v) for v in doc.pages[0].mediabox)
-    return round((x1 - x0) * 25.4 / 72, 1), round((y1 - y0) * 25.4 / 72, 1)
 
 
 def _render_groups(game, groups, request, progress, role, result, into: Path | None = None):
@@ -548,7 +482,7 @@ def _changes_file(game: Game, request: BuildRequest, result: BuildResult) -> dic
     parts.append(list_pages(changes, size, boards))
     pdf = merge(parts)
     result.files.append({"path": name, "role": "changes", "since": changes.since,
-                         **_with_list(meta, _pages(pdf))})
+                         **_with_list(meta, pages_of(pdf))})
     return {name: pdf}
 
 
