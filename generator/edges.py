@@ -160,9 +160,11 @@ def _together(group, a, a_joins, b) -> bool:
 
 
 def _within(these, those) -> bool:
-    """Every one of these colour runs within SAME_COLOUR of every one of those, piece by piece."""
-    a = numpy.asarray(these, float)[:, None]
-    b = numpy.asarray(those, float)[None, :]
+    """Every one of these colour runs within SAME_COLOUR of every one of those, piece by piece.
+    Each distinct run is compared once: a deck's faces mostly repeat a few edges, and every pair
+    of 200 faces cost 1.8 s of a 200-card build's 3.9 s."""
+    a = numpy.unique(numpy.asarray(these, float), axis=0)[:, None]
+    b = numpy.unique(numpy.asarray(those, float), axis=0)[None, :]
     a, b = numpy.broadcast_arrays(a, b)
     return bool(numpy.all(delta_e(a, b) <= SAME_COLOUR))
 
@@ -207,15 +209,15 @@ def _read_edges(svg: str, group, bleed: float) -> Edges:
     dpi, miscut = float(SETTINGS["dpi"]), float(SETTINGS["miscut"])
     w, h = group.width + 2 * bleed, group.height + 2 * bleed
     window = Window(-bleed, -bleed, w, h, px(w, dpi), px(h, dpi))
-    lab = srgb_to_lab(_rgb(rasterize(svg, window, clip=group.outline(bleed), background=(1.0, 1.0, 1.0))))
+    rgb = _rgb(rasterize(svg, window, clip=group.outline(bleed), background=(1.0, 1.0, 1.0)))
     if group.shape == "hexagon":
-        return Edges(_hex_side_pieces(lab, window, bleed, miscut, group))
-    return Edges(_side_pieces(lab, window, bleed, miscut, group.width, group.height))
+        return Edges(_hex_side_pieces(srgb_to_lab(rgb), window, bleed, miscut, group))
+    return Edges(_side_pieces(rgb, window, bleed, miscut, group.width, group.height))
 
 
-def _side_pieces(lab, window, bleed, miscut, w, h) -> dict:
+def _side_pieces(rgb, window, bleed, miscut, w, h) -> dict:
     """Per side, the median colour of each PIECE mm of its band (corners left out: they lie
-    beyond every neighbour's side)."""
+    beyond every neighbour's side). Only the bands are turned into L*a*b*, not the face inside."""
     scale_x, scale_y = window.px_w / window.w, window.px_h / window.h
 
     def cols(a, b):
@@ -227,15 +229,25 @@ def _side_pieces(lab, window, bleed, miscut, w, h) -> dict:
     def pieces(length):
         n = max(1, round(length / PIECE))
         return [(length * i / n, length * (i + 1) / n) for i in range(n)]
-    strips = {"left": lambda a, b: lab[rows(a, b), cols(-bleed, miscut)],
-              "right": lambda a, b: lab[rows(a, b), cols(w - miscut, w + bleed)],
-              "top": lambda a, b: lab[rows(-bleed, miscut), cols(a, b)],
-              "bottom": lambda a, b: lab[rows(h - miscut, h + bleed), cols(a, b)]}
-    out = {}
-    for side, strip in strips.items():
+    full = slice(None)
+    bands = {"left": (full, cols(-bleed, miscut)), "right": (full, cols(w - miscut, w + bleed)),
+             "top": (rows(-bleed, miscut), full), "bottom": (rows(h - miscut, h + bleed), full)}
+    out, lab = {}, numpy.empty(rgb.shape)             # only the bands are filled, and only they read
+    for side, band in bands.items():
+        lab[band] = srgb_to_lab(rgb[band])
+        strip = ((lambda a, b: lab[rows(a, b), band[1]]) if side in ("left", "right")
+                 else (lambda a, b: lab[band[0], cols(a, b)]))
         length = h if side in ("left", "right") else w
-        out[side] = [numpy.median(strip(a, b).reshape(-1, 3), axis=0) for a, b in pieces(length)]
+        out[side] = [_median(strip(a, b).reshape(-1, 3)) for a, b in pieces(length)]
     return out
+
+
+def _median(colours) -> numpy.ndarray:
+    """numpy.median(colours, axis=0), to the bit, at a tenth of its cost on a few pixels (a face
+    has about a hundred pieces)."""
+    ordered = numpy.sort(colours, axis=0)
+    middle = len(ordered) // 2
+    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
 
 
 def _hex_side_pieces(lab, window, bleed, miscut, group) -> dict:

@@ -141,3 +141,25 @@ def test_crop_marks_stand_at_each_faces_own_cut_or_at_the_shared_one(printed, gr
     seen = _dark_columns(pix, mark_y, row[0].x - 4, row[-1].x + row[-1].w + 4)
     assert len(seen) == len(cuts), (seen, cuts)
     assert seen == pytest.approx(cuts, abs=0.3)
+
+
+def test_piece_colour_is_numpys_median_to_the_bit():
+    """edges._median stands in for numpy.median on the hot path: the same bits, odd and even."""
+    import numpy
+    from generator import edges
+    rng = numpy.random.default_rng(7)
+    for n in (1, 2, 3, 8, 9, 40, 41):
+        colours = rng.normal(50, 30, (n, 3))
+        assert edges._median(colours).tobytes() == numpy.median(colours, axis=0).tobytes()
+
+
+def test_edges_compared_once_each_decide_as_every_pair():
+    """_within compares each distinct run once; repeats must not change what it decides."""
+    import numpy
+    from generator import edges
+    cream, near, red = [90.0, 2.0, 8.0], [89.0, 2.0, 8.5], [50.0, 60.0, 40.0]
+    many = [[cream, near]] * 50
+    assert edges._within(many, [[near, cream]] * 30)
+    assert not edges._within(many + [[cream, red]], [[near, cream]] * 30)
+    assert not edges._within(many, [[near, cream]] * 30 + [[red, cream]])
+    assert edges.delta_e(numpy.array(cream), numpy.array(near)) <= edges.SAME_COLOUR
