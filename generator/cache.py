@@ -94,13 +94,19 @@ class KeyedRenderer(FaceRenderer):
         self._game_data = digest(self.game_data)
         self._group_parts: dict[str, str] = {}
         self._fixed_parts: dict[tuple, tuple] = {}     # (template, group id, side) -> _fixed's answer
+        self._shared_keys: dict[str, str] = {}     # _fixed's digest -> face_key of a face reading no item
 
     def face_key(self, face: FaceRef) -> str:
         group, item = face.group, face.item
         name = group.template if face.side == "front" else group.back_template
         fixed, reads, fields = self._fixed(name, face)
+        if "item" not in reads and "player" not in reads:      # a shared back: one key for the group
+            shared = self._shared_keys.get(fixed)
+            if shared is None:
+                shared = self._shared_keys[fixed] = digest([fixed, None, None])
+            return shared
         return digest([
-            fixed, _item_part(item, fields["item"]) if "item" in reads else None,   # a shared back reads none
+            fixed, _item_part(item, fields["item"]) if "item" in reads else None,
             item.player.__dict__ if item.player and "player" in reads else None])
 
     def _fixed(self, name: str, face: FaceRef) -> tuple[str, frozenset, dict]:
