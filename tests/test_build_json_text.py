@@ -30,3 +30,29 @@ def test_a_streamed_list_is_written_as_json_dumps_writes_it_whole():
     assert json_bytes(doc, {"\0items\0": one_by_one(), "\0none\0": iter([])}) == \
         (json.dumps(whole, indent=1, sort_keys=True) + "\n").encode()
     assert made == entries
+
+
+AWKWARD = [
+    {"id": "card-1", "group": "deck", "copies": 3, "width_mm": 63.0, "height_mm": 88.9, "sides": 2, "name": "Épée",
+     "faces": {"front": "ab" * 16, "back": None}},
+    {"é\u2028\"\\\n\t\x00\x1f": "\ud83d\ude00 \U0001f600 </script> \u00ff \u2029", "": ""},
+    {"floats": [0.1, -0.0, 1e300, 1e-300, 5e-324, 123456789.125, float("nan"), float("inf"), float("-inf")]},
+    {"ints": [0, -1, 2 ** 80, True, False, None], "nested": [[], [[]], [{}], {"a": [1, {"b": []}]}], "empty": {}},
+    {"tuple": (1, "two", (3.0,)), "z": 1, "a": {"z": {}, "a": []}, "m": [[1, 2], [3, [4, [5]]]]},
+    {1: "int key", 3: 2}, {2.5: "float key", True: None}, [], {}, "", 0, -7.25, None, "plain",
+]
+
+
+def test_indented_writes_what_json_dumps_with_indent_writes():
+    """jsontext.indented, build.json's item writer, against json.dumps(indent=1, sort_keys=True) at
+    three nesting levels, for the values that an escaper or a number writer gets wrong."""
+    from generator.jsontext import indented
+    for value in AWKWARD:
+        for level in (0, 1, 3):
+            assert indented(value, level) == json.dumps(value, indent=1, sort_keys=True).replace("\n", "\n" + " " * level)
+
+
+def test_a_streamed_list_of_awkward_values_is_what_json_dumps_writes():
+    doc = {"items": "\0items\0", "game": "x"}
+    assert json_bytes(doc, {"\0items\0": iter(AWKWARD)}) == \
+        (json.dumps({**doc, "items": AWKWARD}, indent=1, sort_keys=True) + "\n").encode()

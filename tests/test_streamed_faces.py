@@ -136,3 +136,19 @@ def test_a_part_read_piece_by_piece_is_blanked_as_a_whole(piece, tmp_path, monke
     copied = (tmp_path / "part.pdf").read_bytes()
     assert copied == pdfwrite.without_repeated_keys(pdf)
     assert copied.count(b"/x6 6 0 R") == 29 and len(copied) == len(pdf)
+
+
+def test_a_face_key_digest_is_the_hash_of_what_json_dumps_writes():
+    """cache.digest calls json's C encoder itself: the text it hashes is json.dumps's, for every
+    kind of value a key holds (unicode, floats, nested lists, tuples, None, what only repr names),
+    and a value holding itself is refused as json.dumps refuses it."""
+    import hashlib
+    values = [["a" * 64, [["name", "Épée \u2028 \"q\"\n"], ["cost", 3], ["x", 1.5, float("nan"), -0.0]], None],
+              {"b": 1, "a": (2, [3.25, {}]), "z": [True, False, None]}, "plain", 7, object, [[], {}]]
+    for value in values:
+        text = json.dumps(value, default=repr, separators=(",", ":"), ensure_ascii=False)
+        assert cache.digest(value) == hashlib.sha256(text.encode()).hexdigest()
+    loop = []
+    loop.append(loop)
+    with pytest.raises(ValueError, match="Circular reference"):
+        cache.digest(loop)
