@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from . import SETUP_ERROR, __version__, build_options, interrupt
-from .errors import ManifestError, PnpError, UsageError, display_path
+from .errors import ManifestError, PnpError, UsageError, did_you_mean, display_path
 from .cli_common import (GAME_HELP, GAMES_HELP, MAX_DPI, MIN_DPI, TerminalProgress, _bleed, _dpi,
                          _positive, _whole_number, _whole_number_within, add_out_option, components_dir,
                          default_out, for_each_pack, pack_here, print_problems, resolve_packs)
@@ -364,6 +364,7 @@ def parser(command: str | None = None) -> argparse.ArgumentParser:
     for name, add in COMMANDS.items():
         if command in (None, name):
             add(sub)
+    p.commands = sub.choices        # each command's own parser, to tell a mistake in its usage
     return p
 
 
@@ -510,9 +511,34 @@ def _map_budget(text: str) -> int:
 _map_option_count = _whole_number_within(0, 10_000, lambda value: f"{value} is outside 0-10,000")
 
 
+def parse(words: list[str]) -> argparse.Namespace:
+    """The command line read, or exit 2 with what is wrong told by the parser it concerns: an
+    unknown command or option with the closest known one, in that command's usage."""
+    command = words[0] if words and words[0] in COMMANDS else None
+    whole = parser(command)
+    if words and command is None and not words[0].startswith("-"):
+        listed = f"pnpgen --help tells what each of {', '.join(COMMANDS)} does"
+        whole.error(f"unknown command '{words[0]}'; " + did_you_mean(words[0], COMMANDS, listed, end=f" ({listed})"))
+    args, extra = whole.parse_known_args(words)
+    if extra:
+        own = whole.commands[args.command]
+        own.error(f"unrecognized arguments: {' '.join(extra)}" + _option_hint(extra, own, args.command))
+    return args
+
+
+def _option_hint(extra: list[str], own: argparse.ArgumentParser, command: str) -> str:
+    """'; did you mean --paper?' for the first unknown option that is close to a known one."""
+    known = [o for action in own._actions for o in action.option_strings if o.startswith("--")]
+    for word in extra:
+        if word.startswith("--"):
+            hint = did_you_mean(word.split("=", 1)[0], known)
+            if hint:
+                return f"; {hint} (pnpgen {command} --help lists them)"
+    return ""
+
+
 def main(argv: list[str] | None = None) -> int:
-    words = sys.argv[1:] if argv is None else argv
-    args = parser(words[0] if words and words[0] in COMMANDS else None).parse_args(argv)
+    args = parse(sys.argv[1:] if argv is None else list(argv))
     if SETUP_ERROR:
         print(f"error: {SETUP_ERROR}", file=sys.stderr)
         return 1

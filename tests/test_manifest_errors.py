@@ -99,6 +99,25 @@ def test_bad_option_is_a_usage_error(tmp_path):
     assert code == 2 and "invalid choice: 'a5'" in err
 
 
+@pytest.mark.parametrize("words, usage, told", [
+    (["bulid"], "usage: pnpgen [-h]", "pnpgen: error: unknown command 'bulid'; did you mean 'build'? (pnpgen --help "
+                                      "tells what each of list, validate, build,"),
+    (["xyz"], "usage: pnpgen [-h]", "pnpgen: error: unknown command 'xyz'; pnpgen --help tells what each of list,"),
+    (["build", "--papr=a3"], "usage: pnpgen build [-h] [--paper",
+     "pnpgen build: error: unrecognized arguments: --papr=a3; did you mean '--paper'? (pnpgen build --help lists them)"),
+    (["export", "png", "--dpii", "300"], "usage: pnpgen export [-h] [--dpi DPI]",
+     "pnpgen export: error: unrecognized arguments: --dpii 300; did you mean '--dpi'?"),
+    (["map", "royal-dukes", "extra"], "usage: pnpgen map [-h]", "pnpgen map: error: unrecognized arguments: extra\n"),
+])
+def test_a_misspelt_command_or_option_is_told_in_its_commands_usage_with_the_closest(words, usage, told, capsys):
+    """Exit 2, no traceback; the usage shown is the command's own (its options), not the list of commands."""
+    from generator import cli
+    with pytest.raises(SystemExit) as stop:
+        cli.parse(words)
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and err.startswith(usage) and told in err and "Traceback" not in err
+
+
 def test_references_read_map_and_data_per_player(tmp_path):
     """'=map...' and '=data...' values, with {player} the seat, are resolved at load time."""
     from generator.manifest import load_pack
