@@ -52,12 +52,19 @@ def cmd_validate(args) -> int:
             print(f"warning: {warning}", file=sys.stderr)
         if result.errors:
             failed += 1
-            print(f"{display_path(pack)}: {len(result.errors)} problem(s); build would refuse this pack", file=sys.stderr)
+            print(f"{_pack_named(pack)}: {len(result.errors)} problem(s); build would refuse this pack", file=sys.stderr)
             continue
         game = result.game
-        print(f"{display_path(pack) if pack != Path.cwd().resolve() else pack.name}: ok ({game.total} components in {len(game.groups)} groups); "
+        print(f"{_pack_named(pack)}: ok ({game.total} components in {len(game.groups)} groups); "
               f"{result.faces} distinct faces rendered")
     return 1 if failed else 0
+
+
+def _pack_named(pack: Path) -> str:
+    """A pack as a summary line names it: its path from here, or its folder's name when the
+    working folder is in it (not '.' or '..')."""
+    shown = display_path(pack)
+    return pack.name if set(Path(shown).parts) <= {".", ".."} else shown
 
 
 def _request(args):
