@@ -56,6 +56,17 @@ def test_every_problem_of_a_run_is_reported(tmp_path):
     assert "unknown key 'sise'" in err and "template 'nope.svg.j2' not found" in err and "Nope Sans" in err
 
 
+@pytest.mark.parametrize("size, hint", [
+    ("pokr", "did you mean 'poker'?"),
+    ("huge", "use one of poker, poker-us, mini, mini-us, bridge, tarot, square, a length, or width/height"),
+])
+def test_an_unknown_size_name_offers_the_closest_one(tmp_path, size, hint):
+    pack = copy_pack("mini", tmp_path)
+    edit(pack / "cards.yaml", "size: poker", f"size: {size}")
+    code, err = validate(pack)
+    assert code == 1 and re.search(rf"cards\.yaml:\d+:\d+: groups\[1\]\.size: unknown size name '{size}'; {re.escape(hint)}", err), err
+
+
 def test_a_failed_build_leaves_earlier_output_untouched(tmp_path):
     pack = copy_pack("mini", tmp_path)
     out = tmp_path / "out"
