@@ -27,13 +27,13 @@ _DTD = b"<!DOCTYPE"
 
 
 class SheetError(Exception):
-    """The file cannot be read as a spreadsheet at all; `row`: where, when one row is why (`line`:
-    in a CSV file, the line that row starts on)."""
+    """The file cannot be read as a spreadsheet at all; `row`: where, when one row is why (`line`,
+    `col`: in a CSV file, the line that row starts on, or the place that is wrong)."""
 
     def __init__(self, problem: str, hint: str = "save it again from your spreadsheet program",
-                 row: int | None = None, line: int | None = None):
+                 row: int | None = None, line: int | None = None, col: int = 1):
         super().__init__(problem)
-        self.hint, self.row, self.line = hint, row, line
+        self.hint, self.row, self.line, self.col = hint, row, line, col
 
 
 @dataclass(frozen=True)
@@ -130,8 +130,8 @@ def _records(path: Path):
                          "split the items into several files")
     try:
         text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise SheetError("not UTF-8 text", "export the CSV as UTF-8 from your spreadsheet program") from None
+    except UnicodeDecodeError as exc:
+        raise _not_utf8(data, exc.start) from None
     first = re.split(r"\r\n|\r|\n", text, maxsplit=1)[0]
     delimiter = max(",;\t", key=first.count)    # Excel writes ';' where ',' is the decimal comma
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
@@ -142,6 +142,16 @@ def _records(path: Path):
             end = reader.line_num
     except csv.Error as exc:
         raise SheetError(f"not a valid CSV file ({exc})", row=number + 1, line=end + 1) from None
+
+
+def _not_utf8(data: bytes, start: int) -> SheetError:
+    """Where a CSV file stops being UTF-8 (line, and column in bytes): a file saved as 'CSV'
+    by Excel on Windows is Windows-1252, and its first accented letter is where it shows."""
+    line_start = max(data.rfind(b"\n", 0, start), data.rfind(b"\r", 0, start)) + 1
+    line = data.count(b"\n", 0, start) + 1 if b"\n" in data[:start] else data.count(b"\r", 0, start) + 1
+    return SheetError(f"not UTF-8 text (byte 0x{data[start]:02x} here)",
+                      "save it as 'CSV UTF-8' (or export it as UTF-8) from your spreadsheet program",
+                      row=line, line=line, col=start - line_start + 1)
 
 
 # --- XLSX --------------------------------------------------------------------------------------

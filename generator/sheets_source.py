@@ -243,7 +243,7 @@ def _place_of(exc: SheetError, where: Mark, file: str, sheet: str | None) -> Mar
     """Where a sheet that cannot be read goes wrong: a CSV file's line, a spreadsheet's row, or
     the `items:` that names the file."""
     if exc.line:
-        return Mark(file, exc.line, 1)
+        return Mark(file, exc.line, exc.col)
     return where if exc.row is None else CellMark(file, exc.row, 1, sheet or "")
 
 

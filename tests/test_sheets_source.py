@@ -262,6 +262,17 @@ def test_a_bad_csv_cell_is_named_by_the_line_its_row_starts_on_like_a_misfit_row
     assert [str(i.mark).rsplit("/", 1)[-1] for i in items] == ["cards.csv:2:1", "cards.csv:5:1", "cards.csv:6:1"]
 
 
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"])
+def test_a_csv_saved_as_windows_1252_is_named_at_its_first_accented_letter(tmp_path, newline):
+    """Excel's plain 'CSV' on Windows is Windows-1252: the problem is told at the byte that is not
+    UTF-8 (line 4, past a quoted line break; column 4), not at the items: line of the YAML."""
+    text = newline.join(["id,title,body,n", 'a,"A' + newline + 'a",Body,1', "b,Bé,Body,2", ""])
+    pack = csv_pack(tmp_path, "")
+    (pack / "cards.csv").write_bytes(text.encode("cp1252"))
+    assert problems(pack) == ["cards.csv:4:4: not UTF-8 text (byte 0xe9 here); "
+                              "save it as 'CSV UTF-8' (or export it as UTF-8) from your spreadsheet program"]
+
+
 def test_a_csv_cell_over_the_csv_modules_limit_is_named_by_its_line(tmp_path):
     """A cell longer than the csv module reads (131,072 characters) stops the reading at the
     line its row starts on, past a quoted line break in the row before."""
