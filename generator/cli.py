@@ -16,7 +16,7 @@ from . import SETUP_ERROR, __version__, build_options, interrupt
 from .errors import ManifestError, PnpError, UsageError, did_you_mean, display_path
 from .cli_common import (GAME_HELP, GAMES_HELP, MAX_DPI, MIN_DPI, TerminalProgress, _bleed, _dpi,
                          _positive, _whole_number, _whole_number_within, add_out_option, components_dir,
-                         default_out, for_each_pack, pack_here, print_problems, resolve_packs)
+                         default_out, for_each_pack, not_a_pack, pack_here, print_problems, resolve_packs)
 from .manifest import PAPERS, PRINT_SHOP, find_pack, list_packs, load_pack, pack_id
 
 
@@ -175,8 +175,7 @@ def cmd_map(args) -> int:
     from .publish import write_atomically
     pack = find_pack(args.game, components_dir()) if args.game else pack_here()
     if args.game and pack is None:
-        raise UsageError(f"'{args.game}' is not a game pack: no {args.game}/game.yaml under "
-                         f"{display_path(components_dir())}/ or at that path")
+        raise not_a_pack(args.game, components_dir())
     if args.check:
         return _check_layouts(args.check, pack)
     if pack is None:
