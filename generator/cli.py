@@ -183,6 +183,7 @@ def cmd_map(args) -> int:
                          "file to check (pnpgen map --check FILE.json)")
     try:
         rules = engine.rules_for(pack)
+        engine.checked_players(rules, args.players)     # before the seed is told: no map is made
     except engine.MapError as exc:
         raise UsageError(str(exc)) from None
     game_id = rules.id
