@@ -536,6 +536,9 @@ def parse(words: list[str]) -> argparse.Namespace:
 def _option_hint(extra: list[str], own: argparse.ArgumentParser, command: str) -> str:
     """'; did you mean --paper?' for the first unknown option that is close to a known one."""
     known = [o for action in own._actions for o in action.option_strings if o.startswith("--")]
+    misplaced = [w for w in extra if w.split("=", 1)[0] in own._option_string_actions]
+    if misplaced:       # pnpgen -q build: an option of the command, written before it
+        return f"; write {misplaced[0]} after the command: pnpgen {command} {misplaced[0]} ..."
     for word in extra:
         if word.startswith("--"):
             hint = did_you_mean(word.split("=", 1)[0], known)

@@ -126,6 +126,8 @@ def test_bad_option_is_a_usage_error(tmp_path):
     (["export", "png", "--dpii", "300"], "usage: pnpgen export [-h] [--dpi DPI]",
      "pnpgen export: error: unrecognized arguments: --dpii 300; did you mean '--dpi'?"),
     (["map", "royal-dukes", "extra"], "usage: pnpgen map [-h]", "pnpgen map: error: unrecognized arguments: extra\n"),
+    (["-q", "build"], "usage: pnpgen build [-h]",
+     "pnpgen build: error: unrecognized arguments: -q; write -q after the command: pnpgen build -q ..."),
 ])
 def test_a_misspelt_command_or_option_is_told_in_its_commands_usage_with_the_closest(words, usage, told, capsys):
     """Exit 2, no traceback; the usage shown is the command's own (its options), not the list of commands."""
