@@ -13,10 +13,10 @@ import sys
 from pathlib import Path
 
 from . import SETUP_ERROR, __version__, build_options, interrupt
-from .errors import ManifestError, PnpError, UsageError, display_path
+from .errors import ManifestError, PnpError, UsageError, did_you_mean, display_path
 from .cli_common import (GAME_HELP, GAMES_HELP, MAX_DPI, MIN_DPI, TerminalProgress, _bleed, _dpi,
                          _positive, _whole_number, _whole_number_within, add_out_option, components_dir,
-                         default_out, for_each_pack, pack_here, print_problems, resolve_packs)
+                         default_out, for_each_pack, not_a_pack, pack_here, print_problems, resolve_packs)
 from .manifest import PAPERS, PRINT_SHOP, find_pack, list_packs, load_pack, pack_id
 
 
@@ -52,12 +52,19 @@ def cmd_validate(args) -> int:
             print(f"warning: {warning}", file=sys.stderr)
         if result.errors:
             failed += 1
-            print(f"{display_path(pack)}: {len(result.errors)} problem(s); build would refuse this pack", file=sys.stderr)
+            print(f"{_pack_named(pack)}: {len(result.errors)} problem(s); build would refuse this pack", file=sys.stderr)
             continue
         game = result.game
-        print(f"{display_path(pack) if pack != Path.cwd().resolve() else pack.name}: ok ({game.total} components in {len(game.groups)} groups); "
+        print(f"{_pack_named(pack)}: ok ({game.total} components in {len(game.groups)} groups); "
               f"{result.faces} distinct faces rendered")
     return 1 if failed else 0
+
+
+def _pack_named(pack: Path) -> str:
+    """A pack as a summary line names it: its path from here, or its folder's name when the
+    working folder is in it (not '.' or '..')."""
+    shown = display_path(pack)
+    return pack.name if set(Path(shown).parts) <= {".", ".."} else shown
 
 
 def _request(args):
@@ -168,8 +175,7 @@ def cmd_map(args) -> int:
     from .publish import write_atomically
     pack = find_pack(args.game, components_dir()) if args.game else pack_here()
     if args.game and pack is None:
-        raise UsageError(f"'{args.game}' is not a game pack: no {args.game}/game.yaml under "
-                         f"{display_path(components_dir())}/ or at that path")
+        raise not_a_pack(args.game, components_dir())
     if args.check:
         return _check_layouts(args.check, pack)
     if pack is None:
@@ -177,6 +183,7 @@ def cmd_map(args) -> int:
                          "file to check (pnpgen map --check FILE.json)")
     try:
         rules = engine.rules_for(pack)
+        engine.checked_players(rules, args.players)     # before the seed is told: no map is made
     except engine.MapError as exc:
         raise UsageError(str(exc)) from None
     game_id = rules.id
@@ -364,6 +371,7 @@ def parser(command: str | None = None) -> argparse.ArgumentParser:
     for name, add in COMMANDS.items():
         if command in (None, name):
             add(sub)
+    p.commands = sub.choices        # each command's own parser, to tell a mistake in its usage
     return p
 
 
@@ -510,9 +518,37 @@ def _map_budget(text: str) -> int:
 _map_option_count = _whole_number_within(0, 10_000, lambda value: f"{value} is outside 0-10,000")
 
 
+def parse(words: list[str]) -> argparse.Namespace:
+    """The command line read, or exit 2 with what is wrong told by the parser it concerns: an
+    unknown command or option with the closest known one, in that command's usage."""
+    command = words[0] if words and words[0] in COMMANDS else None
+    whole = parser(command)
+    if words and command is None and not words[0].startswith("-"):
+        listed = f"pnpgen --help tells what each of {', '.join(COMMANDS)} does"
+        whole.error(f"unknown command '{words[0]}'; " + did_you_mean(words[0], COMMANDS, listed, end=f" ({listed})"))
+    args, extra = whole.parse_known_args(words)
+    if extra:
+        own = whole.commands[args.command]
+        own.error(f"unrecognized arguments: {' '.join(extra)}" + _option_hint(extra, own, args.command))
+    return args
+
+
+def _option_hint(extra: list[str], own: argparse.ArgumentParser, command: str) -> str:
+    """'; did you mean --paper?' for the first unknown option that is close to a known one."""
+    known = [o for action in own._actions for o in action.option_strings if o.startswith("--")]
+    misplaced = [w for w in extra if w.split("=", 1)[0] in own._option_string_actions]
+    if misplaced:       # pnpgen -q build: an option of the command, written before it
+        return f"; write {misplaced[0]} after the command: pnpgen {command} {misplaced[0]} ..."
+    for word in extra:
+        if word.startswith("--"):
+            hint = did_you_mean(word.split("=", 1)[0], known)
+            if hint:
+                return f"; {hint} (pnpgen {command} --help lists them)"
+    return ""
+
+
 def main(argv: list[str] | None = None) -> int:
-    words = sys.argv[1:] if argv is None else argv
-    args = parser(words[0] if words and words[0] in COMMANDS else None).parse_args(argv)
+    args = parse(sys.argv[1:] if argv is None else list(argv))
     if SETUP_ERROR:
         print(f"error: {SETUP_ERROR}", file=sys.stderr)
         return 1

@@ -11,7 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-from .errors import ManifestError, PnpError, UsageError, display_path
+from .errors import ManifestError, PnpError, UsageError, did_you_mean, display_path
 from .manifest import enclosing_pack, find_pack, list_packs
 from .resources import BUILTIN_PACKS
 
@@ -45,11 +45,17 @@ def resolve_packs(names: list[str], all_by_default: bool = True) -> list[Path]:
     for name in names:
         pack = find_pack(name, root)
         if pack is None:
-            known = ", ".join(p.name for p in list_packs(root)) or "none"
-            raise UsageError(f"'{name}' is not a game pack: no {name}/game.yaml under {display_path(root)}/ "
-                             f"or at that path (known packs: {known})")
+            raise not_a_pack(name, root)
         packs.append(pack)
     return packs
+
+
+def not_a_pack(name: str, root: Path) -> UsageError:
+    """A GAME that names no pack: where it was looked for, the closest pack's name, the known ones."""
+    known = [p.name for p in list_packs(root)]
+    listed = f"known packs: {', '.join(known) or 'none'}"
+    return UsageError(f"'{name}' is not a game pack: no {name}/game.yaml under {display_path(root)}/ "
+                      f"or at that path; " + did_you_mean(name, known, listed, end=f" ({listed})"))
 
 
 class TerminalProgress:

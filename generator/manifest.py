@@ -13,7 +13,7 @@ from pathlib import Path
 import yaml
 
 from . import apart, confine, templating
-from .errors import Mark, ManifestError, Problem, Reporter, display_path, os_error_text
+from .errors import Mark, ManifestError, Problem, Reporter, did_you_mean, display_path, os_error_text
 from .fonts import activate, library
 from .icons import load_icons
 from .items import FIELD_TYPES, MAX_GROUP_TOTAL, check_unique, expand_items
@@ -61,7 +61,8 @@ class SizeType(Type):
                       f"write a rectangle as size: {{width: {width}{unit}, height: {height}{unit}}}")
             return INVALID
         if isinstance(value, str) and not re.match(r"^\s*[\d.]", value):
-            rep.error(mark, f"{where}: unknown size name '{value}'", f"use one of {', '.join(SIZES)}, a length, or width/height")
+            rep.error(mark, f"{where}: unknown size name '{value}'",
+                      did_you_mean(value, SIZES, f"use one of {', '.join(SIZES)}, a length, or width/height"))
             return INVALID
         return Length(*self.limits).check(value, mark, rep, where)
 

@@ -27,13 +27,13 @@ _DTD = b"<!DOCTYPE"
 
 
 class SheetError(Exception):
-    """The file cannot be read as a spreadsheet at all; `row`: where, when one row is why (`line`:
-    in a CSV file, the line that row starts on)."""
+    """The file cannot be read as a spreadsheet at all; `row`: where, when one row is why (`line`,
+    `col`: in a CSV file, the line that row starts on, or the place that is wrong)."""
 
     def __init__(self, problem: str, hint: str = "save it again from your spreadsheet program",
-                 row: int | None = None, line: int | None = None):
+                 row: int | None = None, line: int | None = None, col: int = 1):
         super().__init__(problem)
-        self.hint, self.row, self.line = hint, row, line
+        self.hint, self.row, self.line, self.col = hint, row, line, col
 
 
 @dataclass(frozen=True)
@@ -53,21 +53,23 @@ class _Rows:
         self.kept: list[list] = []
         self.cells = 0
 
-    def add(self, number: int, cells: list) -> None:
+    def add(self, number: int, cells: list, label: int | None = None) -> None:
+        """`number`: the row's place in the sheet (held to the limits); `label`: what names it
+        in messages, when not that (a CSV row: the line it starts on)."""
         if all(blank(v) for v in cells):
             return
         if number > MAX_ROWS + 1:
             raise SheetError(f"the sheet has more than {MAX_ROWS:,} item rows below its header, the limit; this row is past it",
-                             "split the items into two files or sheets, each read by its own group", row=number)
-        self.room_for(len(cells), number)
+                             "split the items into two files or sheets, each read by its own group", row=number, line=label)
+        self.room_for(len(cells), number, label)
         self.cells += len(cells)
-        self.kept.append([number, cells])
+        self.kept.append([label or number, cells])
 
-    def room_for(self, count: int, number: int) -> None:
+    def room_for(self, count: int, number: int, label: int | None = None) -> None:
         """Refuse, before they are made, cells that would pass MAX_CELLS."""
         if self.cells + count > MAX_CELLS:
             raise SheetError(f"the sheet holds more than {MAX_CELLS:,} cells, the limit",
-                             "keep only the columns and rows of the items", row=number)
+                             "keep only the columns and rows of the items", row=number, line=label)
 
 
 # --- the file itself -------------------------------------------------------------------------
@@ -107,21 +109,15 @@ def _check_zip(path: Path) -> None:
 
 def read_csv(path: Path, sheet: str | None) -> tuple[str, list]:
     """Read with the csv module's own rules: a quoted cell may hold commas, quotes and line
-    breaks, and only \\n, \\r\\n or \\r end a row (not U+2028, form feed or NEL, which are text)."""
+    breaks, and only \\n, \\r\\n or \\r end a row (not U+2028, form feed or NEL, which are text).
+    Each row is numbered by the line it starts on, as a text editor numbers it: after a quoted
+    cell holding line breaks that is not its count of rows."""
     if sheet:
         raise SheetError("a CSV file has no sheets", "remove 'sheet:', or save the sheets as XLSX or ODS")
     rows = _Rows()
-    for number, _, row in _records(path):
-        rows.add(number, row)
+    for number, line, row in _records(path):
+        rows.add(number, row, line)
     return "", rows.kept
-
-
-def csv_lines(path: Path, numbers) -> dict[int, int]:
-    """row number -> the line that row of a CSV file starts on, for the rows asked for (a quoted
-    cell holding line breaks makes its row longer than one line). Worked out again only when a
-    row is wrong, so reading keeps no line numbers."""
-    wanted = set(numbers)
-    return {number: line for number, line, _ in _records(path) if number in wanted}
 
 
 def _records(path: Path):
@@ -134,8 +130,8 @@ def _records(path: Path):
                          "split the items into several files")
     try:
         text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise SheetError("not UTF-8 text", "export the CSV as UTF-8 from your spreadsheet program") from None
+    except UnicodeDecodeError as exc:
+        raise _not_utf8(data, exc.start) from None
     first = re.split(r"\r\n|\r|\n", text, maxsplit=1)[0]
     delimiter = max(",;\t", key=first.count)    # Excel writes ';' where ',' is the decimal comma
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
@@ -146,6 +142,16 @@ def _records(path: Path):
             end = reader.line_num
     except csv.Error as exc:
         raise SheetError(f"not a valid CSV file ({exc})", row=number + 1, line=end + 1) from None
+
+
+def _not_utf8(data: bytes, start: int) -> SheetError:
+    """Where a CSV file stops being UTF-8 (line, and column in bytes): a file saved as 'CSV'
+    by Excel on Windows is Windows-1252, and its first accented letter is where it shows."""
+    line_start = max(data.rfind(b"\n", 0, start), data.rfind(b"\r", 0, start)) + 1
+    line = data.count(b"\n", 0, start) + 1 if b"\n" in data[:start] else data.count(b"\r", 0, start) + 1
+    return SheetError(f"not UTF-8 text (byte 0x{data[start]:02x} here)",
+                      "save it as 'CSV UTF-8' (or export it as UTF-8) from your spreadsheet program",
+                      row=line, line=line, col=start - line_start + 1)
 
 
 # --- XLSX --------------------------------------------------------------------------------------

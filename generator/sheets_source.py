@@ -44,7 +44,9 @@ class ItemsType(Type):
 
 class CellMark(Mark):
     """A place in a spreadsheet, said the way a spreadsheet program shows it (line: the row,
-    col: the column's number; sheet and column name for the message)."""
+    col: the column's number; sheet and column name for the message). A CSV file is text, so its
+    place is said as everywhere else, `cards.csv:LINE:1` (the line its row starts on), and the
+    column by name."""
 
     def __new__(cls, file: str, line: int, col: int, sheet: str = "", column: str = ""):
         mark = super().__new__(cls, file, line, col)
@@ -52,6 +54,8 @@ class CellMark(Mark):
         return mark
 
     def __str__(self) -> str:
+        if self.file.lower().endswith(TEXT_SHEETS):
+            return f"{self.file}:{self.line}:1" + (f": column {self.column}" if self.column else "")
         parts = [self.file] + ([f"sheet {self.sheet}"] if self.sheet else [])
         parts += [f"row {self.line}"] + ([f"column {self.column}"] if self.column else [])
         return ", ".join(parts)
@@ -60,6 +64,7 @@ class CellMark(Mark):
 READERS = sheets_read.READERS
 REMEMBERED = {".xlsx", ".xlsm", ".ods"}     # their readers take 0.15-0.3 s to import and read
 WIDTH_CHECKED = {".csv"}        # a lost or unquoted comma shifts every later cell of the row
+TEXT_SHEETS = (".csv",)         # rows numbered by their line in the file (sheets_read.read_csv)
 
 
 def read_sheet(path: Path, sheet: str | None, suffix: str) -> tuple[str, list[list]]:
@@ -223,10 +228,9 @@ def items_from(source, fields: dict[str, str], root: Path, rep: Reporter) -> Src
         return None
     items = SrcList()
     items.mark, items.item_marks = where, []
-    lines = _lines_of_misfits(path, body, len(header_row)) if suffix in WIDTH_CHECKED else {}
     for number, row in body:
-        if number in lines:
-            _report_width(row, len(header_row), Mark(file, lines[number], 1), rep)
+        if suffix in WIDTH_CHECKED and len(row) != len(header_row):
+            _report_width(row, len(header_row), Mark(file, number, 1), rep)
             continue
         item = _item(row, header, fields, file, sheet_name, number, rep)
         if item is not None:
@@ -239,14 +243,8 @@ def _place_of(exc: SheetError, where: Mark, file: str, sheet: str | None) -> Mar
     """Where a sheet that cannot be read goes wrong: a CSV file's line, a spreadsheet's row, or
     the `items:` that names the file."""
     if exc.line:
-        return Mark(file, exc.line, 1)
+        return Mark(file, exc.line, exc.col)
     return where if exc.row is None else CellMark(file, exc.row, 1, sheet or "")
-
-
-def _lines_of_misfits(path: Path, body: list, width: int) -> dict[int, int]:
-    """row number -> its line in the CSV file, for each row with more or fewer cells than the header."""
-    misfits = [number for number, row in body if len(row) != width]
-    return sheets_read.csv_lines(path, misfits) if misfits else {}
 
 
 def _report_width(row: list, width: int, mark: Mark, rep: Reporter) -> None:

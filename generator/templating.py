@@ -34,7 +34,7 @@ from markupsafe import Markup
 
 from . import art, confine, facedoc, growth, onface
 from .sandbox import MAX_RANGE, Sandbox
-from .errors import display_path, os_error_text
+from .errors import did_you_mean, display_path, os_error_text
 from .glyphs import composed, snippet
 from .fonts import library
 from .resources import TEMPLATE_DIR
@@ -282,9 +282,8 @@ class Helpers:
         style = self.style(font, color)
         unknown = [name for name in ICON_TOKEN.findall(text) if name not in self.game.icons]
         if unknown:
-            close = difflib.get_close_matches(unknown[0], list(self.game.icons), 1)
-            raise TextFitError(f"icon ':{unknown[0]}:' in {snippet(text)} is not declared in game.yaml icons"
-                               + (f"; did you mean ':{close[0]}:'?" if close else ""))
+            raise TextFitError(f"icon ':{unknown[0]}:' in {snippet(text)} is not declared in game.yaml icons; "
+                               + _icon_hint(unknown[0], self.game.icons, ":{}:"))
         said = []
         fitted = fit(text, w, h, size, min_size, style, self.game.icons, line_height, max_lines)
         if fitted is None:
@@ -347,7 +346,7 @@ class Helpers:
     def icon(self, name, x, y, size, color=None):
         icon = self.game.icons.get(name)
         if icon is None:
-            raise TextFitError(f"icon '{name}' is not declared in game.yaml icons")
+            raise TextFitError(f"icon '{name}' is not declared in game.yaml icons; " + _icon_hint(name, self.game.icons))
         markup = icon_svg(icon, x, y, size, color)
         self.placed.note(markup)
         return Markup(markup)
@@ -447,6 +446,12 @@ def _picture_svg(picture, x, y, w, h, fit, fx, fy, placed) -> str:
     dx, dy = x + (w - placed[0]) * fx, y + (h - placed[1]) * fy
     return (f'<image href="{href}" x="{dx:.4f}" y="{dy:.4f}" width="{placed[0]:.4f}" height="{placed[1]:.4f}" '
             f'preserveAspectRatio="none"/>')
+
+
+def _icon_hint(name: str, icons, written: str = "{}") -> str:
+    """The closest declared icon, written as the template wrote the name; else how to declare it."""
+    return did_you_mean(written.format(name), [written.format(known) for known in icons],
+                        f"add it under icons: in game.yaml ({name}: icons/{name}.svg), or use one declared there")
 
 
 def luminance(color) -> float:

@@ -1,6 +1,7 @@
 """Shared helpers: build packs into temporary folders, run the CLI as a user would."""
 from __future__ import annotations
 
+import atexit
 import contextlib
 import json
 import os
@@ -20,6 +21,16 @@ ROOT = Path(__file__).resolve().parent.parent
 # A printer offset saved by the person running the tests (pnpgen calibrate --save) would shift
 # every back page the tests build: the tests read settings from a folder of their own.
 os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="pnpgen-test-config-")
+
+
+def _remove_config_home(owner: int = os.getpid(), folder: str = os.environ["XDG_CONFIG_HOME"]) -> None:
+    """Removed when the test process ends, so runs leave no folders in $TMPDIR (a forked child
+    that exits normally shares the atexit list: only the process that made it removes it)."""
+    if os.getpid() == owner:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+atexit.register(_remove_config_home)
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 MM = 72 / 25.4          # PDF points per millimetre
 

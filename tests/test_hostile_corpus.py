@@ -445,7 +445,7 @@ MEMORY = [
          r"cards\.yaml:10:\d+: items from cards\.csv: the file is 1,024 MB, over the 64 MB limit for a spreadsheet"),
     Case("a list cell holding a YAML alias bomb", sheet_items("cards.csv", lambda: (
         'id,title,tags\na,A,"%s"\n' % ALIAS_BOMB).encode(), "{title: text, tags: list}"), BUILD,
-         r"cards\.csv, row 2, column tags: '\[&a .*' is not a list or table \(the cell expands to more than 10,000 values"),
+         r"cards\.csv:2:1: column tags: '\[&a .*' is not a list or table \(the cell expands to more than 10,000 values"),
     Case("a picture of 9 MB", with_art("art/big.png", {"art/big.png": lambda: b"\x89PNG\r\n\x1a\n" + bytes(9 << 20)}), BUILD,
          ART + r"'art/big\.png' is 9\.0 MB, over the 8 MB limit"),
     Case("a picture of 48 megapixels", with_art("art/bomb.png", {"art/bomb.png": lambda: picture("PNG", (8000, 6000), "1")}), BUILD,
@@ -501,7 +501,7 @@ SILENT = [
          r"cards\.csv:3:1: this row has 2 cells but the header row has 3"),
     Case("sheet rows past row 100,001", sheet_items("cards.csv", lambda: b"id,title\n" + b"".join(
         b"c%d,C\n" % i for i in range(100_001))), BUILD,
-         r"cards\.csv, row 100002: the sheet has more than 100,000 item rows below its header, the limit"),
+         r"cards\.csv:100002:1: the sheet has more than 100,000 item rows below its header, the limit"),
     Case("a card size of one length", replace("cards.yaml", "size: poker", "size: 63mm"), BUILD,
          r"cards\.yaml:4:11: this card is a rectangle: its size needs a width and a height, not one length; "
          r"write size: \{width: 63mm, height: 63mm\} for a square card"),

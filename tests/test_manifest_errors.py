@@ -56,6 +56,17 @@ def test_every_problem_of_a_run_is_reported(tmp_path):
     assert "unknown key 'sise'" in err and "template 'nope.svg.j2' not found" in err and "Nope Sans" in err
 
 
+@pytest.mark.parametrize("size, hint", [
+    ("pokr", "did you mean 'poker'?"),
+    ("huge", "use one of poker, poker-us, mini, mini-us, bridge, tarot, square, a length, or width/height"),
+])
+def test_an_unknown_size_name_offers_the_closest_one(tmp_path, size, hint):
+    pack = copy_pack("mini", tmp_path)
+    edit(pack / "cards.yaml", "size: poker", f"size: {size}")
+    code, err = validate(pack)
+    assert code == 1 and re.search(rf"cards\.yaml:\d+:\d+: groups\[1\]\.size: unknown size name '{size}'; {re.escape(hint)}", err), err
+
+
 def test_a_failed_build_leaves_earlier_output_untouched(tmp_path):
     pack = copy_pack("mini", tmp_path)
     out = tmp_path / "out"
@@ -94,9 +105,37 @@ def test_unknown_game_is_a_usage_error(tmp_path):
     assert code == 2 and "'no-such-game' is not a game pack" in err and "royal-dukes" in err
 
 
+@pytest.mark.parametrize("command", ["build", "map"])
+def test_a_misspelt_game_names_the_closest_pack(tmp_path, command):
+    code, out, err = run_cli(command, "royal-duke", "--out", tmp_path)
+    assert code == 2 and "'royal-duke' is not a game pack" in err and "Traceback" not in err
+    assert "or at that path; did you mean 'royal-dukes'? (known packs: cones-of-dunshire, dragon-towers," in err
+
+
 def test_bad_option_is_a_usage_error(tmp_path):
     code, out, err = run_cli("build", "royal-dukes", "--paper", "a5", "--out", tmp_path)
     assert code == 2 and "invalid choice: 'a5'" in err
+
+
+@pytest.mark.parametrize("words, usage, told", [
+    (["bulid"], "usage: pnpgen [-h]", "pnpgen: error: unknown command 'bulid'; did you mean 'build'? (pnpgen --help "
+                                      "tells what each of list, validate, build,"),
+    (["xyz"], "usage: pnpgen [-h]", "pnpgen: error: unknown command 'xyz'; pnpgen --help tells what each of list,"),
+    (["build", "--papr=a3"], "usage: pnpgen build [-h] [--paper",
+     "pnpgen build: error: unrecognized arguments: --papr=a3; did you mean '--paper'? (pnpgen build --help lists them)"),
+    (["export", "png", "--dpii", "300"], "usage: pnpgen export [-h] [--dpi DPI]",
+     "pnpgen export: error: unrecognized arguments: --dpii 300; did you mean '--dpi'?"),
+    (["map", "royal-dukes", "extra"], "usage: pnpgen map [-h]", "pnpgen map: error: unrecognized arguments: extra\n"),
+    (["-q", "build"], "usage: pnpgen build [-h]",
+     "pnpgen build: error: unrecognized arguments: -q; write -q after the command: pnpgen build -q ..."),
+])
+def test_a_misspelt_command_or_option_is_told_in_its_commands_usage_with_the_closest(words, usage, told, capsys):
+    """Exit 2, no traceback; the usage shown is the command's own (its options), not the list of commands."""
+    from generator import cli
+    with pytest.raises(SystemExit) as stop:
+        cli.parse(words)
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and err.startswith(usage) and told in err and "Traceback" not in err
 
 
 def test_references_read_map_and_data_per_player(tmp_path):

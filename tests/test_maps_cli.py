@@ -81,6 +81,14 @@ def test_wrong_player_count_is_a_usage_error(tmp_path):
     assert code == 2 and "royal-dukes is for 2-4 players, not 9" in err
 
 
+def test_a_wrong_player_count_tells_no_seed_and_writes_nothing(tmp_path):
+    """Without --seed a map run first tells the seed it drew; for a count the game refuses no map is
+    made, so the error is all it says."""
+    code, out, err = run_cli("map", "royal-dukes", "--players", "9", "--out", tmp_path)
+    assert code == 2 and err == "error: royal-dukes is for 2-4 players, not 9\n" and out == ""
+    assert not any(tmp_path.iterdir())
+
+
 def test_png_shows_the_cells_in_the_pack_palette(tmp_path):
     code, out, err = run_cli("map", "lords-of-doomspire", "--seed", "2", "--format", "png", "--dpi", "40", "--out", tmp_path)
     assert code == 0, err

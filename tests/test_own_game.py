@@ -141,6 +141,9 @@ def test_a_board_may_not_write_over_the_map(tmp_path):
     ('<rect fill="ink"/>', r"line 6: fill='ink' is not a colour \(it would print black\); did you mean \{\{ palette\.ink \}\}\? \(the same"),
     ('<text font-family="DejaVu Sans">x</text>', r"font-family 'DejaVu Sans' is neither in the pack's fonts/ nor one of pnpgen's"),
     ("{{ text_box('a :stra: here', 5, 5, 40, 10) }}", r"icon ':stra:' .* did you mean ':star:'\?"),
+    ("{{ text_box('a :gem: here', 5, 5, 40, 10) }}", r"icon ':gem:' .* not declared in game\.yaml icons; "
+                                                     r"add it under icons: in game\.yaml \(gem: icons/gem\.svg\), or use one"),
+    ("{{ icon('stra', 5, 5, 4) }}", r"icon 'stra' is not declared in game\.yaml icons; did you mean 'star'\?"),
     ("{{ item.title.nope() }}", r"template card\.svg\.j2 line \d"),
 ])
 def test_template_mistakes_are_located_errors(tmp_path, template_line, fragment):

@@ -1,5 +1,6 @@
 """A pack path on the command line always means that path, never the built-in pack of that name."""
 import json
+import re
 
 import pytest
 import pymupdf
@@ -46,3 +47,13 @@ def test_a_path_that_is_not_a_pack_is_an_error_not_the_built_in_pack(tmp_path):
     (tmp_path / "royal-dukes").mkdir()
     code, _, err = run_cli("validate", "./royal-dukes", cwd=tmp_path)
     assert code == 2 and "is not a game pack" in err
+
+
+def test_validate_inside_a_pack_names_it_by_its_folder_not_dot(tmp_path):
+    """Run in the pack's folder, the summary line names the pack, as build's does, not '.'."""
+    pack = copy_pack("mini", tmp_path)
+    code, out, _ = run_cli("validate", cwd=pack)
+    assert code == 0 and out.startswith("mini: ok (")
+    (pack / "templates" / "card.svg.j2").write_text("{{ item.nope.nope }}\n")
+    code, _, err = run_cli("validate", cwd=pack)
+    assert code == 1 and re.fullmatch(r"mini: \d+ problem\(s\); build would refuse this pack", err.splitlines()[-1])

@@ -114,9 +114,9 @@ def test_a_cell_of_the_wrong_type_is_named_by_file_sheet_row_and_column(tmp_path
 def test_csv_and_ods_cells_are_located_alike(fmt, tmp_path):
     rows = [HEADER[:5]] + [r[:5] for r in ROWS]
     rows[1] = ["plain", "Plain", "x", 1, "nine"]
-    where = "cards.csv" if fmt == "csv" else "cards.ods, sheet Spells"
+    where = "cards.csv:2:1: column copies" if fmt == "csv" else "cards.ods, sheet Spells, row 2, column copies"
     assert problems(sheet_pack(tmp_path, fmt, rows)) == [
-        f"{where}, row 2, column copies: 'nine' is not a whole number; write a whole number such as 3"]
+        f"{where}: 'nine' is not a whole number; write a whole number such as 3"]
 
 
 BAD_SHEETS = {
@@ -249,6 +249,30 @@ def test_a_misfit_csv_row_is_named_by_the_line_it_starts_on_past_quoted_line_bre
     assert found[0].startswith("cards.csv:10:1: this row has 3 cells but the header row has 4; add the missing cells")
 
 
+def test_a_bad_csv_cell_is_named_by_the_line_its_row_starts_on_like_a_misfit_row(tmp_path):
+    """A text editor's line, not the count of rows: after a quoted cell of three lines the bad
+    cell's row (the fourth) starts on line 6, and so does a template's mistake on that item."""
+    pack = csv_pack(tmp_path, "id,title,body,n\n"
+                              "a,A,\"one\ntwo\nthree\",1\n"
+                              "b,B,Body,2\n"
+                              "c,C,Body,three\n")
+    assert problems(pack) == ["cards.csv:6:1: column n: 'three' is not a whole number; write a whole number such as 3"]
+    (pack / "cards.csv").write_text("id,title,body,n\na,A,\"one\ntwo\nthree\",1\nb,B,Body,2\nc,C,Body,3\n")
+    items = next(g for g in load_pack(pack).groups if g.id == "cards").items
+    assert [str(i.mark).rsplit("/", 1)[-1] for i in items] == ["cards.csv:2:1", "cards.csv:5:1", "cards.csv:6:1"]
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"])
+def test_a_csv_saved_as_windows_1252_is_named_at_its_first_accented_letter(tmp_path, newline):
+    """Excel's plain 'CSV' on Windows is Windows-1252: the problem is told at the byte that is not
+    UTF-8 (line 4, past a quoted line break; column 4), not at the items: line of the YAML."""
+    text = newline.join(["id,title,body,n", 'a,"A' + newline + 'a",Body,1', "b,Bé,Body,2", ""])
+    pack = csv_pack(tmp_path, "")
+    (pack / "cards.csv").write_bytes(text.encode("cp1252"))
+    assert problems(pack) == ["cards.csv:4:4: not UTF-8 text (byte 0xe9 here); "
+                              "save it as 'CSV UTF-8' (or export it as UTF-8) from your spreadsheet program"]
+
+
 def test_a_csv_cell_over_the_csv_modules_limit_is_named_by_its_line(tmp_path):
     """A cell longer than the csv module reads (131,072 characters) stops the reading at the
     line its row starts on, past a quoted line break in the row before."""
@@ -291,7 +315,7 @@ def test_rows_past_the_limit_are_refused_not_dropped(tmp_path):
     body = "".join(f"c{i},C\n" for i in range(MAX_ROWS)) + "\n\nlast,Last\n"
     pack = csv_pack(tmp_path, "id,title\n" + body, fields="{title: text}")
     assert problems(pack) == [
-        f"cards.csv, row {MAX_ROWS + 4}: the sheet has more than 100,000 item rows below its header, the limit; "
+        f"cards.csv:{MAX_ROWS + 4}:1: the sheet has more than 100,000 item rows below its header, the limit; "
         "this row is past it; split the items into two files or sheets, each read by its own group"]
 
 

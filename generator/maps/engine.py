@@ -98,15 +98,22 @@ def player_counts(game) -> tuple[int, int, int]:
     return tuple(rules_for(game).gen.PLAYERS)
 
 
-def generate(game, seed: int, players: int | None = None, options: MapOptions | None = None) -> Layout:
+def checked_players(game, players: int | None) -> int:
+    """The player count asked for (the game's default when none), or MapError naming those allowed."""
     rules = rules_for(game)
-    gen = rules.gen
-    options = options or MapOptions()
-    low, high, default = gen.PLAYERS
+    low, high, default = rules.gen.PLAYERS
     players = default if players is None else players
     if not low <= players <= high:
         allowed = f"{low}" if low == high else f"{low}-{high}"
         raise MapError(f"{rules.id} is for {allowed} players, not {players}")
+    return players
+
+
+def generate(game, seed: int, players: int | None = None, options: MapOptions | None = None) -> Layout:
+    rules = rules_for(game)
+    gen = rules.gen
+    options = options or MapOptions()
+    players = checked_players(rules, players)
     _options_taken(rules, options)
     rng = random.Random(seed)
     tries = getattr(gen, "BALANCE_TRIES", DEFAULT_BALANCE_TRIES) if options.balance else 1
