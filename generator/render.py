@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import jinja2
 
 from . import art, interrupt, onface, svgcheck, templating
-from .sandbox import Palette, read_only
+from .sandbox import FaceFields, Palette, read_only
 from .errors import BuildError, plain_words
 from .facedoc import Document, RunTable
 from .specialize import specialized
@@ -361,7 +361,7 @@ class FaceRenderer:
             fixed = self._fixed_context[key] = {
                 "game": self.game_data, "palette": self.palette,
                 "groups": self.groups if self.reads(name, ("groups",)) else _NO_GROUPS,
-                "face": read_only(face_fields(face, self.bleed)),
+                "face": FaceFields(face_fields(face, self.bleed)),
                 "outline": lambda grow=0.0: group.outline(_grow(grow, group)).svg_d(),
                 **self.helpers.bind(),
             }

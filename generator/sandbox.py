@@ -2,12 +2,12 @@
 and what a template is given read-only, with a missing key or colour said in words."""
 from __future__ import annotations
 
-import difflib
 
 import jinja2
 from jinja2.sandbox import SandboxedEnvironment, modifies_known_mutable
 
 from . import growth
+from .errors import close_to
 from .glyphs import snippet
 from .schema import type_name
 
@@ -113,10 +113,15 @@ def _missing_key(obj: dict, key) -> str:
     keys = [str(k) for k in obj]
     shown = ", ".join(keys[:SHOWN_KEYS]) + (f" and {len(keys) - SHOWN_KEYS} more" if len(keys) > SHOWN_KEYS else "")
     if isinstance(obj, Palette):
-        close = difflib.get_close_matches(str(key), keys, 1)
+        close = close_to(key, keys)
         return (f"the palette has no colour {key!r} (its colours: {shown or 'none'}); "
                 + (f"did you mean palette.{close[0]}? " if close else "")
                 + "add it to game.yaml's palette, or use one of its colours")
+    if isinstance(obj, FaceFields):
+        close = close_to(key, keys)
+        return (f"face has no {key!r} (face holds what pnpgen tells a template of the face: {shown}); "
+                + (f"did you mean face.{close[0]}? " if close else "")
+                + f"an item's own field is read as item.{key}")
     return f"no key {key!r} here (the keys are: {shown or 'none'})"
 
 
@@ -135,12 +140,17 @@ class Palette(ReadOnlyDict):
     """The game's colours: a missing one is said to be missing from the palette."""
 
 
+class FaceFields(ReadOnlyDict):
+    """What pnpgen tells a template of the face (size, bleed, side...): a missing key is not the
+    item's to add."""
+
+
 class ReadOnlyList(list):
     __setitem__ = __delitem__ = append = extend = insert = pop = remove = clear = sort = reverse = _refuse
     __iadd__ = __imul__ = _refuse
 
 
-for _cls, _name in ((ReadOnlyDict, "dict"), (Palette, "dict"), (ReadOnlyList, "list")):
+for _cls, _name in ((ReadOnlyDict, "dict"), (Palette, "dict"), (FaceFields, "dict"), (ReadOnlyList, "list")):
     _cls.__module__, _cls.__name__, _cls.__qualname__ = "builtins", _name, _name
 del _cls, _name
 

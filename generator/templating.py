@@ -20,7 +20,6 @@ Helpers given to every template (sizes of text in points, everything else in mm)
 """
 from __future__ import annotations
 
-import difflib
 import hashlib
 import math
 import os
@@ -361,9 +360,8 @@ class Helpers:
     def image(self, src, x, y, w, h, fit="cover", focus="center"):
         picture = self.picture(src)
         if fit not in FITS:
-            close = difflib.get_close_matches(str(fit), FITS, 1)
-            raise ValueError(f"image(): fit={fit!r} is not one of {', '.join(FITS)}"
-                             + (f"; did you mean {close[0]!r}?" if close else ""))
+            hint = did_you_mean(fit, FITS)
+            raise ValueError(f"image(): fit={fit!r} is not one of {', '.join(FITS)}" + (f"; {hint}" if hint else ""))
         if not (w > 0 and h > 0):
             raise ValueError(f"image(): the box {w:g} x {h:g} mm is empty; give a positive width and height")
         fx, fy = focus_point(focus)

@@ -119,14 +119,9 @@ def test_manifest_reads_items_and_icons_through_their_own_modules():
     assert "generator.manifest" not in edges["generator.items"] | edges["generator.icons"]
 
 
-# templating.py and sandbox.py (cpu's drawing rework of issue 29) still call difflib themselves:
-# their hints have shapes of their own (':icon:', palette.x) and move to close_to with that work.
-OWN_DIFFLIB_MEANWHILE = {"generator.templating", "generator.sandbox"}
-
-
 def test_did_you_mean_is_written_once():
     calling = {name for name, path in modules().items() if "get_close_matches" in path.read_text()}
-    assert calling - OWN_DIFFLIB_MEANWHILE == {"generator.errors"}
+    assert calling == {"generator.errors"}
 
 
 def test_did_you_mean_names_the_closest_or_says_the_otherwise():
