@@ -561,4 +561,7 @@ def _message(exc: BaseException) -> str:
     text = plain_words(getattr(exc, "message", None) or str(exc))
     if isinstance(exc, jinja2.UndefinedError) and "; " not in text:      # (a message with its own fix has "; ")
         return f"{text}; check the name, or add the field to the item"
+    if isinstance(exc, ZeroDivisionError):
+        return (f"{text}: a value this line divides by is 0 for this item; give the item another value, "
+                "or guard the line ({% if item.x %}...{% endif %})")
     return text

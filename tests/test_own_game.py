@@ -145,6 +145,8 @@ def test_a_board_may_not_write_over_the_map(tmp_path):
                                                      r"add it under icons: in game\.yaml \(gem: icons/gem\.svg\), or use one"),
     ("{{ icon('stra', 5, 5, 4) }}", r"icon 'stra' is not declared in game\.yaml icons; did you mean 'star'\?"),
     ("{{ item.title.nope() }}", r"template card\.svg\.j2 line \d"),
+    ('<rect width="{{ 12 / (item.title|length * 0) }}"/>', r"line 6: division by zero: a value this line divides by is 0 "
+                                                                r"for this item; give the item another value, or guard the line"),
     ('<rect width="{{ face.widht }}"/>', r"line 6: face has no 'widht' \(face holds what pnpgen tells a template of the "
                                          r"face: width, height, .*\); did you mean face\.width\? an item's own field is read as item\.widht"),
 ])
