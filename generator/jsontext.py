@@ -4,21 +4,13 @@ entry as they are written.
 """
 from __future__ import annotations
 
-import io
 import json
 import math
 
 
-def json_bytes(doc, streamed: dict | None = None) -> bytes:
-    """json_write's text as bytes, written into chunks joined once at the end (_Chunks)."""
-    out = _Chunks()
-    json_write(doc, out, streamed)
-    return out.getvalue()
-
-
 def json_write(doc, out, streamed: dict | None = None) -> None:
     """json.dumps(doc, indent=1, sort_keys=True) + newline as UTF-8, its pieces given to
-    out.write() as they come (a file, or _Chunks): with an indent, json.dumps keeps every piece in
+    out.write() as they come (build.json's file): with an indent, json.dumps keeps every piece in
     a list until the end (about 4x the text: 17 MB for the build.json of 10,000 cards, 85 MB at
     50,000), and the text encoded afterwards is a second copy.
     `streamed`: placeholder text -> an iterable written as a list where the placeholder stands
@@ -31,27 +23,6 @@ def json_write(doc, out, streamed: dict | None = None) -> None:
         else:
             out.write(piece.encode())
     out.write(b"\n")
-
-
-class _Chunks:
-    """Bytes written a piece at a time, kept in chunks of about CHUNK bytes and joined once: one
-    buffer grown to the whole text is moved by realloc each time it grows, and the holes it
-    leaves stay in the heap (build.json of 50,000 cards, 17 MB: +62 MB RSS)."""
-
-    CHUNK = 1 << 20
-
-    def __init__(self) -> None:
-        self.chunks: list[bytes] = []
-        self.buffer = io.BytesIO()
-
-    def write(self, data: bytes) -> None:
-        self.buffer.write(data)
-        if self.buffer.tell() >= self.CHUNK:
-            self.chunks.append(self.buffer.getvalue())
-            self.buffer = io.BytesIO()
-
-    def getvalue(self) -> bytes:
-        return b"".join([*self.chunks, self.buffer.getvalue()])
 
 
 def _write_list(out, values, level: int) -> None:

@@ -1,11 +1,19 @@
 """build.json is written as json.dumps(indent=1, sort_keys=True) writes it, without holding
-every piece of the text in a list first (jsontext.json_bytes; a build writes the same text
-straight to a file with jsontext.json_write)."""
+every piece of the text in a list first (a build writes it straight to a file with
+jsontext.json_write)."""
 from __future__ import annotations
 
+import io
 import json
 
-from generator.jsontext import json_bytes
+from generator.jsontext import json_write
+
+
+def json_bytes(doc, streamed=None) -> bytes:
+    """What json_write gives a file, as bytes."""
+    out = io.BytesIO()
+    json_write(doc, out, streamed)
+    return out.getvalue()
 
 
 def test_json_bytes_are_what_json_dumps_writes():
