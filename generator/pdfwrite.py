@@ -35,24 +35,17 @@ _RESOURCE_DICT = re.compile(rb"/(?:XObject|ExtGState|Pattern|Font|Shading) <<([^
 _ENTRY = re.compile(rb"/([^\s/<>\[\]()]+) \d+ 0 R")
 
 
-def without_repeated_keys(pdf: bytes) -> bytes:
-    """cairo lists a form painted n times on a page n times in the page's resources
-    (/x6 6 0 R /x6 6 0 R ...). Duplicate keys are invalid PDF, and qpdf (pikepdf), reading many
-    of them, drops the page's resources: the page would print blank after a merge. The repeats
-    are blanked out with spaces, so every byte offset (the xref table) stays right."""
-    if not any(_repeats(m.group(1)) for m in _RESOURCE_DICT.finditer(pdf)):
-        return pdf              # the usual case: no copy of a file that may be 100s of MB
-    return _RESOURCE_DICT.sub(lambda match: _deduped(match) if _repeats(match.group(1)) else match.group(0), pdf)
-
-
 READ_PIECE = 1 << 20
 
 
 def blank_repeated_keys(path: str) -> None:
-    """without_repeated_keys of the PDF file at `path`, done in place: the repeats are blanked
-    with as many spaces, so only those bytes are written back. Read a piece at a time, each
-    ending after its last 'endobj': a resource dictionary lies inside one object, so none is
-    cut in two (one that never ends is carried on whole)."""
+    """cairo lists a form painted n times on a page n times in the page's resources
+    (/x6 6 0 R /x6 6 0 R ...). Duplicate keys are invalid PDF, and qpdf (pikepdf), reading many
+    of them, drops the page's resources: the page would print blank after a merge. So the
+    repeats in the PDF file at `path` are blanked in place with as many spaces: every byte
+    offset (the xref table) stays right, and only those bytes are written back. Read a piece at
+    a time, each ending after its last 'endobj': a resource dictionary lies inside one object,
+    so none is cut in two (one that never ends is carried on whole)."""
     with open(path, "r+b", buffering=0) as pdf:
         carried, offset = b"", 0        # offset: where `carried` starts in the file
         while True:
