@@ -85,7 +85,7 @@ def die_with(parent: int) -> None:
 
 
 def _end(pid: int) -> None:
-    """The child reaped; one still running (the parent was interrupted while reading) killed."""
+    """The child reaped; one still running (the parent was interrupted while waiting) killed."""
     done, _ = os.waitpid(pid, os.WNOHANG)
     if done == 0:
         with contextlib.suppress(ProcessLookupError):
