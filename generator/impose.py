@@ -197,7 +197,8 @@ class _Plan:
             front.fold_x = W / 2
         info = self.info(at * self.per_page)
         front.groups, front.cuts = info.groups, info.cuts
-        back.groups = _group_keys(b for b in blocks if b.run.backs is not None)
+        if self.per_page == 2:
+            back.groups = self.info(at * 2 + 1).groups
         sheets = (front, back)[:self.per_page]
         for sheet in sheets:
             label_sheet(sheet, self.names, opts, self.title)
