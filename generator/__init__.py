@@ -2,9 +2,12 @@
 
 Pipeline: manifest (YAML) -> model -> faces -> render (Jinja2 SVG) -> impose -> pdf.
 """
+from . import clibs
 from .fonts import configure_fontconfig
 
 __version__ = "0.1.0"
+
+clibs.install()          # cairocffi's C declarations read as data, not parsed again (0.1 s a command)
 
 # cairo reads the fontconfig file at its first font lookup: point it at our fonts/ before any
 # drawing can happen, so output never depends on the machine's fonts.

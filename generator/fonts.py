@@ -24,7 +24,7 @@ from functools import lru_cache
 from html import escape      # not xml.sax.saxutils: it imports urllib.request, slow at start-up
 from pathlib import Path
 
-from . import workdir
+from . import clibs, workdir
 from .errors import PnpError, close_to, display_path, os_error_text
 
 from .resources import FONT_DIR
@@ -432,8 +432,8 @@ def _read_metrics(path: Path, index: int = 0) -> dict:
 def resolved_file(family: str, bold: bool = False, italic: bool = False) -> Path | None:
     """The file fontconfig picks for this family among pnpgen's fonts, or None when fontconfig
     cannot be asked."""
-    import ctypes.util          # (subprocess and more: only when a family must be looked up)
-    name = ctypes.util.find_library("fontconfig")
+    import ctypes
+    name = clibs.library("fontconfig")
     if not name:
         return None
     fc = ctypes.CDLL(name)

@@ -12,11 +12,10 @@ cascade's styles, compiled documents) are emptied when another library becomes a
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 
 import cairocffi
 
-from .. import fonts
+from .. import clibs, fonts
 
 _BOLD = cairocffi.FONT_WEIGHT_BOLD
 _NORMAL = cairocffi.FONT_SLANT_NORMAL
@@ -83,12 +82,12 @@ def _libraries():
     """fontconfig and cairo through ctypes (cairocffi does not declare cairo-ft's functions);
     the same shared libraries cairocffi has loaded, so the face is one cairo knows."""
     if not _LIBS:
-        fc = ctypes.CDLL(ctypes.util.find_library("fontconfig"))
+        fc = ctypes.CDLL(clibs.library("fontconfig"))
         fc.FcPatternCreate.restype = ctypes.c_void_p
         fc.FcPatternAddString.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p]
         fc.FcPatternAddInteger.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int]
         fc.FcPatternDestroy.argtypes = [ctypes.c_void_p]
-        cairo_ft = ctypes.CDLL(ctypes.util.find_library("cairo"))
+        cairo_ft = ctypes.CDLL(clibs.library("cairo"))
         cairo_ft.cairo_ft_font_face_create_for_pattern.restype = ctypes.c_void_p
         cairo_ft.cairo_ft_font_face_create_for_pattern.argtypes = [ctypes.c_void_p]
         _LIBS[:] = [fc, cairo_ft]
