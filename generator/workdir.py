@@ -1,4 +1,4 @@
-"""pnpgen's own working files (the fontconfig set-up, rasterized handout icons), kept where no
+"""pnpgen's own working files (the fontconfig set-up, rasterized handout icons, cairocffi's declarations as data), kept where no
 other user of the machine can plant or read anything.
 
 The folder is $TMPDIR/pnpgen-<uid>/, created owner-only and checked before every use: a real
