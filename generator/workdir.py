@@ -1,5 +1,5 @@
-"""pnpgen's own working files (the fontconfig set-up, rasterized handout icons, cairocffi's declarations as data), kept where no
-other user of the machine can plant or read anything.
+"""pnpgen's own working files (the fontconfig set-up, rasterized handout icons, cairocffi's
+declarations as data), kept where no other user of the machine can plant or read anything.
 
 The folder is $TMPDIR/pnpgen-<uid>/, created owner-only and checked before every use: a real
 folder (not a link), owned by this user, closed to everyone else. When someone else got there
