@@ -3,7 +3,8 @@
     python bench/profile_cards.py [--cards 10000] [--top 0]
 
 Builds bench_cards.py's deck with `pnpgen build` in this one process (forking off: the chunks
-are drawn one after the other, the same work the two processes share), sampling the Python
+are drawn one after the other, the same work the two processes share; the pack loaded here, not
+in apart.py's child), sampling the Python
 stack every millisecond of CPU time (ITIMER_PROF; a forked worker would not inherit the timer).
 Each sample goes to the stage of the innermost frame a rule below names, so a helper called
 from a template counts as text, not as Jinja. A sampler, not cProfile: cProfile's cost per call
@@ -71,6 +72,7 @@ RULES = [
     ("loading", "generator/model.py", None),
     ("loading", "generator/schema.py", None),
     ("loading", "yaml/", None),
+    ("loading", "generator/items.py", None),
 ]
 
 
@@ -123,8 +125,9 @@ def main() -> None:
         pack = bench_cards.write_pack(Path(folder), bench_cards.make_cards(args.cards))
         cpu = time.process_time()
         with Sampler() as sampler:
-            from generator import build, cli, parallel
+            from generator import build, cli, manifest, parallel
             parallel.can_fork = lambda: False
+            manifest.LOAD_APART_ABOVE = float("inf")      # a forked loading child would go unsampled
             build.MAX_PAGES = max(build.MAX_PAGES, 2 * (args.cards + 8) // 9)
             status = cli.main(["build", str(pack), "--out", str(Path(folder) / "out"), "--quiet"])
         cpu = time.process_time() - cpu
