@@ -44,6 +44,12 @@ CASES = {
     "an integer too long after a duplicate": "a: 1\na: 2\nc: " + "9" * 5000 + "\n",
     "only a comment": "# nothing\n",
     "nested too deep": "x: " + "[" * 70 + "]" * 70 + "\n",
+    "quoted and plain keys and values that look like other types": (
+        "'yes': \"1\"\nno: '2020-01-01'\n\"null\": ~\n1: one\n'1': two\n0x10: \"0x10\"\ntrue: 'true'\n"),
+    "a bare '=' value and key": "a: =\n'=': 2\n",
+    "a merge key written as a value": "a: <<\n",
+    "a shared short text and a long one": "a: ok\nb: ok\nc: " + "long " * 10 + "\nd: " + "long " * 10 + "\n",
+    "compact nesting past the limit": "- " * 70 + "x\n",
 }
 
 
@@ -85,3 +91,18 @@ def test_loaded_ints_do_not_keep_their_nodes():
     assert builder.build(yaml.ScalarNode("tag:yaml.org,2002:int", "7")) == 7
     assert not loader.constructed_objects
     loader.dispose()
+
+
+def test_the_compact_nesting_pattern_finds_what_the_plain_one_would():
+    """_COMPACT_NESTING is (?:[-?:][ \\t]+){N} written to start with a character class."""
+    import random
+    import re
+    rng = random.Random(7)
+    for depth in (1, 2, 3, 5):
+        plain = re.compile(r"(?:[-?:][ \t]+){%d}" % depth)
+        fast = re.compile(r"[-?:](?:[ \t]+[-?:]){%d}[ \t]+" % (depth - 1))
+        for _ in range(500):
+            text = "".join(rng.choice("-?: \tab\n") for _ in range(rng.randint(0, 120)))
+            a, b = plain.search(text), fast.search(text)
+            assert (a and a.span()) == (b and b.span()), (text, depth)
+    assert yamlsrc._COMPACT_NESTING.pattern == r"[-?:](?:[ \t]+[-?:]){%d}[ \t]+" % (yamlsrc.MAX_DEPTH - 1)
