@@ -93,6 +93,9 @@ def _resolved(raw, sources, seat, rep: Reporter):
     """An item mapping with its '=...' references replaced (top-level values and vary values)."""
     if not isinstance(raw, SrcDict):
         return raw
+    if not any((isinstance(value, str) and value.startswith("=")) or (key == "vary" and isinstance(value, SrcDict))
+               for key, value in raw.items()):
+        return raw                      # nothing to replace: the mapping as read (nothing changes it)
     out = raw.like()
     for key, value in raw.items():
         if isinstance(value, str) and value.startswith("="):

@@ -228,13 +228,13 @@ class Spec(Type):
             return self.wrong(value, mark, rep, where)
         here = getattr(value, "mark", mark)
         out = {}
+        located = isinstance(value, SrcDict)
         for key, item in value.items():
-            kmark = value.key_mark(key) if isinstance(value, SrcDict) else mark
-            vmark = value.value_mark(key) if isinstance(value, SrcDict) else mark
             spec = self.fields.get(key)
             if spec is None and self.extra is None:
-                self.unknown_key(key, kmark, rep, where)
+                self.unknown_key(key, value.key_mark(key) if located else mark, rep, where)
                 continue
+            vmark = value.value_mark(key) if located else mark
             checked = (spec.type if spec else self.extra).check(item, vmark, rep, f"{where}.{key}" if where else str(key))
             out[key] = None if checked is INVALID else checked     # already reported
         for key, spec in self.fields.items():
