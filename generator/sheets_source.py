@@ -17,13 +17,14 @@ from pathlib import Path
 from . import sheets_read, yamlsrc
 from .confine import UNREADABLE, resolve_inside
 from .errors import Mark, Reporter, did_you_mean, display_path, os_error_text
-from .schema import AnyData, Field, ListOf, Spec, Str, Type
+from .schema import INVALID, AnyData, Color, Field, ListOf, Spec, Str, Type
 from .sheets_read import FormulaWithoutResult, SheetError, blank as _blank
 from .yamlsrc import SrcDict, SrcList
 
 RESERVED_COLUMNS = ("id", "copies")
 NOTE_PREFIX = "#"
 MAX_CELL_VALUES = 10_000        # values a list or table cell may expand to (aliases included)
+CELL = "the cell"               # what a cell's problem calls it: its mark names file, row and column
 
 SOURCE_SPEC = Spec("items source", {
     "from": Field(Str(300), True, doc="a CSV, XLSX or ODS file in the pack folder, e.g. cards.xlsx"),
@@ -179,7 +180,15 @@ def _list(value):
     return value
 
 
-CONVERT = {"text": _text, "int": _whole, "number": _number, "bool": _yes_no, "color": _text,
+def _colour(value) -> str:
+    """A colour cell, checked here so its hint is a spreadsheet's (no YAML quoting to advise)."""
+    text = _text(value).strip()
+    if Color().check(text, None, Reporter(), CELL) is INVALID:
+        raise CellError(f"{_shown(value)} is not a colour written #rrggbb", "write e.g. #c0392b")
+    return text
+
+
+CONVERT = {"text": _text, "int": _whole, "number": _number, "bool": _yes_no, "color": _colour,
            "list": _list, "data": _yaml_value, "image": _text}
 RESERVED_TYPES = {"id": _text, "copies": _whole}
 

@@ -119,11 +119,28 @@ def test_csv_and_ods_cells_are_located_alike(fmt, tmp_path):
         f"{where}: 'nine' is not a whole number; write a whole number such as 3"]
 
 
+def test_a_cell_checked_after_reading_is_named_once_in_the_sheets_terms(tmp_path):
+    """A cell refused by the field's own check (a bound, a colour, a picture) is named by file,
+    line and column once; no YAML key path (items[7].copies) repeats the place."""
+    pack = csv_pack(tmp_path, "id,copies,title,hue,art\n"
+                              "ok,1,A,#102030,\n"
+                              "many,100001,B,#102030,\n"
+                              "pale,1,C,red,\n"
+                              "lost,1,D,#102030,art/nope.png\n",
+                    fields="{title: text, hue: color, art: image}")
+    found = problems(pack)
+    assert sorted(found) == [
+        "cards.csv:3:1: column copies: the cell is 100001, above the largest allowed 100000; use at most 100000",
+        "cards.csv:4:1: column hue: 'red' is not a colour written #rrggbb; write e.g. #c0392b",
+        "cards.csv:5:1: column art: image 'art/nope.png' not found in the game pack; "
+        "put the file in the pack folder and give its path from there, e.g. 'art/goblin.jpg'"], found
+
+
 BAD_SHEETS = {
     "unknown column": ([["id", "titel"], ["a", "A"]], "", "cards.xlsx, sheet Spells, row 1, column titel: 'titel' is not a field of this group; did you mean 'title'?"),
     "no id column": ([["title"], ["A"]], "", "cards.xlsx, sheet Spells, row 1: the header row has no 'id' column"),
     "row without id": ([["id", "title"], [None, "A"]], "", "cards.xlsx, sheet Spells, row 2, column id: this row has no id"),
-    "bad id": ([["id", "title"], ["Big Card", "A"]], "", "cards.xlsx, sheet Spells, row 2, column id: items[1].id 'Big Card' is not allowed here"),
+    "bad id": ([["id", "title"], ["Big Card", "A"]], "", "cards.xlsx, sheet Spells, row 2, column id: the cell 'Big Card' is not allowed here"),
     "empty sheet": ([["id", "title"]], "", "cards.xlsx, sheet Spells, row 2: the sheet has no items below its header row"),
     "twice": ([["id", "title", "title"], ["a", "A", "B"]], "", "cards.xlsx, sheet Spells, row 1, column title: column 'title' appears twice"),
     "formula": ([["id", "title", "n"], ["a", "A", "=1+2"]], "", "cards.xlsx, sheet Spells, row 2, column n: the formula =1+2 has no saved result"),
