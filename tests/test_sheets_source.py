@@ -359,3 +359,30 @@ def test_an_xlsx_whose_dimension_claims_a_million_rows_is_read_by_its_cells(tmp_
     (pack / "cards.yaml").write_text(DECK.replace("    rulebook_count: 12\n", "").format(items="{from: cards.xlsx, sheet: Spells}"))
     cards = next(g for g in load_pack(pack).groups if g.id == "cards")
     assert [(i.id, i.data) for i in cards.items] == [("a", {"title": "A"}), ("b", {"title": "B"})]
+
+
+# --- a heading added without cells below it ----------------------------------------------------
+
+def test_a_note_heading_added_without_cells_is_an_empty_column(tmp_path):
+    """`#notes` added to the header only: no row reaches it, so every row is read as written
+    (the note empty), and a row short of the others is still refused, counted without it."""
+    pack = csv_pack(tmp_path, "id,title,body,n,#notes,\n"
+                              "a,A,Body,1\n"
+                              "b,B,Body,2\n")
+    items = next(g for g in load_pack(pack).groups if g.id == "cards").items
+    assert [(i.id, i.data) for i in items] == [("a", {"title": "A", "body": "Body", "n": 1}),
+                                              ("b", {"title": "B", "body": "Body", "n": 2})]
+    (pack / "cards.csv").write_text("id,title,body,n,#notes\na,A,Body,1\nb,B,2\n")
+    assert problems(pack) == [
+        "cards.csv:3:1: this row has 3 cells but the header row has 4 (not counting the 1 at its end no row "
+        "reaches); add the missing cells (empty ones too: a,,c), and put quotes around text that holds a comma"]
+
+
+def test_a_field_heading_added_without_cells_is_said_once_at_the_heading(tmp_path):
+    rows = "".join(f"c{k},Card {k},Body,{k}\n" for k in range(300))
+    pack = csv_pack(tmp_path, "id,title,body,n,flavour\n" + rows,
+                    fields="{title: text, body: text, n: int, flavour: text}")
+    assert problems(pack) == [
+        "cards.csv:1:1: column flavour: no row has a cell under this heading: the header has 5 cells, "
+        "the 300 rows (lines 2-301) at most 4; add the column's cell to each row (an empty one too: a,b,), "
+        "or start the heading with # to keep it as a note"]
