@@ -3,7 +3,8 @@
 Typeset with reportlab's platypus in two or three columns; numbers shared with components come
 from the manifests through sandboxed Jinja2 expressions, never typed twice. The type is set at
 the largest size that still fits the sheet (two pages), body text never under MIN_BODY_PT; a
-table or a list is never split across a page or a column. Content that does not fit at the
+table or a list is never split across a page or a column, but for a table taller than a whole
+column, split between rows with its header repeated. Content that does not fit at the
 smallest size is an error naming the section, never smaller type.
 """
 from __future__ import annotations
@@ -225,7 +226,7 @@ class _Typesetter:
         col_widths = [width * w / sum(widths) for w in widths]
         cells = [[self._cell(h, "head", w, h) for h, w in zip(headers, col_widths)]]
         cells += [[self._cell(str(c), "cell", w, h) for c, w, h in zip(row, col_widths, headers)] for row in rows]
-        t = _WholeTable(cells, colWidths=col_widths, repeatRows=1, hAlign="LEFT")
+        t = _HandoutTable(cells, colWidths=col_widths, repeatRows=1, hAlign="LEFT")
         t.setStyle(TableStyle([
             ("FONTNAME", (0, 0), (-1, -1), "Sans"),      # else reportlab names Helvetica
             ("BACKGROUND", (0, 0), (-1, 0), self.accent),
@@ -332,19 +333,25 @@ class WordTooLong(ValueError):
     pass
 
 
-class TableTooTall(ValueError):
-    pass
-
-
-class _WholeTable(Table):
-    """A table that is never split: it moves whole to the next column or page. One taller than a
-    whole column cannot be set at this size (the typesetter tries a smaller one, then refuses)."""
+class _HandoutTable(Table):
+    """A table read as one thing: one that fits in a column moves whole to the next column or
+    page rather than split. One taller than a whole column (a deck's table grown with the deck)
+    could never move whole: it is split between rows, filling the column it starts in, its
+    header row repeated at the top of each part, across columns and pages."""
 
     def split(self, available_width, available_height):
         _, height = self.wrap(available_width, available_height)
-        if height > _Doc.frame_height + 0.01:
-            raise TableTooTall(f"a table {height / mm:.0f} mm tall, taller than a column ({_Doc.frame_height / mm:.0f} mm)")
-        return []
+        if height <= _Doc.frame_height + 0.01:
+            return []
+        tallest = max(self._rowHeights[1:] or [0]) + self._rowHeights[0]     # with the repeated header
+        if tallest > _Doc.frame_height + 0.01:
+            raise RowTooTall(f"a row {tallest / mm:.0f} mm tall with the header, taller than a column "
+                             f"({_Doc.frame_height / mm:.0f} mm)")
+        return super().split(available_width, available_height)
+
+
+class RowTooTall(ValueError):
+    pass
 
 
 _TAG = re.compile(r"(<[^>]*>)")
@@ -522,7 +529,7 @@ class _Setting:
 def _set_at(rec, source, page_size_mm, body_pt: float, strict_only: bool) -> _Setting:
     """The handout at one body size. Best first: boxes whole and sentences whole in every column;
     at the smallest size, if the sheet is too small, boxes may break, then sentences may break
-    between columns (never at the page turn). Tables and lists are never split."""
+    between columns (never at the page turn). Lists, and tables that fit a column, are never split."""
     chain = ((True, True),) if strict_only else ((True, True), (False, True), (False, False))
     for keep_boxes, strict in chain:
         buffer = io.BytesIO()
@@ -530,18 +537,29 @@ def _set_at(rec, source, page_size_mm, body_pt: float, strict_only: bool) -> _Se
         doc = _Doc(buffer, source, rec, (page_size_mm[0] * mm, page_size_mm[1] * mm))
         try:
             doc.build(_Typesetter(rec, source, keep_boxes, body_pt).flowables(doc.col_w))
-        except (LayoutError, TableTooTall) as exc:       # a table, a row or a box taller than a column
+        except RowTooTall as exc:
             section = doc.current or rec.sections[0]
-            what = "a table taller than a whole column" if isinstance(exc, TableTooTall) else \
-                "a table row or a box taller than a whole column"
-            return _Setting(overflow=section, message=f"handout: section '{section.heading}' holds {what}, which "
-                            f"cannot be broken ({exc})", hint="split it into two tables, or shorten its rows")
+            return _Setting(overflow=section, message=f"handout: section '{section.heading}' holds a table row "
+                            f"taller than a whole column, which cannot be broken ({exc})", hint="shorten the row")
+        except LayoutError:              # reportlab's words name its objects by address: not said
+            section = doc.current or rec.sections[0]
+            return _Setting(overflow=section, message=f"handout: section '{section.heading}' holds a box taller "
+                            "than a whole column, which cannot be broken", hint=(
+                                "split the list or table in the box into smaller ones, or take it out of the box"))
         if doc.page <= MAX_PAGES:
             return _Setting(pdf=buffer.getvalue())
     section = doc.overflow or rec.sections[-1]
     return _Setting(overflow=section, message=f"handout: section '{section.heading}' does not fit on the sheet: "
                     f"the text needs {doc.page} pages, at most {MAX_PAGES} are allowed (body text stays at "
-                    f"{MIN_BODY_PT} pt or more)", hint="shorten this section or one before it")
+                    f"{MIN_BODY_PT} pt or more)", hint="shorten this section or one before it" + _from_hint(section))
+
+
+def _from_hint(section) -> str:
+    """A table of a row per item is the part that grows with a deck: say how to shorten it."""
+    groups = [block.table.values["from"] for block in section.blocks
+              if block.values.get("table") is not None and block.table.values.get("from")]
+    return (f" (its table from: {groups[0]} has a row per item: list the rows that matter instead, rows: [...])"
+            if groups else "")
 
 
 MAX_TEXT_CHARS = 100_000     # one text of a two-page handout; its expressions may not build more
