@@ -448,7 +448,7 @@ def load_text(text: str, file: str, reporter: Reporter, max_nodes: int = MAX_NOD
         problem = (exc.problem or "invalid YAML").replace("\t", "\\t")
         quote = _unclosed_quote(text, exc)
         if quote is not None:
-            reporter.error(Mark(file, quote.line + 1, quote.column + 1), *_unclosed_words(quote, where, text))
+            reporter.error(Mark(file, quote.line + 1, quote.column + 1), *_unclosed_words(quote, where, exc, text, what))
             return None
         lines = text.splitlines()
         line_text = lines[where.line - 1] if 0 < where.line <= len(lines) else ""
@@ -499,14 +499,18 @@ def _unclosed_quote(text: str, exc: yaml.MarkedYAMLError):
     return last.start_mark if last is not None and last.end_mark.line >= problem.line - 1 else None
 
 
-def _unclosed_words(quote, gave_up: Mark, text: str) -> tuple[str, str]:
-    """(message, hint) for a quote not closed on its line, said at the quote."""
-    char = text.splitlines()[quote.line][quote.column] if quote.line < len(text.splitlines()) else '"'
+def _unclosed_words(quote, gave_up: Mark, exc, text: str, what: str) -> tuple[str, str]:
+    """(message, hint) for a quote not closed on its line, said at the quote (in a file; a
+    spreadsheet cell, a line of its own, just says so)."""
+    lines = text.splitlines()
+    char = lines[quote.line][quote.column] if quote.line < len(lines) else '"'
     inside = "written twice ('')" if char == "'" else 'written \\"'
-    end = "the end of the file" if gave_up.line > len(text.splitlines()) else f"{gave_up.line}:{gave_up.col}"
+    hint = f"close it (a {char} inside the text is {inside})"
+    if what != "file":
+        return f"YAML syntax: the quote {char} is not closed", hint
+    end = "the end of the file" if "end of stream" in (exc.problem or "") else f"{gave_up.line}:{gave_up.col}"
     return (f"YAML syntax: the quote {char} opened here is not closed on its line, so YAML read on "
-            f"as one text and gave up at {end}",
-            f"close it on this line (a {char} inside the text is {inside})")
+            f"as one text and gave up at {end}", hint.replace("close it", "close it on this line"))
 
 
 def _syntax_hint(problem: str) -> str:

@@ -53,3 +53,21 @@ def test_validate_names_the_quote_in_a_starter_pack(tmp_path):
     code, out, err = run_cli("validate", ".", cwd=tmp_path / "x")
     assert code == 1 and "Traceback" not in out + err
     assert err.startswith(f"game.yaml:{number + 1}:8: YAML syntax: the quote \" opened here is not closed"), err
+
+
+def test_an_unclosed_quote_at_the_end_of_a_file_without_a_last_newline():
+    assert problems("id: x\ntitle: 'X")[0].startswith(
+        "game.yaml:2:8: YAML syntax: the quote ' opened here is not closed on its line, so YAML read on as one "
+        "text and gave up at the end of the file;")
+
+
+def test_a_bad_escape_inside_closed_quotes_is_not_called_unclosed():
+    found = problems('id: x\ntitle: "C:\\q"\n')
+    assert len(found) == 1 and "escape" in found[0] and "not closed" not in found[0], found
+
+
+def test_a_spreadsheet_cell_with_an_unclosed_quote_says_so_in_a_cells_words():
+    from generator.sheets_source import CellError, _yaml_value
+    with pytest.raises(CellError) as told:
+        _yaml_value("[a, 'b]")
+    assert str(told.value) == "\"[a, 'b]\" is not a list or table (the quote ' is not closed)"
