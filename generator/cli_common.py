@@ -66,7 +66,7 @@ def looked_in(name: str, root: Path, marker: str) -> str:
     """Where a bare GAME name was looked for, in the words of the one who typed it: the folder
     they are in, then ./components or pnpgen's built-in packs (never the installed package's
     folder, which means nothing to them)."""
-    here = _spoken(Path.cwd())
+    here = spoken_folder(Path.cwd())
     if root == BUILTIN_PACKS:
         return f"there is no {name}/{marker} in this folder ({here}) nor among pnpgen's built-in packs"
     return f"neither {name}/ nor {display_path(root)}/{name}/ in this folder ({here}) has a {marker}"
@@ -76,7 +76,7 @@ def _packs_named(root: Path) -> str:
     return "built-in packs" if root == BUILTIN_PACKS else f"packs in {display_path(root)}/"
 
 
-def _spoken(folder: Path) -> str:
+def spoken_folder(folder: Path) -> str:
     """A folder as its user says it: under their home folder, written from ~."""
     try:
         return "~/" + str(folder.relative_to(Path.home())) if folder != Path.home() else "~"

@@ -139,6 +139,7 @@ def test_a_name_that_is_no_pack_is_told_without_the_installed_folder(pnpgen, tmp
     done = run([pnpgen, "build", "zzz"], tmp_path)
     assert done.returncode == 2, done.stderr
     assert "site-packages" not in done.stderr and "shipped" not in done.stderr, done.stderr
+    from generator.cli_common import spoken_folder        # (the folder as the user says it: ~/... under home)
     assert done.stderr.startswith(f"error: 'zzz' is not a game pack: there is no zzz/game.yaml in this folder "
-                                  f"({tmp_path}) nor among pnpgen's built-in packs; built-in packs: "
+                                  f"({spoken_folder(tmp_path)}) nor among pnpgen's built-in packs; built-in packs: "
                                   "cones-of-dunshire, dragon-towers,"), done.stderr
