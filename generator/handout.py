@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from xml.sax.saxutils import escape, unescape
+from xml.sax.saxutils import escape
 
 import jinja2
 from reportlab.lib import colors
@@ -35,6 +35,7 @@ from .fonts import FONT_DIR
 from .schema import INVALID, AnyData, Bool, Choice, Color, Field, Int, ListOf, Spec, Str
 from .render import TEMPLATE_SECONDS, TemplateTimeout, bounded_output, time_limit
 from .handout_icons import IconParagraph, icon_aspect, icon_png
+from .handout_words import hyphenable, markup_words
 from .sandbox import Sandbox, read_only
 from .version import titled
 from .yamlsrc import load_yaml
@@ -243,7 +244,7 @@ class _Typesetter:
         lines is refused."""
         markup, style = self._markup(text), self.styles[style_name]
         room = column_width - 2 * CELL_PADDING
-        too_wide = {w for w, font in _words(markup, style.fontName)
+        too_wide = {w for w, font in markup_words(markup, style.fontName)
                     if pdfmetrics.stringWidth(w, font, style.fontSize) > room}
         if not too_wide:
             return IconParagraph(markup, style)
@@ -254,7 +255,7 @@ class _Typesetter:
                 raise WordTooLong(f"the word '{word[:30]}{'...' if len(word) > 30 else ''}' ({len(word)} characters) "
                                   f"is too long for the column '{header}' ({room / mm:.1f} mm for text): at "
                                   f"{style.fontSize:g} pt it would be broken across more than {MAX_WORD_LINES} lines")
-        return IconParagraph(_hyphenable(markup, too_wide), ParagraphStyle(f"{style.name}-hyphenated", parent=style,
+        return IconParagraph(hyphenable(markup, too_wide), ParagraphStyle(f"{style.name}-hyphenated", parent=style,
                                                                        embeddedHyphenation=1))
 
     def _table_rows(self, table):
@@ -352,35 +353,6 @@ class _HandoutTable(Table):
 
 class RowTooTall(ValueError):
     pass
-
-
-_TAG = re.compile(r"(<[^>]*>)")
-
-
-def _words(markup: str, font: str) -> list[tuple[str, str]]:
-    """(word, font) for each word of a paragraph's markup, entities read back to characters;
-    <b> and <i> pick the bold and italic faces (bold wins, as the font family does)."""
-    words, depth = [], {"b": 0, "i": 0}
-    for part in _TAG.split(markup):
-        tag = re.fullmatch(r"<(/?)([bi])>", part)
-        if tag:
-            depth[tag.group(2)] += -1 if tag.group(1) else 1
-        elif not part.startswith("<"):
-            face = "Sans-Bold" if depth["b"] or font == "Sans-Bold" else "Sans-Italic" if depth["i"] else font
-            words += [(word, face) for word in unescape(part).split()]
-    return words
-
-
-def _hyphenable(markup: str, words: set[str]) -> str:
-    """The markup with a soft hyphen between the characters of each word in `words` (never
-    leaving one letter alone: two at least each side): the paragraph breaks such a word where
-    the line is full and prints a hyphen there."""
-    def soft(word: str) -> str:
-        return "\u00ad".join([word[:2], *word[2:-2], word[-2:]]) if len(word) > 4 else word
-
-    def soften(text: str) -> str:
-        return " ".join(escape(soft(w)) if w in words else escape(w) for w in unescape(text).split(" "))
-    return "".join(part if part.startswith("<") else soften(part) for part in _TAG.split(markup))
 
 
 SENTENCE_END = re.compile(r"[.!?:;)\]]['\u2019\u201d\"]?$")
