@@ -16,8 +16,8 @@ from . import SETUP_ERROR, __version__, build_options, interrupt
 from .errors import ManifestError, PnpError, UsageError, did_you_mean, display_path
 from .cli_common import (GAME_HELP, GAMES_HELP, MAX_DPI, MIN_DPI, TerminalProgress, _bleed, _dpi,
                          _positive, _whole_number, _whole_number_within, add_out_option, components_dir,
-                         default_out, for_each_pack, not_a_pack, pack_here, print_problems, resolve_packs)
-from .manifest import PAPERS, PRINT_SHOP, find_pack, list_packs, load_pack, pack_id
+                         default_out, for_each_pack, looked_in, not_a_pack, pack_here, print_problems, resolve_packs)
+from .manifest import PAPERS, PRINT_SHOP, find_pack, is_bare_name, list_packs, load_pack, pack_id
 
 
 def cmd_list(args) -> int:
@@ -327,7 +327,8 @@ def find_handout(name: str) -> Path:
     folder = find_pack(name, components_dir(), marker="handout.yaml")
     if folder is not None:
         return folder
-    raise UsageError(f"no handout for '{name}': no {name}/handout.yaml under {display_path(components_dir())}/ or at that path")
+    where = looked_in(name, components_dir(), "handout.yaml") if is_bare_name(name) else f"{name} has no handout.yaml"
+    raise UsageError(f"no handout for '{name}': {where}")
 
 
 def cmd_new(args) -> int:

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 from .errors import ManifestError, PnpError, UsageError, did_you_mean, display_path
-from .manifest import enclosing_pack, find_pack, list_packs
+from .manifest import enclosing_pack, find_pack, is_bare_name, list_packs
 from .resources import BUILTIN_PACKS
 
 
@@ -53,9 +53,35 @@ def resolve_packs(names: list[str], all_by_default: bool = True) -> list[Path]:
 def not_a_pack(name: str, root: Path) -> UsageError:
     """A GAME that names no pack: where it was looked for, the closest pack's name, the known ones."""
     known = [p.name for p in list_packs(root)]
-    listed = f"known packs: {', '.join(known) or 'none'}"
-    return UsageError(f"'{name}' is not a game pack: no {name}/game.yaml under {display_path(root)}/ "
-                      f"or at that path; " + did_you_mean(name, known, listed, end=f" ({listed})"))
+    if not is_bare_name(name):
+        return UsageError(f"'{name}' is not a game pack: {name} has no game.yaml (a pack is a folder with one); "
+                          f"pnpgen new {name} writes a starter pack there")
+    listed = f"{_packs_named(root)}: {', '.join(known) or 'none'}"
+    return UsageError(f"'{name}' is not a game pack: {looked_in(name, root, 'game.yaml')}; "
+                      + did_you_mean(name, known, f"{listed}; pnpgen new {name} writes a starter pack",
+                                     end=f" ({listed})"))
+
+
+def looked_in(name: str, root: Path, marker: str) -> str:
+    """Where a bare GAME name was looked for, in the words of the one who typed it: the folder
+    they are in, then ./components or pnpgen's built-in packs (never the installed package's
+    folder, which means nothing to them)."""
+    here = spoken_folder(Path.cwd())
+    if root == BUILTIN_PACKS:
+        return f"there is no {name}/{marker} in this folder ({here}) nor among pnpgen's built-in packs"
+    return f"neither {name}/ nor {display_path(root)}/{name}/ in this folder ({here}) has a {marker}"
+
+
+def _packs_named(root: Path) -> str:
+    return "built-in packs" if root == BUILTIN_PACKS else f"packs in {display_path(root)}/"
+
+
+def spoken_folder(folder: Path) -> str:
+    """A folder as its user says it: under their home folder, written from ~."""
+    try:
+        return "~/" + str(folder.relative_to(Path.home())) if folder != Path.home() else "~"
+    except (ValueError, RuntimeError):        # outside home, or no home at all
+        return str(folder)
 
 
 class TerminalProgress:

@@ -3,7 +3,8 @@
 Typeset with reportlab's platypus in two or three columns; numbers shared with components come
 from the manifests through sandboxed Jinja2 expressions, never typed twice. The type is set at
 the largest size that still fits the sheet (two pages), body text never under MIN_BODY_PT; a
-table or a list is never split across a page or a column. Content that does not fit at the
+table or a list is never split across a page or a column, but for a table taller than a whole
+column, split between rows with its header repeated. Content that does not fit at the
 smallest size is an error naming the section, never smaller type.
 """
 from __future__ import annotations
@@ -14,7 +15,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from xml.sax.saxutils import escape, unescape
+from xml.sax.saxutils import escape
 
 import jinja2
 from reportlab.lib import colors
@@ -34,6 +35,7 @@ from .fonts import FONT_DIR
 from .schema import INVALID, AnyData, Bool, Choice, Color, Field, Int, ListOf, Spec, Str
 from .render import TEMPLATE_SECONDS, TemplateTimeout, bounded_output, time_limit
 from .handout_icons import IconParagraph, icon_aspect, icon_png
+from .handout_words import hyphenable, markup_words
 from .sandbox import Sandbox, read_only
 from .version import titled
 from .yamlsrc import load_yaml
@@ -225,7 +227,7 @@ class _Typesetter:
         col_widths = [width * w / sum(widths) for w in widths]
         cells = [[self._cell(h, "head", w, h) for h, w in zip(headers, col_widths)]]
         cells += [[self._cell(str(c), "cell", w, h) for c, w, h in zip(row, col_widths, headers)] for row in rows]
-        t = _WholeTable(cells, colWidths=col_widths, repeatRows=1, hAlign="LEFT")
+        t = _HandoutTable(cells, colWidths=col_widths, repeatRows=1, hAlign="LEFT")
         t.setStyle(TableStyle([
             ("FONTNAME", (0, 0), (-1, -1), "Sans"),      # else reportlab names Helvetica
             ("BACKGROUND", (0, 0), (-1, 0), self.accent),
@@ -242,7 +244,7 @@ class _Typesetter:
         lines is refused."""
         markup, style = self._markup(text), self.styles[style_name]
         room = column_width - 2 * CELL_PADDING
-        too_wide = {w for w, font in _words(markup, style.fontName)
+        too_wide = {w for w, font in markup_words(markup, style.fontName)
                     if pdfmetrics.stringWidth(w, font, style.fontSize) > room}
         if not too_wide:
             return IconParagraph(markup, style)
@@ -253,7 +255,7 @@ class _Typesetter:
                 raise WordTooLong(f"the word '{word[:30]}{'...' if len(word) > 30 else ''}' ({len(word)} characters) "
                                   f"is too long for the column '{header}' ({room / mm:.1f} mm for text): at "
                                   f"{style.fontSize:g} pt it would be broken across more than {MAX_WORD_LINES} lines")
-        return IconParagraph(_hyphenable(markup, too_wide), ParagraphStyle(f"{style.name}-hyphenated", parent=style,
+        return IconParagraph(hyphenable(markup, too_wide), ParagraphStyle(f"{style.name}-hyphenated", parent=style,
                                                                        embeddedHyphenation=1))
 
     def _table_rows(self, table):
@@ -332,48 +334,25 @@ class WordTooLong(ValueError):
     pass
 
 
-class TableTooTall(ValueError):
-    pass
-
-
-class _WholeTable(Table):
-    """A table that is never split: it moves whole to the next column or page. One taller than a
-    whole column cannot be set at this size (the typesetter tries a smaller one, then refuses)."""
+class _HandoutTable(Table):
+    """A table read as one thing: one that fits in a column moves whole to the next column or
+    page rather than split. One taller than a whole column (a deck's table grown with the deck)
+    could never move whole: it is split between rows, filling the column it starts in, its
+    header row repeated at the top of each part, across columns and pages."""
 
     def split(self, available_width, available_height):
         _, height = self.wrap(available_width, available_height)
-        if height > _Doc.frame_height + 0.01:
-            raise TableTooTall(f"a table {height / mm:.0f} mm tall, taller than a column ({_Doc.frame_height / mm:.0f} mm)")
-        return []
+        if height <= _Doc.frame_height + 0.01:
+            return []
+        tallest = max(self._rowHeights[1:] or [0]) + self._rowHeights[0]     # with the repeated header
+        if tallest > _Doc.frame_height + 0.01:
+            raise RowTooTall(f"a row {tallest / mm:.0f} mm tall with the header, taller than a column "
+                             f"({_Doc.frame_height / mm:.0f} mm)")
+        return super().split(available_width, available_height)
 
 
-_TAG = re.compile(r"(<[^>]*>)")
-
-
-def _words(markup: str, font: str) -> list[tuple[str, str]]:
-    """(word, font) for each word of a paragraph's markup, entities read back to characters;
-    <b> and <i> pick the bold and italic faces (bold wins, as the font family does)."""
-    words, depth = [], {"b": 0, "i": 0}
-    for part in _TAG.split(markup):
-        tag = re.fullmatch(r"<(/?)([bi])>", part)
-        if tag:
-            depth[tag.group(2)] += -1 if tag.group(1) else 1
-        elif not part.startswith("<"):
-            face = "Sans-Bold" if depth["b"] or font == "Sans-Bold" else "Sans-Italic" if depth["i"] else font
-            words += [(word, face) for word in unescape(part).split()]
-    return words
-
-
-def _hyphenable(markup: str, words: set[str]) -> str:
-    """The markup with a soft hyphen between the characters of each word in `words` (never
-    leaving one letter alone: two at least each side): the paragraph breaks such a word where
-    the line is full and prints a hyphen there."""
-    def soft(word: str) -> str:
-        return "\u00ad".join([word[:2], *word[2:-2], word[-2:]]) if len(word) > 4 else word
-
-    def soften(text: str) -> str:
-        return " ".join(escape(soft(w)) if w in words else escape(w) for w in unescape(text).split(" "))
-    return "".join(part if part.startswith("<") else soften(part) for part in _TAG.split(markup))
+class RowTooTall(ValueError):
+    pass
 
 
 SENTENCE_END = re.compile(r"[.!?:;)\]]['\u2019\u201d\"]?$")
@@ -522,7 +501,7 @@ class _Setting:
 def _set_at(rec, source, page_size_mm, body_pt: float, strict_only: bool) -> _Setting:
     """The handout at one body size. Best first: boxes whole and sentences whole in every column;
     at the smallest size, if the sheet is too small, boxes may break, then sentences may break
-    between columns (never at the page turn). Tables and lists are never split."""
+    between columns (never at the page turn). Lists, and tables that fit a column, are never split."""
     chain = ((True, True),) if strict_only else ((True, True), (False, True), (False, False))
     for keep_boxes, strict in chain:
         buffer = io.BytesIO()
@@ -530,18 +509,29 @@ def _set_at(rec, source, page_size_mm, body_pt: float, strict_only: bool) -> _Se
         doc = _Doc(buffer, source, rec, (page_size_mm[0] * mm, page_size_mm[1] * mm))
         try:
             doc.build(_Typesetter(rec, source, keep_boxes, body_pt).flowables(doc.col_w))
-        except (LayoutError, TableTooTall) as exc:       # a table, a row or a box taller than a column
+        except RowTooTall as exc:
             section = doc.current or rec.sections[0]
-            what = "a table taller than a whole column" if isinstance(exc, TableTooTall) else \
-                "a table row or a box taller than a whole column"
-            return _Setting(overflow=section, message=f"handout: section '{section.heading}' holds {what}, which "
-                            f"cannot be broken ({exc})", hint="split it into two tables, or shorten its rows")
+            return _Setting(overflow=section, message=f"handout: section '{section.heading}' holds a table row "
+                            f"taller than a whole column, which cannot be broken ({exc})", hint="shorten the row")
+        except LayoutError:              # reportlab's words name its objects by address: not said
+            section = doc.current or rec.sections[0]
+            return _Setting(overflow=section, message=f"handout: section '{section.heading}' holds a box taller "
+                            "than a whole column, which cannot be broken", hint=(
+                                "split the list or table in the box into smaller ones, or take it out of the box"))
         if doc.page <= MAX_PAGES:
             return _Setting(pdf=buffer.getvalue())
     section = doc.overflow or rec.sections[-1]
     return _Setting(overflow=section, message=f"handout: section '{section.heading}' does not fit on the sheet: "
                     f"the text needs {doc.page} pages, at most {MAX_PAGES} are allowed (body text stays at "
-                    f"{MIN_BODY_PT} pt or more)", hint="shorten this section or one before it")
+                    f"{MIN_BODY_PT} pt or more)", hint="shorten this section or one before it" + _from_hint(section))
+
+
+def _from_hint(section) -> str:
+    """A table of a row per item is the part that grows with a deck: say how to shorten it."""
+    groups = [block.table.values["from"] for block in section.blocks
+              if block.values.get("table") is not None and block.table.values.get("from")]
+    return (f" (its table from: {groups[0]} has a row per item: list the rows that matter instead, rows: [...])"
+            if groups else "")
 
 
 MAX_TEXT_CHARS = 100_000     # one text of a two-page handout; its expressions may not build more

@@ -18,7 +18,10 @@ class IconParagraph(Paragraph):
     """A paragraph whose lines never break between an inline icon and the text touching it
     ("2 :military:, Player 2": reportlab would start the next line with ", Player 2"). reportlab
     makes every image a word of its own and may break at either side of it; while this paragraph
-    breaks its lines, such neighbours are joined into one word."""
+    breaks its lines, such neighbours are joined into one word. That takes reportlab's private
+    `paragraph._getFragWords`: no public markup does it (`<nobr>` only stops hyphenation, a
+    no-break space beside an image is still a break), and tests/test_handout_icons_api.py fails
+    the day one does."""
 
     def breakLines(self, width):
         words_of = paragraph._getFragWords

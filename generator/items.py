@@ -12,7 +12,7 @@ from . import art
 from .errors import Reporter
 from .model import Item
 from .schema import INVALID, AnyData, Bool, Color, Field, Id, Int, ListOf, MapOf, Num, Spec, Str, Type
-from .sheets_source import items_from
+from .sheets_source import CELL, items_from
 from .yamlsrc import SrcDict
 
 MAX_GROUP_TOTAL = 200_000      # faces in one group
@@ -50,9 +50,18 @@ class Picture(Str):
         try:
             art.load(self.root, value)
         except art.ArtError as exc:
-            rep.error(mark, f"{where}: {exc}")
+            rep.error(mark, str(exc) if where == CELL else f"{where}: {exc}")     # the image names itself
             return INVALID
         return value
+
+
+class SheetRow(Spec):
+    """An item read from a spreadsheet row. Its cells' marks already say the file, the line (or
+    sheet and row) and the column by name, so a cell's problem names it "the cell", not by a
+    YAML key path that would say the place a second time."""
+
+    def key_where(self, where: str, key) -> str:
+        return CELL
 
 
 FIELD_TYPES = {"text": Str(), "int": Int(), "number": Num(), "bool": Bool(), "color": Color(),
@@ -116,11 +125,12 @@ def expand_items(g, players, rep: Reporter, sources: dict | None = None) -> list
     root = (sources or {}).get("root")
     declared = {name: Field(Picture(root) if kind == "image" else FIELD_TYPES[kind])
                 for name, kind in (g.fields or {}).items() if kind}
-    item_spec = Spec(f"item of {g.id}", {
+    raw_items = g.source["items"]
+    from_sheet = isinstance(raw_items, dict)     # items: {from: cards.xlsx, sheet: ...}
+    item_spec = (SheetRow if from_sheet else Spec)(f"item of {g.id}", {
         "id": Field(Id(), True, doc="a short id"), "copies": Field(Int(0, 100_000), default=1),
         "vary": Field(MapOf(VaryType())), **declared})
-    raw_items = g.source["items"]
-    if isinstance(raw_items, dict):      # items: {from: cards.xlsx, sheet: ...}
+    if from_sheet:
         raw_items = items_from(raw_items, g.fields or {}, sources["root"], rep)
         if raw_items is None:
             return None

@@ -176,8 +176,12 @@ def pack_id(root: Path) -> str:
 def pack_candidates(name_or_path: str, components_dir: Path) -> list[Path]:
     """Where a command-line GAME may be: the path first; a bare name also under components/."""
     path = Path(name_or_path).expanduser()
-    is_bare_name = "/" not in name_or_path and not name_or_path.startswith((".", "~"))
-    return [path, components_dir / name_or_path] if is_bare_name else [path]
+    return [path, components_dir / name_or_path] if is_bare_name(name_or_path) else [path]
+
+
+def is_bare_name(name_or_path: str) -> bool:
+    """A GAME written as a name (royal-dukes), looked for here and under components/, not a path."""
+    return "/" not in name_or_path and not name_or_path.startswith((".", "~"))
 
 
 def enclosing_pack(folder: Path) -> Path | None:

@@ -235,7 +235,7 @@ class Spec(Type):
                 self.unknown_key(key, value.key_mark(key) if located else mark, rep, where)
                 continue
             vmark = value.value_mark(key) if located else mark
-            checked = (spec.type if spec else self.extra).check(item, vmark, rep, f"{where}.{key}" if where else str(key))
+            checked = (spec.type if spec else self.extra).check(item, vmark, rep, self.key_where(where, key))
             out[key] = None if checked is INVALID else checked     # already reported
         for key, spec in self.fields.items():
             if key in value:
@@ -245,6 +245,10 @@ class Spec(Type):
                           f"add '{key}:' ({spec.doc or spec.type.description})")
             out[key] = None if spec.required else spec.default
         return Record(out, value, here)
+
+    def key_where(self, where: str, key) -> str:
+        """How a value's problem names it: by its key path (groups[2].size)."""
+        return f"{where}.{key}" if where else str(key)
 
     def unknown_key(self, key, mark, rep, where):
         hint = did_you_mean(key, self.fields, f"known keys: {', '.join(self.fields)}")

@@ -17,13 +17,14 @@ from pathlib import Path
 from . import sheets_read, yamlsrc
 from .confine import UNREADABLE, resolve_inside
 from .errors import Mark, Reporter, did_you_mean, display_path, os_error_text
-from .schema import AnyData, Field, ListOf, Spec, Str, Type
+from .schema import INVALID, AnyData, Color, Field, ListOf, Spec, Str, Type
 from .sheets_read import FormulaWithoutResult, SheetError, blank as _blank
 from .yamlsrc import SrcDict, SrcList
 
 RESERVED_COLUMNS = ("id", "copies")
 NOTE_PREFIX = "#"
 MAX_CELL_VALUES = 10_000        # values a list or table cell may expand to (aliases included)
+CELL = "the cell"               # what a cell's problem calls it: its mark names file, row and column
 
 SOURCE_SPEC = Spec("items source", {
     "from": Field(Str(300), True, doc="a CSV, XLSX or ODS file in the pack folder, e.g. cards.xlsx"),
@@ -179,7 +180,15 @@ def _list(value):
     return value
 
 
-CONVERT = {"text": _text, "int": _whole, "number": _number, "bool": _yes_no, "color": _text,
+def _colour(value) -> str:
+    """A colour cell, checked here so its hint is a spreadsheet's (no YAML quoting to advise)."""
+    text = _text(value).strip()
+    if Color().check(text, None, Reporter(), CELL) is INVALID:
+        raise CellError(f"{_shown(value)} is not a colour written #rrggbb", "write e.g. #c0392b")
+    return text
+
+
+CONVERT = {"text": _text, "int": _whole, "number": _number, "bool": _yes_no, "color": _colour,
            "list": _list, "data": _yaml_value, "image": _text}
 RESERVED_TYPES = {"id": _text, "copies": _whole}
 
@@ -228,9 +237,10 @@ def items_from(source, fields: dict[str, str], root: Path, rep: Reporter) -> Src
         return None
     items = SrcList()
     items.mark, items.item_marks = where, []
+    width = _width(header_row, body, file, rep) if suffix in WIDTH_CHECKED else None
     for number, row in body:
-        if suffix in WIDTH_CHECKED and len(row) != len(header_row):
-            _report_width(row, len(header_row), Mark(file, number, 1), rep)
+        if width is not None and len(row) != width:
+            _report_width(row, width, len(header_row) - width, Mark(file, number, 1), rep)
             continue
         item = _item(row, header, fields, file, sheet_name, number, rep)
         if item is not None:
@@ -247,10 +257,34 @@ def _place_of(exc: SheetError, where: Mark, file: str, sheet: str | None) -> Mar
     return where if exc.row is None else CellMark(file, exc.row, 1, sheet or "")
 
 
-def _report_width(row: list, width: int, mark: Mark, rep: Reporter) -> None:
+def _width(header: list, body: list, file: str, rep: Reporter) -> int:
+    """The cells a CSV row must have. Headings at the end that no row reaches were added without
+    cells below them: the rows are read as they stand (those columns empty), so one missing
+    column is not a refused row per item. A note or blank heading is simply empty; a field's
+    is said once, at its heading, since its blank could hide cells typed in the wrong column."""
+    reached = max(len(row) for _, row in body)
+    unreached = [(index, _heading(cell)) for index, cell in enumerate(header[reached:], reached)]
+    fields = [(index, name) for index, name in unreached if name and not name.startswith(NOTE_PREFIX)]
+    if fields:
+        index, name = fields[0]
+        lines = f"line {body[0][0]}" if len(body) == 1 else f"lines {body[0][0]}-{body[-1][0]}"
+        rep.error(CellMark(file, 1, index + 1, "", name),
+                  f"no row has a cell under this heading: the header has {len(header)} cells, "
+                  f"the {len(body)} rows ({lines}) at most {reached}",
+                  "add the column's cell to each row (an empty one too: a,b,), or start the heading "
+                  "with # to keep it as a note")
+    return min(len(header), reached)
+
+
+def _heading(cell) -> str:
+    return _text(cell).strip() if not _blank(cell) else ""
+
+
+def _report_width(row: list, width: int, unreached: int, mark: Mark, rep: Reporter) -> None:
     """A row of a CSV with more or fewer cells than its header: its cells would land in the
     wrong columns, so it is refused rather than read shifted."""
-    rep.error(mark, f"this row has {len(row)} cells but the header row has {width}",
+    beside = f" (not counting the {unreached} at its end no row reaches)" if unreached else ""
+    rep.error(mark, f"this row has {len(row)} cells but the header row has {width}{beside}",
               "put quotes around text that holds a comma (\"Fish, chips\")" if len(row) > width else
               "add the missing cells (empty ones too: a,,c), and put quotes around text that holds a comma")
 
@@ -260,7 +294,7 @@ def _columns(row: list, fields: dict, file: str, sheet: str, rep: Reporter) -> d
     known = list(RESERVED_COLUMNS) + list(fields)
     columns, ok = {}, True
     for index, cell in enumerate(row):
-        name = _text(cell).strip() if not _blank(cell) else ""
+        name = _heading(cell)
         if not name or name.startswith(NOTE_PREFIX):
             continue
         mark = CellMark(file, 1, index + 1, sheet, name)

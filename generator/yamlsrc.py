@@ -458,6 +458,10 @@ def load_text(text: str, file: str, reporter: Reporter, max_nodes: int = MAX_NOD
         mark = exc.problem_mark or exc.context_mark
         where = Mark(file, mark.line + 1, mark.column + 1) if mark else top
         problem = (exc.problem or "invalid YAML").replace("\t", "\\t")
+        quote = _unclosed_quote(text, exc)
+        if quote is not None:
+            reporter.error(Mark(file, quote.line + 1, quote.column + 1), *_unclosed_words(quote, where, exc, text, what))
+            return None
         lines = text.splitlines()
         line_text = lines[where.line - 1] if 0 < where.line <= len(lines) else ""
         hint = ("indent with spaces, not tabs" if "\t" in line_text[: len(line_text) - len(line_text.lstrip())]
@@ -481,6 +485,44 @@ def plain(value):
 
 _DEEP_MESSAGE = f"lists and mappings nested more than {MAX_DEPTH} deep"
 _DEEP_HINT = "flatten the data; no manifest needs such nesting"
+
+
+def _unclosed_quote(text: str, exc: yaml.MarkedYAMLError):
+    """The opening quote to blame for a syntax error, or None. A quote not closed on its line
+    makes YAML read on, as one text, to the next quote of its kind, and report the trouble far
+    below it (9:3 for a quote opened on line 4). Blamed: a quote that reaches the end of the
+    file, or the last text in quotes spanning lines that ends on the error's line or the one
+    before (a long text in quotes written over lines on purpose ends nowhere near an error)."""
+    if exc.context == "while scanning a quoted scalar" and exc.context_mark is not None:
+        return exc.context_mark
+    problem = exc.problem_mark
+    if problem is None:
+        return None
+    last = None
+    try:
+        for token in yaml.scan(text, Loader=SAFE_LOADER):       # linear; stops at the error
+            if (token.start_mark.line, token.start_mark.column) >= (problem.line, problem.column):
+                break
+            if isinstance(token, yaml.ScalarToken) and token.style in ("'", '"') \
+                    and token.end_mark.line > token.start_mark.line:
+                last = token
+    except yaml.YAMLError:
+        pass
+    return last.start_mark if last is not None and last.end_mark.line >= problem.line - 1 else None
+
+
+def _unclosed_words(quote, gave_up: Mark, exc, text: str, what: str) -> tuple[str, str]:
+    """(message, hint) for a quote not closed on its line, said at the quote (in a file; a
+    spreadsheet cell, a line of its own, just says so)."""
+    lines = text.splitlines()
+    char = lines[quote.line][quote.column] if quote.line < len(lines) else '"'
+    inside = "written twice ('')" if char == "'" else 'written \\"'
+    hint = f"close it (a {char} inside the text is {inside})"
+    if what != "file":
+        return f"YAML syntax: the quote {char} is not closed", hint
+    end = "the end of the file" if "end of stream" in (exc.problem or "") else f"{gave_up.line}:{gave_up.col}"
+    return (f"YAML syntax: the quote {char} opened here is not closed on its line, so YAML read on "
+            f"as one text and gave up at {end}", hint.replace("close it", "close it on this line"))
 
 
 def _syntax_hint(problem: str) -> str:

@@ -341,7 +341,7 @@ TRACEBACKS = [
     Case("handout table row taller than a column", replace(
         "handout.yaml", "          rows:\n            - [Monk,", "          rows:\n            - [x, %s, y, z]\n"
         "            - [Monk," % ("ab " * 1500)), HANDOUT,
-         r"handout\.yaml:\d+:\d+: handout: section 'Setup' holds a table taller than a whole column", pack="royal-dukes"),
+         r"handout\.yaml:\d+:\d+: handout: section 'Setup' holds a table row taller than a whole column", pack="royal-dukes"),
     Case("a DTD in an XLSX part", sheet_items("cards.xlsx", lambda: sheetfiles.xlsx_bytes(
         [["id", "title"], ["a", "A"]], with_dtd)), BUILD,
          r"cards\.yaml:10:\d+: items from cards\.xlsx: its part xl/worksheets/sheet1\.xml declares a DTD"),

@@ -339,8 +339,8 @@ def test_a_table_word_wider_than_its_column_is_broken_with_hyphens_inside_it(wor
      r"the column 'Rank' \(\d+\.\d mm for text\): at 9\.5 pt it would be broken across more than 3 lines; widen "
      r"that column \(the table's widths:\), shorten the word, or give it a space or a hyphen"),
     ('[x, "%s", "1-2", "3"]' % ("ab " * 1500),
-     r"handout: section 'Setup' holds a table taller than a whole column, which cannot be broken \(a table "
-     r"\d+ mm tall, taller than a column \(\d+ mm\)\); split it into two tables, or shorten its rows"),
+     r"handout: section 'Setup' holds a table row taller than a whole column, which cannot be broken \(a row "
+     r"\d+ mm tall with the header, taller than a column \(\d+ mm\)\); shorten the row"),
 ])
 def test_a_table_cell_that_cannot_fit_is_refused_with_its_line(row, place, tmp_path):
     pack, line = handout_with_row(tmp_path, row)

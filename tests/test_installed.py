@@ -132,3 +132,14 @@ def _every_command(pnpgen, cwd: Path, game: list[str], out: Path, game_id: str) 
     assert len(list((out / "png").rglob("*.png"))) > 100
     ok([pnpgen, "export", "tts", *game, "-q"], cwd)
     assert (out / "tts" / f"{game_id}.json").is_file()
+
+
+def test_a_name_that_is_no_pack_is_told_without_the_installed_folder(pnpgen, tmp_path):
+    """From a wheel the built-in packs live in site-packages: the message names them by name."""
+    done = run([pnpgen, "build", "zzz"], tmp_path)
+    assert done.returncode == 2, done.stderr
+    assert "site-packages" not in done.stderr and "shipped" not in done.stderr, done.stderr
+    from generator.cli_common import spoken_folder        # (the folder as the user says it: ~/... under home)
+    assert done.stderr.startswith(f"error: 'zzz' is not a game pack: there is no zzz/game.yaml in this folder "
+                                  f"({spoken_folder(tmp_path)}) nor among pnpgen's built-in packs; built-in packs: "
+                                  "cones-of-dunshire, dragon-towers,"), done.stderr

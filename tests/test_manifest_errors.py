@@ -109,7 +109,7 @@ def test_unknown_game_is_a_usage_error(tmp_path):
 def test_a_misspelt_game_names_the_closest_pack(tmp_path, command):
     code, out, err = run_cli(command, "royal-duke", "--out", tmp_path)
     assert code == 2 and "'royal-duke' is not a game pack" in err and "Traceback" not in err
-    assert "or at that path; did you mean 'royal-dukes'? (known packs: cones-of-dunshire, dragon-towers," in err
+    assert "has a game.yaml; did you mean 'royal-dukes'? (packs in components/: cones-of-dunshire, dragon-towers," in err
 
 
 def test_bad_option_is_a_usage_error(tmp_path):

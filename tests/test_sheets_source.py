@@ -119,11 +119,28 @@ def test_csv_and_ods_cells_are_located_alike(fmt, tmp_path):
         f"{where}: 'nine' is not a whole number; write a whole number such as 3"]
 
 
+def test_a_cell_checked_after_reading_is_named_once_in_the_sheets_terms(tmp_path):
+    """A cell refused by the field's own check (a bound, a colour, a picture) is named by file,
+    line and column once; no YAML key path (items[7].copies) repeats the place."""
+    pack = csv_pack(tmp_path, "id,copies,title,hue,art\n"
+                              "ok,1,A,#102030,\n"
+                              "many,100001,B,#102030,\n"
+                              "pale,1,C,red,\n"
+                              "lost,1,D,#102030,art/nope.png\n",
+                    fields="{title: text, hue: color, art: image}")
+    found = problems(pack)
+    assert sorted(found) == [
+        "cards.csv:3:1: column copies: the cell is 100001, above the largest allowed 100000; use at most 100000",
+        "cards.csv:4:1: column hue: 'red' is not a colour written #rrggbb; write e.g. #c0392b",
+        "cards.csv:5:1: column art: image 'art/nope.png' not found in the game pack; "
+        "put the file in the pack folder and give its path from there, e.g. 'art/goblin.jpg'"], found
+
+
 BAD_SHEETS = {
     "unknown column": ([["id", "titel"], ["a", "A"]], "", "cards.xlsx, sheet Spells, row 1, column titel: 'titel' is not a field of this group; did you mean 'title'?"),
     "no id column": ([["title"], ["A"]], "", "cards.xlsx, sheet Spells, row 1: the header row has no 'id' column"),
     "row without id": ([["id", "title"], [None, "A"]], "", "cards.xlsx, sheet Spells, row 2, column id: this row has no id"),
-    "bad id": ([["id", "title"], ["Big Card", "A"]], "", "cards.xlsx, sheet Spells, row 2, column id: items[1].id 'Big Card' is not allowed here"),
+    "bad id": ([["id", "title"], ["Big Card", "A"]], "", "cards.xlsx, sheet Spells, row 2, column id: the cell 'Big Card' is not allowed here"),
     "empty sheet": ([["id", "title"]], "", "cards.xlsx, sheet Spells, row 2: the sheet has no items below its header row"),
     "twice": ([["id", "title", "title"], ["a", "A", "B"]], "", "cards.xlsx, sheet Spells, row 1, column title: column 'title' appears twice"),
     "formula": ([["id", "title", "n"], ["a", "A", "=1+2"]], "", "cards.xlsx, sheet Spells, row 2, column n: the formula =1+2 has no saved result"),
@@ -342,3 +359,30 @@ def test_an_xlsx_whose_dimension_claims_a_million_rows_is_read_by_its_cells(tmp_
     (pack / "cards.yaml").write_text(DECK.replace("    rulebook_count: 12\n", "").format(items="{from: cards.xlsx, sheet: Spells}"))
     cards = next(g for g in load_pack(pack).groups if g.id == "cards")
     assert [(i.id, i.data) for i in cards.items] == [("a", {"title": "A"}), ("b", {"title": "B"})]
+
+
+# --- a heading added without cells below it ----------------------------------------------------
+
+def test_a_note_heading_added_without_cells_is_an_empty_column(tmp_path):
+    """`#notes` added to the header only: no row reaches it, so every row is read as written
+    (the note empty), and a row short of the others is still refused, counted without it."""
+    pack = csv_pack(tmp_path, "id,title,body,n,#notes,\n"
+                              "a,A,Body,1\n"
+                              "b,B,Body,2\n")
+    items = next(g for g in load_pack(pack).groups if g.id == "cards").items
+    assert [(i.id, i.data) for i in items] == [("a", {"title": "A", "body": "Body", "n": 1}),
+                                              ("b", {"title": "B", "body": "Body", "n": 2})]
+    (pack / "cards.csv").write_text("id,title,body,n,#notes\na,A,Body,1\nb,B,2\n")
+    assert problems(pack) == [
+        "cards.csv:3:1: this row has 3 cells but the header row has 4 (not counting the 1 at its end no row "
+        "reaches); add the missing cells (empty ones too: a,,c), and put quotes around text that holds a comma"]
+
+
+def test_a_field_heading_added_without_cells_is_said_once_at_the_heading(tmp_path):
+    rows = "".join(f"c{k},Card {k},Body,{k}\n" for k in range(300))
+    pack = csv_pack(tmp_path, "id,title,body,n,flavour\n" + rows,
+                    fields="{title: text, body: text, n: int, flavour: text}")
+    assert problems(pack) == [
+        "cards.csv:1:1: column flavour: no row has a cell under this heading: the header has 5 cells, "
+        "the 300 rows (lines 2-301) at most 4; add the column's cell to each row (an empty one too: a,b,), "
+        "or start the heading with # to keep it as a note"]
