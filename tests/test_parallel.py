@@ -131,3 +131,18 @@ def test_validate_on_two_cores_reports_what_one_core_reports(tmp_path, monkeypat
     assert len(alone.errors) == 2 and "'card-170'" in alone.errors[1]
     assert len(alone.warnings) == 3 and "the same on 1 more faces" in alone.warnings[0]
     assert alone.faces == 398
+
+
+def test_while_drawing_side_by_side_the_collector_skips_the_old_heap_and_runs_less_often():
+    import gc
+
+    from generator.parallel import YOUNG_GC, frozen_heap
+    before = gc.get_threshold()
+    try:
+        with frozen_heap():
+            assert gc.get_freeze_count() > 0
+            assert gc.get_threshold() == (max(before[0], YOUNG_GC), *before[1:])
+            raise KeyError("a build stopped while drawing")
+    except KeyError:
+        pass
+    assert gc.get_threshold() == before and gc.get_freeze_count() == 0
