@@ -146,3 +146,26 @@ def test_while_drawing_side_by_side_the_collector_skips_the_old_heap_and_runs_le
     except KeyError:
         pass
     assert gc.get_threshold() == before and gc.get_freeze_count() == 0
+
+
+
+def test_drawing_in_one_process_also_leaves_the_old_heap_to_itself(monkeypatch):
+    """One chunk, or chunks in turn where there is no fork: drawn with the heap frozen too."""
+    import gc
+    seen = []
+
+    class Writer:
+        def write(self, sheets, progress=None, into=None):
+            seen.append((len(sheets), gc.get_freeze_count() > 0, gc.get_threshold()[0]))
+            if into is None:
+                return b"%PDF"
+            with open(into, "wb") as handle:
+                handle.write(b"%PDF")
+            return None
+    monkeypatch.setattr(parallel, "merge_files", lambda names, folder, into=None: b"merged")
+    for pages, fork in ((3, True), (40, False)):
+        monkeypatch.setattr(parallel, "can_fork", lambda: fork)
+        parallel.write_pdf(Writer(), [SimpleNamespace(side="front") for _ in range(pages)])
+    assert [n for n, _, _ in seen] == [3, 20, 20]
+    assert all(frozen and threshold >= parallel.YOUNG_GC for _, frozen, threshold in seen)
+    assert gc.get_freeze_count() == 0
