@@ -68,19 +68,40 @@ def guide_lines(title: str, side: str, number: int, duplex: str, groups: list[st
     return [head]
 
 
+_ZEROS = str.maketrans("123456789", "000000000")
+_FITTED: dict[tuple[str, float], bool] = {}
+
+
 def _fits(text: str, width: float) -> bool:
-    return _guide_metrics().width(text, GUIDE_SIZE) <= width
+    """Does the text fit the width? Liberation Sans' digits are all one width, so a guide's width
+    is the same with its digits as 0s, to the bit (the same advances summed in the same order):
+    each guide is measured once per length of its numbers, not once per page (2,224 pages at
+    10,000 cards), and the font's word cache is not filled with every page's own line."""
+    metrics, digits_alike = _guide_font()
+    key = (text.translate(_ZEROS) if digits_alike else text, width)
+    fits = _FITTED.get(key)
+    if fits is None:
+        if len(_FITTED) > 4096:
+            _FITTED.clear()
+        fits = _FITTED[key] = metrics.width(key[0], GUIDE_SIZE) <= width
+    return fits
 
 
 _METRICS: list = []
 
 
-def _guide_metrics():
-    """Liberation Sans' advance widths (the page guide's font, pdfwrite.LABEL_FONT)."""
+def _guide_font() -> tuple:
+    """Liberation Sans' advance widths (the page guide's font, pdfwrite.LABEL_FONT), and whether
+    its ten digits are all one width."""
     if not _METRICS:
         from .fonts import shipped
-        _METRICS.append(shipped().metrics("Liberation Sans"))
+        metrics = shipped().metrics("Liberation Sans")
+        _METRICS.append((metrics, len({metrics.widths.get(d, 0.5) for d in "0123456789"}) == 1))
     return _METRICS[0]
+
+
+def _guide_metrics():
+    return _guide_font()[0]
 
 
 def _drawn_rows(sheet) -> tuple[float, float]:

@@ -163,3 +163,20 @@ def test_edges_compared_once_each_decide_as_every_pair():
     assert not edges._within(many + [[cream, red]], [[near, cream]] * 30)
     assert not edges._within(many, [[near, cream]] * 30 + [[red, cream]])
     assert edges.delta_e(numpy.array(cream), numpy.array(near)) <= edges.SAME_COLOUR
+
+
+@pytest.mark.skipif(not __import__("os").path.isdir("/proc/self/task"), reason="threads counted in /proc")
+def test_numpy_under_pnpgen_starts_no_blas_threads():
+    """OpenBLAS's idle threads busy-wait after each product (1.65 % of a 10,000-card build's
+    CPU); edges.py multiplies only 3x3 colour matrices, so pnpgen keeps numpy to one thread,
+    unless the user set OPENBLAS_NUM_THREADS."""
+    import os
+    import subprocess
+    import sys
+    count = "import generator.edges, numpy, os; print(len(os.listdir('/proc/self/task')))"
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    assert subprocess.run([sys.executable, "-c", count], env=env, capture_output=True, text=True,
+                          check=True).stdout.strip() == "1"
+    chosen = subprocess.run([sys.executable, "-c", "import generator, os; print(os.environ['OPENBLAS_NUM_THREADS'])"],
+                            env={**env, "OPENBLAS_NUM_THREADS": "2"}, capture_output=True, text=True, check=True)
+    assert chosen.stdout.strip() == "2"

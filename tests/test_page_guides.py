@@ -81,3 +81,18 @@ def test_every_packs_page_guides_fit_their_pages_whole(paper, built):
                     assert not span["text"].rstrip().endswith("..."), (pdf.name, number, span["text"])
                     assert span["bbox"][0] / 72 * 25.4 >= 5 - 0.1, (pdf.name, number)
                     assert span["bbox"][2] / 72 * 25.4 <= width_mm - 5 + 0.1, (pdf.name, number, span["text"])
+
+
+
+@pytest.mark.parametrize("number", [1, 7, 38, 99, 100, 1234])
+def test_a_guide_measured_once_per_length_of_its_numbers_decides_as_measuring_each_page(number):
+    """The fit is remembered with the guide's digits as 0s (Liberation Sans' digits are one
+    width): at a width exactly that of the page's own line, and a hair under it, the decision is
+    what measuring that very line gives, whichever page of as many digits was laid out first."""
+    head = f"Game 2 | front of sheet {number} - print double-sided, flip on the long edge"
+    line = f"{head} | Cards 3"
+    exact = width(line)
+    assert width(line.translate(str.maketrans("123456789", "987654321"))) == exact
+    for room, expected in ((exact, [line]), (exact - 1e-9, [head, "Cards 3"])):
+        guide_lines("Game 2", "front", int("9" * len(str(number))), "long", ["Cards 3"], room)   # first
+        assert guide_lines("Game 2", "front", number, "long", ["Cards 3"], room) == expected

@@ -131,3 +131,41 @@ def test_validate_on_two_cores_reports_what_one_core_reports(tmp_path, monkeypat
     assert len(alone.errors) == 2 and "'card-170'" in alone.errors[1]
     assert len(alone.warnings) == 3 and "the same on 1 more faces" in alone.warnings[0]
     assert alone.faces == 398
+
+
+def test_while_drawing_side_by_side_the_collector_skips_the_old_heap_and_runs_less_often():
+    import gc
+
+    from generator.parallel import YOUNG_GC, frozen_heap
+    before = gc.get_threshold()
+    try:
+        with frozen_heap():
+            assert gc.get_freeze_count() > 0
+            assert gc.get_threshold() == (max(before[0], YOUNG_GC), *before[1:])
+            raise KeyError("a build stopped while drawing")
+    except KeyError:
+        pass
+    assert gc.get_threshold() == before and gc.get_freeze_count() == 0
+
+
+
+def test_drawing_in_one_process_also_leaves_the_old_heap_to_itself(monkeypatch):
+    """One chunk, or chunks in turn where there is no fork: drawn with the heap frozen too."""
+    import gc
+    seen = []
+
+    class Writer:
+        def write(self, sheets, progress=None, into=None):
+            seen.append((len(sheets), gc.get_freeze_count() > 0, gc.get_threshold()[0]))
+            if into is None:
+                return b"%PDF"
+            with open(into, "wb") as handle:
+                handle.write(b"%PDF")
+            return None
+    monkeypatch.setattr(parallel, "merge_files", lambda names, folder, into=None: b"merged")
+    for pages, fork in ((3, True), (40, False)):
+        monkeypatch.setattr(parallel, "can_fork", lambda: fork)
+        parallel.write_pdf(Writer(), [SimpleNamespace(side="front") for _ in range(pages)])
+    assert [n for n, _, _ in seen] == [3, 20, 20]
+    assert all(frozen and threshold >= parallel.YOUNG_GC for _, frozen, threshold in seen)
+    assert gc.get_freeze_count() == 0

@@ -223,3 +223,12 @@ def test_a_page_is_saved_by_doing_without_room_for_marks_only_where_it_saves_one
     strips = impose.Run("strip", "Strip", ["s1", "s2", "s3"], None, 180, 80)
     (sheet,) = impose.impose_runs([strips], opts)
     assert len(sheet.placements) == 3 and not sheet.ticks and not sheet.outlines and sheet.lines
+
+
+def test_pages_packed_alike_share_the_free_rectangles_worked_out_once_but_not_the_list():
+    from generator.packing import _free_after, _free_left, _taken
+    area, footprints = (5.0, 5.0, 200.0, 280.0), [(10.0, 10.0, 79.0, 104.0), (79.0, 10.0, 148.0, 104.0)]
+    first, again = _free_left([area], footprints), _free_left([area], footprints)
+    assert first == again == _free_after([area], _taken(footprints)) and first is not again
+    first.clear()       # a page's own list: emptying it (impose_runs does) leaves the next page's alone
+    assert _free_left([area], footprints) == again

@@ -1,0 +1,87 @@
+"""pdfwrite's drawing of faces and marks calls cairo's C functions directly (generator/pdfwrite.py):
+the same PDF, byte for byte, as the Context methods it replaced, and a context in error still
+stops the build with the face named."""
+from __future__ import annotations
+
+import io
+
+import cairocffi as cairo
+import pymupdf
+import pytest
+
+from generator import pdfwrite
+from generator.errors import BuildError
+from generator.impose import Placement, Sheet
+from generator.pdfwrite import FIXED_DATE, PdfWriter, new_context, stroke_segments
+
+SEGMENTS = [(10.0, 5.0, 10.0, 2.0), (10.0, 95.0, 10.0, 98.0), (4.5, 20.25, 1.5, 20.25), (60, 40, 63, 40)]
+
+
+def pdf(draw) -> bytes:
+    out = io.BytesIO()
+    surface = cairo.PDFSurface(out, 200, 200)
+    surface.set_metadata(cairo.PDF_METADATA_CREATE_DATE, FIXED_DATE)
+    ctx = new_context(surface)
+    ctx.scale(pdfwrite.PT_PER_MM, pdfwrite.PT_PER_MM)
+    ctx.set_line_width(pdfwrite.MARK_WIDTH)
+    draw(ctx)
+    surface.finish()
+    return out.getvalue()
+
+
+def one_by_one(ctx, segments, dash=None):
+    """stroke_segments as it was: a Context call per point."""
+    if dash:
+        ctx.set_dash(list(dash))
+    for x0, y0, x1, y1 in segments:
+        ctx.move_to(x0, y0)
+        ctx.line_to(x1, y1)
+    ctx.stroke()
+    if dash:
+        ctx.set_dash([])
+
+
+@pytest.mark.parametrize("dash", [None, (2.0, 1.5)])
+def test_marks_drawn_as_one_path_print_what_a_call_per_point_printed(dash):
+    def twice(draw):        # the second time from the remembered path
+        return lambda ctx: [draw(ctx, SEGMENTS, dash), ctx.translate(5, 5), draw(ctx, SEGMENTS, dash)]
+    assert pdf(twice(stroke_segments)) == pdf(twice(one_by_one))
+    assert pdf(lambda ctx: stroke_segments(ctx, [])) == pdf(lambda ctx: one_by_one(ctx, []))
+
+
+def test_the_marks_are_where_the_segments_say():
+    page = pymupdf.open(stream=pdf(lambda ctx: stroke_segments(ctx, SEGMENTS)), filetype="pdf")[0]
+    ends = sorted((round(item[1].x / pdfwrite.PT_PER_MM, 2), round(item[1].y / pdfwrite.PT_PER_MM, 2),
+                   round(item[2].x / pdfwrite.PT_PER_MM, 2), round(item[2].y / pdfwrite.PT_PER_MM, 2))
+                  for drawing in page.get_drawings() for item in drawing["items"])
+    assert ends == sorted(tuple(float(v) for v in s) for s in SEGMENTS)
+
+
+class Face:
+    def __init__(self, svg):
+        self.svg = svg
+
+
+def write(svg: str, rotation: int = 0) -> bytes:
+    writer = PdfWriter(face_svg=lambda f: f.svg, face_name=lambda f: "cards/c1 (front)",
+                       face_outline=None, title="t")
+    placement = Placement(20, 30, 63, 88, (3.0,) * 4, Face(svg), False, rotation)
+    return writer.write([Sheet(210, 297, "one-sided", [placement])])
+
+
+def test_a_face_turned_on_the_sheet_lands_where_its_placement_says():
+    svg = '<svg xmlns="http://www.w3.org/2000/svg"><rect x="0" y="0" width="10" height="5" fill="#ff0000"/></svg>'
+    for rotation, box in ((0, (20, 30, 30, 35)), (90, (78, 30, 83, 40)), (180, (73, 113, 83, 118)), (270, (20, 108, 25, 118))):
+        page = pymupdf.open(stream=write(svg, rotation), filetype="pdf")[0]
+        (red,) = [d["rect"] for d in page.get_drawings() if d.get("fill") == (1.0, 0.0, 0.0)]
+        assert tuple(round(v / pdfwrite.PT_PER_MM, 1) for v in red) == pytest.approx(box, abs=0.05), rotation
+
+
+def test_a_face_that_leaves_cairo_in_error_is_a_build_error_naming_it(monkeypatch):
+    """Drawing calls no longer check the status one by one: the check after the face catches
+    what any of them left (here a transform that scales by 0, set straight through cairo)."""
+    def broken(ctx, svg):
+        cairo.cairo.cairo_scale(ctx._pointer, 0, 0)
+    monkeypatch.setattr(pdfwrite, "draw_svg", broken)
+    with pytest.raises(BuildError, match=r"^cards/c1 \(front\): cairo cannot draw it \(.*INVALID_MATRIX"):
+        write('<svg xmlns="http://www.w3.org/2000/svg"/>')
