@@ -498,7 +498,7 @@ class OutputTooLarge(ValueError):
 def bounded_output(template, context, limit: int = MAX_FACE_CHARS, what: str = "one face") -> str:
     """The template's output, stopped as soon as it passes `limit` characters (not after)."""
     parts, size = [], 0
-    for chunk in template.generate(context):
+    for chunk in templating.generate(template, context):
         size += len(chunk)
         if size > limit:
             raise OutputTooLarge(f"output is over {limit:,} characters for {what}; draw less, or use fewer repeats")
