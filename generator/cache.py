@@ -116,6 +116,11 @@ class KeyedRenderer(FaceRenderer):
             fixed, _item_part(item, fields["item"]) if "item" in reads else None,
             item.player.__dict__ if item.player and "player" in reads else None])
 
+    def reads_own(self, face: FaceRef) -> bool:
+        """Whether the face's key holds its item's or its player's own values."""
+        reads = self._fixed(face.group.template if face.side == "front" else face.group.back_template, face)[1]
+        return "item" in reads or "player" in reads
+
     def _fixed(self, name: str, face: FaceRef) -> tuple[str, frozenset, dict]:
         """What of a face's key is the same for every item of its group and side (hashed once),
         what its templates read and per BY_FIELD name the fields they read."""
@@ -216,16 +221,38 @@ class StreamedRenderer(KeyedRenderer):
         self._recent: OrderedDict[bytes, str] = OrderedDict()    # identity -> SVG, the last KEEP
         self._kept: dict[bytes, str] = {}              # identity -> SVG, until asked for again
         self._keyed: OrderedDict[tuple, bytes] = OrderedDict()   # face key -> identity, the last KEYED
+        self._once: dict[tuple[str, str], dict[str, bytes]] = {}     # (group, side) -> item id -> identity
+        self._alike: dict[tuple[str, str], bytes] = {}      # (group, side) -> identity of faces reading no item
+        self._last: tuple = (None, b"")     # the face object last asked for, its identity
 
     def identity(self, face: FaceRef) -> bytes:
         """The face's face_key as 16 bytes (128 bits of SHA-256: one of these per distinct face
-        is kept, and 64 hex digits are 113 bytes)."""
+        is kept, and 64 hex digits are 113 bytes). The writer asks for each face's identity when
+        it counts the faces of all its pages, then again, several times, when it renders and
+        draws their window of pages: an item's identity counted waits in _once until first asked
+        for again (a front's key was hashed twice: 4 % of a 10,000-card build's CPU)."""
+        last, ident = self._last
+        if face is last:            # asked again for the same placement's face
+            return ident
         key = face.key
-        ident = self._keyed.get(key)
-        if ident is None:       # the writer asks for a face's identity, renders it ahead, then draws it
-            ident = self._keyed[key] = bytes.fromhex(self.face_key(face)[:32])
+        at = (key[0], key[2])
+        ident = self._alike.get(at) or self._keyed.get(key)
+        if ident is None:
+            ident = self._once.get(at, {}).pop(key[1], None) or self._keyed_now(face, at)
+            self._keyed[key] = ident
             if len(self._keyed) > self.KEYED:
                 self._keyed.popitem(last=False)
+        self._last = (face, ident)
+        return ident
+
+    def _keyed_now(self, face: FaceRef, at: tuple[str, str]) -> bytes:
+        """The identity hashed, and kept: in _once till asked for again when it holds the item's
+        own values, else in _alike for every face of the group and side."""
+        ident = bytes.fromhex(self.face_key(face)[:32])
+        if self.reads_own(face):
+            self._once.setdefault(at, {})[face.item.id] = ident
+        else:
+            self._alike[at] = ident
         return ident
 
     def svg(self, face: FaceRef) -> str:
