@@ -223,26 +223,30 @@ class StreamedRenderer(KeyedRenderer):
         self._keyed: OrderedDict[tuple, bytes] = OrderedDict()   # face key -> identity, the last KEYED
         self._once: dict[tuple[str, str], dict[str, bytes]] = {}     # (group, side) -> item id -> identity
         self._alike: dict[tuple[str, str], bytes] = {}      # (group, side) -> identity of faces reading no item
-        self._last: tuple = (None, b"")     # the face object last asked for, its identity
+        self._last_face, self._last_ident = None, b""     # the face object last asked for, its identity
 
     def identity(self, face: FaceRef) -> bytes:
         """The face's face_key as 16 bytes (128 bits of SHA-256: one of these per distinct face
-        is kept, and 64 hex digits are 113 bytes). The writer asks for each face's identity when
-        it counts the faces of all its pages, then again, several times, when it renders and
-        draws their window of pages: an item's identity counted waits in _once until first asked
-        for again (a front's key was hashed twice: 4 % of a 10,000-card build's CPU)."""
-        last, ident = self._last
-        if face is last:            # asked again for the same placement's face
-            return ident
+        is kept, and 64 hex digits are 113 bytes)."""
+        if face is self._last_face:         # asked again for the same placement's face
+            return self._last_ident
         key = face.key
-        at = (key[0], key[2])
-        ident = self._alike.get(at) or self._keyed.get(key)
+        ident = self._keyed.get(key)
         if ident is None:
-            ident = self._once.get(at, {}).pop(key[1], None) or self._keyed_now(face, at)
-            self._keyed[key] = ident
-            if len(self._keyed) > self.KEYED:
-                self._keyed.popitem(last=False)
-        self._last = (face, ident)
+            ident = self._identity_now(face, key)
+        self._last_face, self._last_ident = face, ident
+        return ident
+
+    def _identity_now(self, face: FaceRef, key: tuple) -> bytes:
+        """The writer asks for each face's identity when it counts the faces of all its pages,
+        then again, several times, when it renders and draws their window of pages: an item's
+        identity counted waits in _once until first asked for again (a front's key was hashed
+        twice: 4 % of a 10,000-card build's CPU)."""
+        at = (key[0], key[2])
+        ident = self._alike.get(at) or self._once.get(at, {}).pop(key[1], None) or self._keyed_now(face, at)
+        self._keyed[key] = ident
+        if len(self._keyed) > self.KEYED:
+            self._keyed.popitem(last=False)
         return ident
 
     def _keyed_now(self, face: FaceRef, at: tuple[str, str]) -> bytes:
