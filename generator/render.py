@@ -65,15 +65,17 @@ class TemplateTooSlow(BuildError):
 class time_limit:
     """Interrupt the block after `seconds` (main thread only, where signals are delivered).
     A class calling _signal itself: entered for every face, where signal.signal's enum
-    conversions and a generator-based context manager cost 6 us of a face's ~300."""
-    __slots__ = ("seconds", "message", "previous", "armed")
+    conversions and a generator-based context manager cost 6 us of a face's ~300. One may be
+    entered again once left (a renderer keeps one per template), not while inside it."""
+    __slots__ = ("seconds", "message", "previous", "armed", "expire")
 
     def __init__(self, seconds: float, message: str):
         self.seconds, self.message, self.previous, self.armed = seconds, message, None, False
+        self.expire = self._expire
 
     def __enter__(self):
         if threading.current_thread() is threading.main_thread():
-            self.previous = _signal.signal(signal.SIGALRM, self._expire)
+            self.previous = _signal.signal(signal.SIGALRM, self.expire)
             self.armed = True
             signal.setitimer(signal.ITIMER_REAL, self.seconds)
         return self
@@ -168,6 +170,7 @@ class FaceRenderer:
         self.told: dict[tuple, tuple[str, tuple[str, ...]]] = {}   # face key -> (its place, its warnings)
         self._shared: dict[tuple, tuple] = {}     # shared key -> the face key first rendered for it
         self._reads: dict[tuple, bool] = {}      # (template, names) -> whether it reads any of them
+        self._limits: dict[str, time_limit] = {}     # template -> the time limit of its faces
         self.heard_digests: dict[tuple, str] = {}   # face key -> digest, of faces another process rendered
         self.game_data = read_only({
             "id": game.id, "title": game.title, "version": game.version,
@@ -384,12 +387,20 @@ class FaceRenderer:
         if self.helpers.runs is not None:
             self.helpers.runs.clear()
         try:
-            with interrupt.immediate(), time_limit(TEMPLATE_SECONDS, f"template {name} ran for more than {TEMPLATE_SECONDS} s"):
+            with interrupt.immediate(), self._time_limit(name):
                 return bounded_output(template or self.env.get_template(name), context)
         except (jinja2.TemplateError, TextFitError, TypeError, ValueError, ArithmeticError, MemoryError, NameError, SyntaxError,
                 AttributeError, KeyError, RecursionError, TemplateTimeout) as exc:
             raised = TemplateTooSlow if isinstance(exc, TemplateTimeout) else BuildError
             raise raised(f"{where}: {_where(exc, name)}{_message(exc)}") from None
+
+    def _time_limit(self, name: str) -> "time_limit":
+        """The time limit of a face of template `name` (one per template: it is entered again for
+        each face, never inside itself)."""
+        limit = self._limits.get(name)
+        if limit is None:
+            limit = self._limits[name] = time_limit(TEMPLATE_SECONDS, f"template {name} ran for more than {TEMPLATE_SECONDS} s")
+        return limit
 
     def _output_as_text(self, name: str, context: dict, where: str, template=None) -> str:
         """The output again, the helpers writing their runs as SVG text (what the template then
