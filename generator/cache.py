@@ -339,6 +339,9 @@ def _digest_and_warnings(said) -> tuple[bytes, tuple]:
     return (said, ()) if isinstance(said, bytes) else said
 
 
+_NONE: dict = {}
+
+
 class FaceDigests(MutableMapping):
     """Face key (group id, item id, side) -> face_digest (32 hex digits), kept as 16 bytes under
     its group and side, keyed by the item's own id string: 100,000 faces as key tuples and hex
@@ -356,6 +359,12 @@ class FaceDigests(MutableMapping):
     def __contains__(self, key) -> bool:
         group, item, side = key
         return item in self.by_side.get((group, side), ())
+
+    def get(self, key, default=None):
+        """self[key], or `default` (Mapping.get's try and KeyError, at every item of build.json)."""
+        group, item, side = key
+        digest_ = self.by_side.get((group, side), _NONE).get(item)
+        return default if digest_ is None else digest_.hex()
 
     def __setitem__(self, key, digest_: str | bytes) -> None:
         group, item, side = key
