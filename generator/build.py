@@ -174,6 +174,19 @@ def _paper(game: Game, request: BuildRequest) -> tuple[str, tuple[float, float]]
     return paper, (PAPERS[paper]["width"], PAPERS[paper]["height"])
 
 
+def _face_calls(renderers: Renderers, streamed: bool) -> dict:
+    """PdfWriter's face_svg, face_id, face_seen and face_ahead (None: the document's faces are
+    kept, not streamed): the one renderer's own methods in a document of one group (called six
+    times a face), else the face's group's."""
+    if len(renderers) == 1:
+        (one,) = renderers.values()
+        calls = {"face_svg": one.svg, "face_id": one.identity, "face_seen": one.seen, "face_ahead": one.keep}
+    else:
+        calls = {"face_svg": lambda f: renderers[f.group.id].svg(f), "face_id": lambda f: renderers[f.group.id].identity(f),
+                 "face_seen": lambda f: renderers[f.group.id].seen(f), "face_ahead": lambda f: renderers[f.group.id].keep(f)}
+    return {**calls, "face_ahead": calls["face_ahead"] if streamed else None}
+
+
 def _render_groups(game, groups, request, progress, role, result, into: Path | None = None):
     """One document drawn: its PDF (bytes; with `into`, a StagedFile there) and its entry's
     facts for build.json."""
@@ -195,10 +208,7 @@ def _render_groups(game, groups, request, progress, role, result, into: Path | N
     if not offset or offset == (0.0, 0.0) or not any(s.side in SHIFTED_SIDES for s in infos):
         offset = None
     writer = PdfWriter(
-        face_svg=lambda f: renderers[f.group.id].svg(f), face_id=lambda f: renderers[f.group.id].identity(f),
-        face_seen=lambda f: renderers[f.group.id].seen(f),
-        face_ahead=(lambda f: renderers[f.group.id].keep(f)) if streamed else None,
-        face_name=drawn_face_place,
+        **_face_calls(renderers, streamed), face_name=drawn_face_place,
         face_outline=lambda f, grow: f.group.outline(grow),
         title=f"{game.title} - {role}", subject=f"pnpgen print-and-play {role} for {game.title}",
         face_stamp=stamps(game, _new_since(request.changes_since, renderers)))

@@ -13,6 +13,7 @@ from .schema import type_name
 
 MAX_RANGE = 10_000
 _NUMBERS = frozenset({int, float})
+_AS_THEY_ARE = frozenset({str, int, float, bool, type(None)})     # what read_only returns unchanged
 
 
 class Sandbox(SandboxedEnvironment):
@@ -157,9 +158,9 @@ del _cls, _name
 
 def read_only(value):
     """value with every dict and list in it (deeply) made read-only for templates."""
-    if isinstance(value, dict):
+    if isinstance(value, dict):      # (an item's fields each face: strings and numbers kept as they are)
         return value if isinstance(value, ReadOnlyDict) else \
-            ReadOnlyDict((key, read_only(item)) for key, item in value.items())
+            ReadOnlyDict({key: item if type(item) in _AS_THEY_ARE else read_only(item) for key, item in value.items()})
     if isinstance(value, list) and not isinstance(value, ReadOnlyList):
         return ReadOnlyList(read_only(item) for item in value)
     if type(value) is tuple:
