@@ -4,6 +4,7 @@ from __future__ import annotations
 
 
 import jinja2
+import markupsafe
 from jinja2.sandbox import SandboxedEnvironment, modifies_known_mutable
 
 from . import growth
@@ -16,11 +17,33 @@ _NUMBERS = frozenset({int, float})
 _AS_THEY_ARE = frozenset({str, int, float, bool, type(None)})     # what read_only returns unchanged
 
 
+class Template(jinja2.Template):
+    """A template whose printed value that is Markup already (a helper's drawing) is printed as it
+    is: Jinja's escape() copied it into a new Markup, two Python calls (0.8 us) for each of a
+    face's helpers. Anything else is escaped as before."""
+
+    @classmethod
+    def from_code(cls, environment, code, globals, uptodate=None):
+        template = super().from_code(environment, code, globals, uptodate)
+        module = template.root_render_func.__globals__      # the compiled template's namespace
+        if module.get("escape") is markupsafe.escape:
+            module["escape"] = _escape
+        return template
+
+
+def _escape(value):
+    return value if type(value) is _MARKUP else markupsafe.escape(value)
+
+
+_MARKUP = markupsafe.Markup
+
+
 class Sandbox(SandboxedEnvironment):
     """The sandbox, with range() bounded so a template cannot loop forever, and what it is
     given read-only: a template may build its own lists and dicts, but calling palette.update()
     or item.tags.append() would change every face drawn after it."""
 
+    template_class = Template
     intercepted_binops = frozenset(["*", "**", "+", "%"])
     code_generator_class = growth.GrowthChecks
     check_concat = staticmethod(growth.check_concat)
