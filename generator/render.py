@@ -181,6 +181,7 @@ class FaceRenderer:
         self._shared: dict[tuple, tuple] = {}     # shared key -> the face key first rendered for it
         self._reads: dict[tuple, bool] = {}      # (template, names) -> whether it reads any of them
         self._limits: dict[str, time_limit] = {}     # template -> the time limit of its faces
+        self._heads: dict[str, str] = {}     # group -> its faces' <svg> tag
         self.heard_digests: dict[tuple, str] = {}   # face key -> digest, of faces another process rendered
         self.game_data = read_only({
             "id": game.id, "title": game.title, "version": game.version,
@@ -297,7 +298,7 @@ class FaceRenderer:
         if not runs.intact(body):       # the template reworked a helper's output (|upper, slices...)
             body = self._output_as_text(name, context, where, template)
         body = self._pack_pictures(body, name, where)
-        head = SVG_HEAD.format(W=group.width + 2 * bleed, H=group.height + 2 * bleed, x=-bleed, y=-bleed)
+        head = self._head(group)
         markup = head + body + "</svg>"
         doc = self._document(markup, runs)      # once per markup: every check below reads its tree
         if doc is None:            # told as the SVG the blocks write reads (markup as the fallback)
@@ -322,6 +323,15 @@ class FaceRenderer:
         if blocks and not (doc.spliced and _inline_icons_alone(blocks)):
             return runs.written(markup)     # a block where no drawing operation can stand: as SVG text
         return runs.face(doc)
+
+    def _head(self, group: Group) -> str:
+        """The face's <svg> tag: its size with the bleed (written once per group)."""
+        head = self._heads.get(group.id)
+        if head is None:
+            bleed = self.bleed
+            head = self._heads[group.id] = SVG_HEAD.format(W=group.width + 2 * bleed, H=group.height + 2 * bleed,
+                                                           x=-bleed, y=-bleed)
+        return head
 
     def _document(self, markup: str, runs) -> Document | None:
         """The face's markup parsed (facedoc.Document, shared by the faces of equal markup), or
