@@ -310,9 +310,10 @@ class StreamedRenderer(KeyedRenderer):
 
     def _tell_again(self, face: FaceRef, digest_: bytes, messages: tuple) -> None:
         """The same face as one rendered already (a common back): its warnings told again, here."""
-        self.helpers.face = face_place(face)
-        for message in messages:
-            self.helpers.warn(message)
+        if messages:
+            self.helpers.face = face_place(face)
+            for message in messages:
+                self.helpers.warn(message)
         self._note(face, digest_, messages)
 
     def _note(self, face: FaceRef, digest_: bytes, messages: tuple) -> None:
