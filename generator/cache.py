@@ -101,6 +101,7 @@ class KeyedRenderer(FaceRenderer):
         self._game_data = digest(self.game_data)
         self._group_parts: dict[str, str] = {}
         self._fixed_parts: dict[tuple, tuple] = {}     # (template, group id, side) -> _fixed's answer
+        self._item_fields: dict[str, tuple | None] = {}    # template -> the item's fields it reads, sorted
         self._shared_keys: dict[str, str] = {}     # _fixed's digest -> face_key of a face reading no item
 
     def face_key(self, face: FaceRef) -> str:
@@ -113,7 +114,7 @@ class KeyedRenderer(FaceRenderer):
                 shared = self._shared_keys[fixed] = digest([fixed, None, None])
             return shared
         return digest([
-            fixed, _item_part(item, fields["item"]) if "item" in reads else None,
+            fixed, _item_part(item, self._item_fields[name]) if "item" in reads else None,
             item.player.__dict__ if item.player and "player" in reads else None])
 
     def reads_own(self, face: FaceRef) -> bool:
@@ -134,6 +135,7 @@ class KeyedRenderer(FaceRenderer):
                 _face_part(face, self.bleed, fields["face"]) if "face" in reads else None,
                 [group.shape, group.orientation, group.width, group.height, group.corner_radius, group.points]])
             self._fixed_parts[at] = (fixed, reads, fields)
+            self._item_fields[name] = None if fields["item"] is None else tuple(sorted(fields["item"]))
         return self._fixed_parts[at]
 
     def _groups_part(self, ids: frozenset | None):
@@ -423,9 +425,10 @@ def _face_part(face, bleed: float, fields: frozenset | None):
     return sorted(values.items()) if fields is None else [[n, values.get(n)] for n in sorted(fields)]
 
 
-def _item_part(item, fields: frozenset | None):
-    """What of the item a face's key holds: the fields its templates read, or all of it."""
+def _item_part(item, fields: tuple | None):
+    """What of the item a face's key holds: the fields its templates read (sorted), or all of it.
+    A field is read from {"id": item.id, **item.data}, without making that dict for every face."""
     if fields is None:
         return [item.id, item.data]
-    values = {"id": item.id, **item.data}
-    return [[name, values[name]] if name in values else [name] for name in sorted(fields)]
+    data = item.data
+    return [[name, data[name]] if name in data else [name, item.id] if name == "id" else [name] for name in fields]
