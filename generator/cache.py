@@ -242,8 +242,9 @@ class StreamedRenderer(KeyedRenderer):
     def _identity_now(self, face: FaceRef, key: tuple) -> bytes:
         """The writer asks for each face's identity when it counts the faces of all its pages,
         then again, several times, when it renders and draws their window of pages: an item's
-        identity counted waits in _once until first asked for again (a front's key was hashed
-        twice: 4 % of a 10,000-card build's CPU)."""
+        identity counted waits in _once until first asked for again, then stays in the LRU
+        while its window is rendered and drawn (KEYED holds more than a window's faces). A
+        front's key was hashed twice: 4 % of a 10,000-card build's CPU."""
         at = (key[0], key[2])
         ident = self._alike.get(at) or self._once.get(at, {}).pop(key[1], None) or self._keyed_now(face, at)
         self._keyed[key] = ident
