@@ -154,7 +154,7 @@ COMPILED = _CompiledHere()
 
 def generate(template: jinja2.Template, context: dict):
     """template.generate(context), with the template's globals flattened once per template:
-    Jinja copies them out of a ChainMap key by key on every call (10 of a card's ~180 us). The
+    Jinja copies them out of a ChainMap key by key on every call (4.5 us a card). The
     context made is the one Jinja makes (globals under the given names, the same globals_keys)."""
     flat = _FLAT_GLOBALS.get(template)
     if flat is None:
