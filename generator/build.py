@@ -16,7 +16,7 @@ from .boardplan import BoardPlans, plan_boards
 from .cache import FaceDigests, renderer_for, streamed_document
 from .changes import DIGESTS, Baseline, Changes, compare, shown_faces
 from .errors import BuildError
-from .jsontext import json_write
+from .jsontext import DictForm, json_write
 from .impose import FaceTooLarge, Options, Run, impose_runs, impose_single, placed_faces, sheet_infos
 from .manifest import PAPERS, PRINT_SHOP, load_pack
 from .model import Game, Group
@@ -174,6 +174,19 @@ def _paper(game: Game, request: BuildRequest) -> tuple[str, tuple[float, float]]
     return paper, (PAPERS[paper]["width"], PAPERS[paper]["height"])
 
 
+def _face_calls(renderers: Renderers, streamed: bool) -> dict:
+    """PdfWriter's face_svg, face_id, face_seen and face_ahead (None: the document's faces are
+    kept, not streamed): the one renderer's own methods in a document of one group (called six
+    times a face), else the face's group's."""
+    if len(renderers) == 1:
+        (one,) = renderers.values()
+        calls = {"face_svg": one.svg, "face_id": one.identity, "face_seen": one.seen, "face_ahead": one.keep}
+    else:
+        calls = {"face_svg": lambda f: renderers[f.group.id].svg(f), "face_id": lambda f: renderers[f.group.id].identity(f),
+                 "face_seen": lambda f: renderers[f.group.id].seen(f), "face_ahead": lambda f: renderers[f.group.id].keep(f)}
+    return {**calls, "face_ahead": calls["face_ahead"] if streamed else None}
+
+
 def _render_groups(game, groups, request, progress, role, result, into: Path | None = None):
     """One document drawn: its PDF (bytes; with `into`, a StagedFile there) and its entry's
     facts for build.json."""
@@ -195,10 +208,7 @@ def _render_groups(game, groups, request, progress, role, result, into: Path | N
     if not offset or offset == (0.0, 0.0) or not any(s.side in SHIFTED_SIDES for s in infos):
         offset = None
     writer = PdfWriter(
-        face_svg=lambda f: renderers[f.group.id].svg(f), face_id=lambda f: renderers[f.group.id].identity(f),
-        face_seen=lambda f: renderers[f.group.id].seen(f),
-        face_ahead=(lambda f: renderers[f.group.id].keep(f)) if streamed else None,
-        face_name=drawn_face_place,
+        **_face_calls(renderers, streamed), face_name=drawn_face_place,
         face_outline=lambda f, grow: f.group.outline(grow),
         title=f"{game.title} - {role}", subject=f"pnpgen print-and-play {role} for {game.title}",
         face_stamp=stamps(game, _new_since(request.changes_since, renderers)))
@@ -430,7 +440,7 @@ def build_json_parts(game: Game, request: BuildRequest, result: BuildResult, bui
               for g in game.groups]
     doc = {"game": game.id, "title": game.title, "version": game.version, "total_components": game.total,
            "groups": groups, "items": _ITEMS, "files": result.files, "fonts": result.fonts, "face_digests": DIGESTS}
-    return doc, {_ITEMS: item_entries(game, result)}
+    return doc, {_ITEMS: _item_rows(game, result)}
 
 
 _ITEMS = "\0pnpgen: the items, written as they come\0"     # no key or value of build.json
@@ -448,9 +458,28 @@ def item_entries(game: Game, result: BuildResult):
         for item in g.items:
             yield {"id": item.id, "group": g.id, "kind": g.kind, "shape": g.shape, "copies": item.copies,
                    "width_mm": round(g.width, 3), "height_mm": round(g.height, 3), "sides": g.sides,
-                   "name": str(item.data.get("name") or item.data.get("title") or item.id),
-                   "faces": {side: result.digests[(g.id, item.id, side)] for side in SIDES[:g.sides]
-                             if (g.id, item.id, side) in result.digests}}
+                   "name": _item_name(item), "faces": _item_faces(g, item, result)}
+
+
+def _item_rows(game: Game, result: BuildResult):
+    """item_entries as jsontext writes them, what an item shares with its group written once
+    (a test holds the two to the same text)."""
+    for g in game.groups:
+        form = DictForm({"group": g.id, "kind": g.kind, "shape": g.shape, "width_mm": round(g.width, 3),
+                         "height_mm": round(g.height, 3), "sides": g.sides}, ("id", "copies", "name", "faces"))
+        sides = DictForm({}, SIDES[:g.sides])
+        for item in g.items:
+            faces = _item_faces(g, item, result)
+            yield form(item.id, item.copies, _item_name(item), sides(*faces.values()) if len(faces) == g.sides else faces)
+
+
+def _item_name(item) -> str:
+    return str(item.data.get("name") or item.data.get("title") or item.id)
+
+
+def _item_faces(g: Group, item, result: BuildResult) -> dict:
+    digests = result.digests
+    return {side: digest for side in SIDES[:g.sides] if (digest := digests.get((g.id, item.id, side))) is not None}
 
 
 SIDES = ("front", "back")

@@ -76,16 +76,19 @@ def deferred():
         _deferred -= 1
 
 
-@contextlib.contextmanager
-def immediate():
-    """Inside a deferred block, a stretch of pure Python (a template) that may stop at once."""
-    global _deferred
-    saved, _deferred = _deferred, 0
-    try:
-        check()
-        yield
-    finally:
-        _deferred = saved
+class immediate:
+    """Inside a deferred block, a stretch of pure Python (a template) that may stop at once.
+    A class, not a generator-based context manager: it is entered for every face (0.8 us so)."""
+    __slots__ = ("saved",)
+
+    def __enter__(self) -> None:
+        global _deferred
+        check()             # (before the deferral is lifted: nothing to restore if it raises)
+        self.saved, _deferred = _deferred, 0
+
+    def __exit__(self, *exc) -> None:
+        global _deferred
+        _deferred = self.saved
 
 
 def hold() -> None:

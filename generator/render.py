@@ -65,15 +65,17 @@ class TemplateTooSlow(BuildError):
 class time_limit:
     """Interrupt the block after `seconds` (main thread only, where signals are delivered).
     A class calling _signal itself: entered for every face, where signal.signal's enum
-    conversions and a generator-based context manager cost 6 us of a face's ~300."""
-    __slots__ = ("seconds", "message", "previous", "armed")
+    conversions and a generator-based context manager cost 6 us of a face's ~300. One may be
+    entered again once left (a renderer keeps one per template), not while inside it."""
+    __slots__ = ("seconds", "message", "previous", "armed", "expire")
 
     def __init__(self, seconds: float, message: str):
         self.seconds, self.message, self.previous, self.armed = seconds, message, None, False
+        self.expire = self._expire
 
     def __enter__(self):
         if threading.current_thread() is threading.main_thread():
-            self.previous = _signal.signal(signal.SIGALRM, self._expire)
+            self.previous = _signal.signal(signal.SIGALRM, self.expire)
             self.armed = True
             signal.setitimer(signal.ITIMER_REAL, self.seconds)
         return self
@@ -88,15 +90,25 @@ class time_limit:
         raise TemplateTimeout(self.message)
 
 
-@dataclass(frozen=True, slots=True)    # one per copy and side: 100,000 at 50,000 cards
+@dataclass(frozen=True, slots=True, init=False)    # made each time a sheet or the writer asks: ~6 a face
 class FaceRef:
     group: Group
     item: Item
     side: str            # 'front' | 'back'
 
+    def __init__(self, group: Group, item: Item, side: str):
+        # the slots set through their descriptors: a frozen dataclass's own __init__ calls
+        # object.__setattr__ for each, 0.2 us more a face made
+        _SET_GROUP(self, group)
+        _SET_ITEM(self, item)
+        _SET_SIDE(self, side)
+
     @property
     def key(self) -> tuple[str, str, str]:
         return (self.group.id, self.item.id, self.side)
+
+
+_SET_GROUP, _SET_ITEM, _SET_SIDE = FaceRef.group.__set__, FaceRef.item.__set__, FaceRef.side.__set__
 
 
 def expand_faces(group: Group) -> tuple[list[FaceRef], list[FaceRef] | None]:
@@ -168,6 +180,8 @@ class FaceRenderer:
         self.told: dict[tuple, tuple[str, tuple[str, ...]]] = {}   # face key -> (its place, its warnings)
         self._shared: dict[tuple, tuple] = {}     # shared key -> the face key first rendered for it
         self._reads: dict[tuple, bool] = {}      # (template, names) -> whether it reads any of them
+        self._limits: dict[str, time_limit] = {}     # template -> the time limit of its faces
+        self._heads: dict[str, str] = {}     # group -> its faces' <svg> tag
         self.heard_digests: dict[tuple, str] = {}   # face key -> digest, of faces another process rendered
         self.game_data = read_only({
             "id": game.id, "title": game.title, "version": game.version,
@@ -284,7 +298,7 @@ class FaceRenderer:
         if not runs.intact(body):       # the template reworked a helper's output (|upper, slices...)
             body = self._output_as_text(name, context, where, template)
         body = self._pack_pictures(body, name, where)
-        head = SVG_HEAD.format(W=group.width + 2 * bleed, H=group.height + 2 * bleed, x=-bleed, y=-bleed)
+        head = self._head(group)
         markup = head + body + "</svg>"
         doc = self._document(markup, runs)      # once per markup: every check below reads its tree
         if doc is None:            # told as the SVG the blocks write reads (markup as the fallback)
@@ -309,6 +323,15 @@ class FaceRenderer:
         if blocks and not (doc.spliced and _inline_icons_alone(blocks)):
             return runs.written(markup)     # a block where no drawing operation can stand: as SVG text
         return runs.face(doc)
+
+    def _head(self, group: Group) -> str:
+        """The face's <svg> tag: its size with the bleed (written once per group)."""
+        head = self._heads.get(group.id)
+        if head is None:
+            bleed = self.bleed
+            head = self._heads[group.id] = SVG_HEAD.format(W=group.width + 2 * bleed, H=group.height + 2 * bleed,
+                                                           x=-bleed, y=-bleed)
+        return head
 
     def _document(self, markup: str, runs) -> Document | None:
         """The face's markup parsed (facedoc.Document, shared by the faces of equal markup), or
@@ -384,12 +407,20 @@ class FaceRenderer:
         if self.helpers.runs is not None:
             self.helpers.runs.clear()
         try:
-            with interrupt.immediate(), time_limit(TEMPLATE_SECONDS, f"template {name} ran for more than {TEMPLATE_SECONDS} s"):
+            with interrupt.immediate(), self._time_limit(name):
                 return bounded_output(template or self.env.get_template(name), context)
         except (jinja2.TemplateError, TextFitError, TypeError, ValueError, ArithmeticError, MemoryError, NameError, SyntaxError,
                 AttributeError, KeyError, RecursionError, TemplateTimeout) as exc:
             raised = TemplateTooSlow if isinstance(exc, TemplateTimeout) else BuildError
             raise raised(f"{where}: {_where(exc, name)}{_message(exc)}") from None
+
+    def _time_limit(self, name: str) -> "time_limit":
+        """The time limit of a face of template `name` (one per template: it is entered again for
+        each face, never inside itself)."""
+        limit = self._limits.get(name)
+        if limit is None:
+            limit = self._limits[name] = time_limit(TEMPLATE_SECONDS, f"template {name} ran for more than {TEMPLATE_SECONDS} s")
+        return limit
 
     def _output_as_text(self, name: str, context: dict, where: str, template=None) -> str:
         """The output again, the helpers writing their runs as SVG text (what the template then
@@ -498,7 +529,7 @@ class OutputTooLarge(ValueError):
 def bounded_output(template, context, limit: int = MAX_FACE_CHARS, what: str = "one face") -> str:
     """The template's output, stopped as soon as it passes `limit` characters (not after)."""
     parts, size = [], 0
-    for chunk in template.generate(context):
+    for chunk in templating.generate(template, context):
         size += len(chunk)
         if size > limit:
             raise OutputTooLarge(f"output is over {limit:,} characters for {what}; draw less, or use fewer repeats")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 
 import jinja2
+import markupsafe
 from jinja2.sandbox import SandboxedEnvironment, modifies_known_mutable
 
 from . import growth
@@ -13,6 +14,28 @@ from .schema import type_name
 
 MAX_RANGE = 10_000
 _NUMBERS = frozenset({int, float})
+_AS_THEY_ARE = frozenset({str, int, float, bool, type(None)})     # what read_only returns unchanged
+
+
+class Template(jinja2.Template):
+    """A template whose printed value that is Markup already (a helper's drawing) is printed as it
+    is: Jinja's escape() copied it into a new Markup, two Python calls (0.8 us) for each of a
+    face's helpers. Anything else is escaped as before."""
+
+    @classmethod
+    def from_code(cls, environment, code, globals, uptodate=None):
+        template = super().from_code(environment, code, globals, uptodate)
+        module = template.root_render_func.__globals__      # the compiled template's namespace
+        if module.get("escape") is markupsafe.escape:
+            module["escape"] = _escape
+        return template
+
+
+def _escape(value):
+    return value if type(value) is _MARKUP else markupsafe.escape(value)
+
+
+_MARKUP = markupsafe.Markup
 
 
 class Sandbox(SandboxedEnvironment):
@@ -20,6 +43,7 @@ class Sandbox(SandboxedEnvironment):
     given read-only: a template may build its own lists and dicts, but calling palette.update()
     or item.tags.append() would change every face drawn after it."""
 
+    template_class = Template
     intercepted_binops = frozenset(["*", "**", "+", "%"])
     code_generator_class = growth.GrowthChecks
     check_concat = staticmethod(growth.check_concat)
@@ -157,9 +181,9 @@ del _cls, _name
 
 def read_only(value):
     """value with every dict and list in it (deeply) made read-only for templates."""
-    if isinstance(value, dict):
+    if isinstance(value, dict):      # (an item's fields each face: strings and numbers kept as they are)
         return value if isinstance(value, ReadOnlyDict) else \
-            ReadOnlyDict((key, read_only(item)) for key, item in value.items())
+            ReadOnlyDict({key: item if type(item) in _AS_THEY_ARE else read_only(item) for key, item in value.items()})
     if isinstance(value, list) and not isinstance(value, ReadOnlyList):
         return ReadOnlyList(read_only(item) for item in value)
     if type(value) is tuple:

@@ -64,3 +64,37 @@ def test_a_streamed_list_of_awkward_values_is_what_json_dumps_writes():
     doc = {"items": "\0items\0", "game": "x"}
     assert json_bytes(doc, {"\0items\0": iter(AWKWARD)}) == \
         (json.dumps({**doc, "items": AWKWARD}, indent=1, sort_keys=True) + "\n").encode()
+
+
+def test_a_dict_form_writes_what_indented_writes_of_its_dict():
+    """jsontext.DictForm (build.json's items: their group's part written once) at three levels,
+    with awkward fixed and own values, and a '%' in keys and values (the form is %-formatted)."""
+    from generator.jsontext import DictForm, indented
+    fixed = {"group": "d%s%%", "kind": "card", "width_mm": 63.5, "z%": [1, {"a": None}], "sides": 2}
+    form = DictForm(fixed, ("id", "copies", "name", "faces", "%s"))
+    for values in [("card-1", 3, "Épée \u2028 \"q\" %d", {"front": "ab" * 16, "back": "cd"}, -0.0),
+                   ("", 0, "", {}, float("nan")), ("x", True, None, [1, [2]], "%(a)s")]:
+        whole = {**fixed, **dict(zip(form.own, values))}
+        for level in (0, 2, 3):
+            assert indented(form(*values), level) == indented(whole, level) == \
+                json.dumps(whole, indent=1, sort_keys=True).replace("\n", "\n" + " " * level)
+
+
+def test_build_json_items_are_written_as_their_dicts_would_be(tmp_path):
+    """build.json's item rows (DictForm) against build_items' dicts written whole: every item of
+    a pack with one- and two-sided groups, an item without a name, and a face left out."""
+    from generator import build, manifest
+    from generator.cache import FaceDigests
+    from generator.resources import BUILTIN_PACKS
+    game = manifest.load_pack(BUILTIN_PACKS / "shires")
+    digests = FaceDigests()
+    for n, group in enumerate(game.groups):
+        for i, item in enumerate(group.items):
+            for side in ("front", "back")[:group.sides]:
+                if (n + i) % 7:             # now and then a face without a digest
+                    digests[group.id, item.id, side] = f"{n:08x}{i:08x}".ljust(32, "e")
+    result = build.BuildResult(game, tmp_path, digests=digests)
+    doc = {"items": "\0items\0"}
+    written = json_bytes(doc, {"\0items\0": build._item_rows(game, result)})
+    assert written == json_bytes({"items": build.build_items(game, result)})
+    assert len(build.build_items(game, result)) == sum(len(g.items) for g in game.groups) > 20

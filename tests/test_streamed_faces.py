@@ -76,6 +76,29 @@ def test_a_streamed_build_renders_each_face_once_and_keeps_only_the_last_few(tmp
     assert len(result.digests) == 240 and len(set(result.digests.values())) == 121
 
 
+def test_a_streamed_build_hashes_each_face_key_once_though_the_writer_asks_again_later(tmp_path, monkeypatch):
+    """The writer counts every face of its pages, then renders and draws them page by page: a
+    front's key counted is kept until asked for again (then dropped), not hashed a second time
+    after the LRU of keys has let it go; the shared back's key is hashed once in all. (Separate
+    cuts: no face's edges are read before the writer counts; a large deck's are a sample.)"""
+    pack = _deck(tmp_path / "deck")
+    keyed, renderers = [], []
+    real_key, real_init = cache.StreamedRenderer.face_key, cache.StreamedRenderer.__init__
+
+    def init(self, *args, **kwargs):
+        real_init(self, *args, **kwargs)
+        renderers.append(self)
+    monkeypatch.setattr(cache.StreamedRenderer, "__init__", init)
+    monkeypatch.setattr(cache.StreamedRenderer, "face_key", lambda self, face: keyed.append(face.key) or real_key(self, face))
+    monkeypatch.setattr(cache.StreamedRenderer, "KEYED", 100)    # one window of pages (72 faces), not all 240
+    _built(pack, tmp_path / "out", monkeypatch, streamed=True, split=False, cuts="separate")
+    fronts = [key for key in keyed if key[2] == "front"]
+    assert len(fronts) == len(set(fronts)) == 120
+    assert [key for key in keyed if key[2] == "back"] == [("deck", "card-0", "back")]
+    [renderer] = renderers
+    assert not any(renderer._once.values()), "each key kept is dropped once asked for again"
+
+
 def test_new_is_marked_alike_on_a_streamed_document(tmp_path, monkeypatch):
     pack = _deck(tmp_path / "deck", cards=60)
     _built(pack, tmp_path / "before", monkeypatch, streamed=False)
