@@ -92,14 +92,19 @@ def test_plain_lines_and_icon_lines_are_placed_as_the_long_way_places_them(helpe
     lines = fitted[1]
     assert any(textfit._plain_run(line) for line in lines) and not all(textfit._plain_run(line) for line in lines)
     size = fitted[0]
-    pieces = textfit.block_pieces(lines, 5, 20, 30, 40, size, style, helpers.game.icons, "center")[0]
+    parts = textfit.block_parts(lines, 5, 20, 30, 40, size, style, helpers.game.icons, "center", "top", 1.2,
+                                helpers._run_style(style, size))[0]
+    pieces = [piece for part in parts for piece in        # (an icon: where its transform puts it)
+              ([("text", run.x, run.y, run.text) for run in part] if type(part) is tuple else [("icon", part.transform)])]
     space = style.metrics.width(" ", size)
-    expected = []
-    for line in lines:     # every line through _segments: what block_pieces gave before its plain path
+    expected, baseline = [], 20 + style.metrics.ascent * size
+    for line in lines:     # every line through _segments: what block_parts gave before its plain path
         line_w = sum(w for _, w in line) * size + space * max(0, len(line) - 1)
         for kind, value, left, _ in textfit._segments(line, 5 + (30 - line_w) / 2, size, space, style.metrics):
-            expected.append((kind, left, value if kind == "text" else None))
-    assert [(k, left, v if k == "text" else None) for k, left, _, v in pieces] == expected
+            expected.append(("text", left, baseline, value) if kind == "text" else
+                            ("icon", textfit._icon_markup(helpers.game.icons[value], left, baseline, size, style).transform))
+        baseline += size * 1.2
+    assert pieces == expected
 
 
 def test_glyph_check_in_one_step_says_what_the_long_check_says():
