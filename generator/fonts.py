@@ -87,6 +87,8 @@ class FontMetrics:
         self.widths = read["widths"]
         self.ascent, self.descent, self.cap_height = read["ascent"], read["descent"], read["cap_height"]
         self._word_cache: dict[str, float] = {}
+        # every printable ASCII character has a glyph: such text needs no other glyph check
+        self.covers_ascii = all(chr(code) in self.widths for code in range(0x20, 0x7F))
 
     def width(self, text: str, size: float) -> float:
         unit = self._word_cache.get(text)

@@ -13,7 +13,6 @@ import operator
 import re
 import unicodedata
 from dataclasses import dataclass
-from html import escape
 
 from . import glyphs
 from .facedoc import InlineIcon, Run, RunStyle, parts_svg, run_style
@@ -57,8 +56,8 @@ ICON_EM = 1.15     # an inline icon is a little wider than a capital letter
 
 
 class _Plain(list):
-    """A measured paragraph of plain words: no icon, no soft hyphen (most paragraphs), so
-    wrapping it never splits a word."""
+    """A measured paragraph without a soft hyphen (most paragraphs): wrapping it never splits
+    a word."""
     __slots__ = ()
 
 
@@ -70,9 +69,12 @@ def measure(text: str, style: Style, icons):
     width = metrics.width
     out = []
     for paragraph in text.split("\n"):
-        if ":" not in paragraph and SHY not in paragraph:      # plain words (most paragraphs): at once
+        if SHY not in paragraph:        # (most paragraphs) every word at once, then those holding icons
             raws = paragraph.split()
-            out.append(_Plain(zip(raws, metrics.unit_widths(raws))))
+            words = _Plain(zip(raws, metrics.unit_widths(raws)))
+            if ":" in paragraph:
+                _icon_words(words, icons, width)
+            out.append(words)
             continue
         words = []
         for raw in paragraph.split():
@@ -83,6 +85,14 @@ def measure(text: str, style: Style, icons):
             words.append((pieces, sum(ICON_EM if kind == "icon" else width(value, 1.0) for kind, value in pieces)))
         out.append(words)
     return out
+
+
+def _icon_words(words: list, icons, width) -> None:
+    """Each measured word holding a ':' made its pieces (icons and text), measured as such."""
+    for index, (raw, _) in enumerate(words):
+        if ":" in raw:
+            pieces = _pieces(raw, icons)
+            words[index] = (pieces, sum(ICON_EM if kind == "icon" else width(value, 1.0) for kind, value in pieces))
 
 
 def layout_lines(text, width: float, size: float, style: Style, icons):
@@ -158,9 +168,10 @@ def _soft_break(word: str, room: float, style: Style):
 def fit(text, width, height, size_pt, min_pt, style, icons, line_height=1.2, max_lines=None):
     """Largest size from size_pt down to min_pt (in 0.25 pt steps) at which the text fits in
     the box (and in at most max_lines lines)."""
-    wrong = glyphs.problem(ICON_TOKEN.sub("", text), style.metrics.widths, shaped=True)
-    if wrong:
-        raise TextFitError(f"text {glyphs.snippet(text)} in {style.family}: {wrong}")
+    if not (text.isascii() and style.metrics.covers_ascii and text.replace("\n", " ").isprintable()):
+        wrong = glyphs.problem(ICON_TOKEN.sub("", text), style.metrics.widths, shaped=True)
+        if wrong:
+            raise TextFitError(f"text {glyphs.snippet(text)} in {style.family}: {wrong}")
     measured = measure(text, style, icons)
     size_pt = max(size_pt, min_pt)
     steps = int(round((size_pt - min_pt) / SIZE_STEP_PT))
@@ -197,25 +208,36 @@ def block_parts(lines, x, y, width, height, size, style, icons, align, valign, l
     writes them as SVG."""
     m = style.metrics
     block_h = _block_height(len(lines), size, line_height, style)
-    top = y + {"top": 0.0, "middle": (height - block_h) / 2, "bottom": height - block_h}[valign]
+    top = y + _INDENT[_VALIGN[valign]](height - block_h)
     baseline = top + m.ascent * size
     space = m.width(" ", size)
     indent = _INDENT[align]
+    step = size * line_height
     parts, runs, left_edge, right_edge = [], [], None, None
     for line in lines:
         if not line:                # an empty paragraph: a line's height, nothing drawn
-            baseline += size * line_height
+            baseline += step
             continue
         line_w = sum(map(_WIDTH, line)) * size + space * (len(line) - 1)
         start = x + indent(width - line_w)
-        left_edge = start if left_edge is None else min(left_edge, start)
-        right_edge = start + line_w if right_edge is None else max(right_edge, start + line_w)
+        end = start + line_w
+        if left_edge is None:
+            left_edge, right_edge = start, end
+        else:                       # (min and max, as they choose between equals)
+            if start < left_edge:
+                left_edge = start
+            if end > right_edge:
+                right_edge = end
         first = line[0][0]
-        mirror = not (type(first) is str and first[:1].isascii() and first[:1].isalpha()) and right_to_left(line)
-        plain = _plain_run(line) if not mirror else None
+        if type(first) is str and first[:1].isascii() and first[:1].isalpha():
+            plain = _plain_run(line)        # a Latin letter first (most lines): left to right
+            mirror = False
+        else:
+            mirror = right_to_left(line)
+            plain = _plain_run(line) if not mirror else None
         if plain is not None:       # plain words, left to right (most lines): one run from the line's start
             runs.append(Run(start, baseline, written, plain))
-            baseline += size * line_height
+            baseline += step
             continue
         for kind, value, left, w in _segments(line, start, size, space, m):
             if mirror:          # runs and icons from the right: the line reads right to left
@@ -227,7 +249,7 @@ def block_parts(lines, x, y, width, height, size, style, icons, align, valign, l
                 parts.append(tuple(runs))
                 runs = []
             parts.append(_icon_markup(icons[value], left, baseline, size, style))
-        baseline += size * line_height
+        baseline += step
     if runs:
         parts.append(tuple(runs))
     extent = (x, top, x, top) if left_edge is None else (left_edge, top, right_edge, top + block_h)
@@ -237,6 +259,7 @@ def block_parts(lines, x, y, width, height, size, style, icons, align, valign, l
 _WIDTH = operator.itemgetter(1)      # of a (word, width at size 1)
 _INDENT = {"left": lambda room: 0.0, "center": lambda room: room / 2, "right": lambda room: room}   # align -> a line's
 # indent from the room its box leaves beside it
+_VALIGN = {"top": "left", "middle": "center", "bottom": "right"}     # valign -> the block's, the same way down
 
 
 def _plain_run(line) -> str | None:
