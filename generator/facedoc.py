@@ -196,7 +196,7 @@ class RunTable:
         whole = self._pattern.findall(output)       # the block of each
         return (len(whole) == output.count(RUN_TAG) and len(whole) <= len(self.blocks)
                 and "PNPGEN" not in output and "Pnpgen" not in output
-                and all(int(b) < len(self.blocks) and b == str(int(b)) for b in whole))
+                and set(whole) <= set(map(str, range(len(self.blocks)))))     # each as written: '3', not '03'
 
     def face(self, doc: "Document") -> "Face | str":
         """The face document: a Face when the helpers left blocks in it, else the markup itself."""

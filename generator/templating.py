@@ -42,6 +42,7 @@ from .textfit import ICON_TOKEN, Style, TextFitError, block_parts, fit, icon_svg
 from .units import MAX_MM, mm_to_pt, pt_to_mm
 
 READABLE_PT = 6            # text shrunk below this is a warning naming the face
+_MM_PER_PT = pt_to_mm(1.0)     # (pt_to_mm(size) is size times it: the same product, without a call)
 
 
 MAX_TEMPLATE_CHARS = 1_000_000   # a template's own source; the largest shipped one is a few KB
@@ -87,7 +88,10 @@ def physical(*names):
             if kwargs:
                 for name in after[count]:
                     if name in kwargs:
-                        check(name, kwargs[name])
+                        value = kwargs[name]
+                        kind = type(value)
+                        if not ((kind is float or kind is int) and -MAX_MM <= value <= MAX_MM):
+                            check(name, value)
             return function(self, *args, **kwargs)
         checked.__name__, checked.__doc__ = function.__name__, function.__doc__
         return checked
@@ -279,15 +283,20 @@ class Helpers:
         except TypeError:           # an unhashable argument: laid out (and refused) below
             key = block = None
         if block is None:
-            block = self._laid_out(composed(text), x, y, w, h, size, min_size, font, color, align, valign,
-                                   line_height, max_lines)
+            block = self._laid_out(text if text.isascii() else composed(text), x, y, w, h, size, min_size, font,
+                                   color, align, valign, line_height, max_lines)      # (ASCII is composed)
             if key is not None:
                 if len(self._blocks) >= MAX_BLOCKS:
                     self._blocks.clear()
                 self._blocks[key] = block
         for told, message in block.said:        # what laying it out says, said on every face it is on
             (self.warn if told else self.shrunk.append)(message)
-        markup, first = self._placed_runs(block)
+        table = self.runs
+        if table is None or not block.has_runs:     # its SVG (icons alone are written so too)
+            markup, first = block.svg, None
+        else:                           # its placeholder, its parts kept in the face's table
+            first = len(table.blocks)
+            markup = table.placeholder(block.parts, block.svg)
         if self.bounds is not None:     # checked on the face, where its transforms are known
             onface.place(self.placed, first, markup, block.shown, block.extent)
         return _markup(markup)
@@ -296,7 +305,7 @@ class Helpers:
                   max_lines) -> "_Block":
         """A text block fitted and laid out (what text_box draws), or TextFitError."""
         style = self.style(font, color)
-        unknown = [name for name in ICON_TOKEN.findall(text) if name not in self.game.icons]
+        unknown = [name for name in ICON_TOKEN.findall(text) if name not in self.game.icons] if ":" in text else ()
         if unknown:
             raise TextFitError(f"icon ':{unknown[0]}:' in {snippet(text)} is not declared in game.yaml icons; "
                                + _icon_hint(unknown[0], self.game.icons, ":{}:"))
@@ -318,8 +327,7 @@ class Helpers:
                                f"can read; shorten the text or enlarge its box"))
         parts, extent = block_parts(lines, x, y, w, h, size_mm, style, self.game.icons, align, valign, line_height,
                                     self._run_style(style, size_mm))
-        return _Block(parts, extent, snippet(text), tuple(said), facedoc.parts_svg(parts),
-                      any(type(part) is tuple for part in parts))
+        return _Block(parts, extent, snippet(text), tuple(said), facedoc.parts_svg(parts), tuple in map(type, parts))
 
     def _run_style(self, style: Style, size_mm: float) -> facedoc.RunStyle:
         """How runs of this style and size are written: made once (the drawing stage keys its
@@ -331,20 +339,10 @@ class Helpers:
                                                                    style.color)
         return run_style
 
-    def _placed_runs(self, block: "_Block") -> tuple[str, int | None]:
-        """The block's markup: its placeholder (its parts kept in the face's table) where a
-        renderer keeps them, else their SVG; and the block's index in the table (None: no text,
-        or no table)."""
-        table = self.runs
-        if table is None or not block.has_runs:     # (icons alone: as SVG)
-            return block.svg, None
-        first = len(table.blocks)
-        return table.placeholder(block.parts, block.svg), first
-
     @physical("x", "y", "w", "size", "min_size")
     def text_line(self, text, x, y, w, size=9, min_size=5, font="body", color=None, align="center"):
-        style = self.style(font, color)
-        top, h = y - style.metrics.ascent * pt_to_mm(size), 10 * pt_to_mm(size)
+        style = self._styles.get((font, color)) or self.style(font, color)
+        top, h = y - style.metrics.ascent * (size * _MM_PER_PT), 10 * (size * _MM_PER_PT)
         # the box's top and height from checked numbers: within range but at the very edge, where
         # text_box refuses them as it always has
         box = self._box if -MAX_MM <= top <= MAX_MM and h <= MAX_MM else self.text_box

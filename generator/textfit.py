@@ -229,12 +229,8 @@ def block_parts(lines, x, y, width, height, size, style, icons, align, valign, l
             if end > right_edge:
                 right_edge = end
         first = line[0][0]
-        if type(first) is str and first[:1].isascii() and first[:1].isalpha():
-            plain = _plain_run(line)        # a Latin letter first (most lines): left to right
-            mirror = False
-        else:
-            mirror = right_to_left(line)
-            plain = _plain_run(line) if not mirror else None
+        mirror = not (type(first) is str and first[:1].isascii() and first[:1].isalpha()) and right_to_left(line)
+        plain = _plain_run(line) if not mirror else None
         if plain is not None:       # plain words, left to right (most lines): one run from the line's start
             runs.append(Run(start, baseline, written, plain))
             baseline += step
@@ -302,9 +298,14 @@ def _segments(line, pen, size, space, m):
                 run.append(" ")
             else:
                 run_x = pen
-        pieces = [("text", word.replace(SHY, ""), unit_w * size)] if isinstance(word, str) else \
-            [(k, v, m.width(v, size) if k == "text" else size * ICON_EM) for k, v in word]
-        for kind, value, w in pieces:
+        if isinstance(word, str):       # a word without an icon (most): one piece of text
+            if not run:
+                run_x = pen
+            run.append(word.replace(SHY, ""))
+            pen += unit_w * size
+            continue
+        for kind, value in word:
+            w = m.width(value, size) if kind == "text" else size * ICON_EM
             if kind == "text":
                 if not run:
                     run_x = pen
