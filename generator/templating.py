@@ -345,7 +345,7 @@ class Helpers:
         top, h = y - style.metrics.ascent * (size * _MM_PER_PT), 10 * (size * _MM_PER_PT)
         # the box's top and height from checked numbers: within range but at the very edge, where
         # text_box refuses them as it always has
-        box = self._box if -MAX_MM <= top <= MAX_MM and h <= MAX_MM else self.text_box
+        box = self._box if -MAX_MM <= top <= MAX_MM and -MAX_MM <= h <= MAX_MM else self.text_box
         # one line, shrunk to fit: never wrapped onto a second line
         return box(str(text).replace("\n", " "), x, top, w, h, size, min_size, font, color, align, "top", 1.2, 1)
 

@@ -206,5 +206,7 @@ def test_text_line_at_the_edge_of_the_range_is_refused_as_text_box_refuses_it(he
     height from the size) out of range is still refused by text_box's check."""
     with pytest.raises(ValueError, match=r"text_box\(\): h=.* is not a length within"):
         helpers.text_line("Gain", 5, 12, 40, size=5000)
+    with pytest.raises(ValueError, match=r"text_box\(\): h=-.* is not a length within"):
+        helpers.text_line("Gain", 5, 12, 40, size=-5000, min_size=-6000)
     with pytest.raises(ValueError, match=r"text_box\(\): y=.* is not a length within"):
         helpers.text_line("Gain", 5, -9999.9, 40, size=9)
