@@ -252,7 +252,7 @@ def block_parts(lines, x, y, width, height, size, style, icons, align, valign, l
     return tuple(parts), extent
 
 
-_WIDTH = operator.itemgetter(1)      # of a (word, width at size 1)
+_WORD, _WIDTH = operator.itemgetter(0), operator.itemgetter(1)      # of a (word, width at size 1)
 _INDENT = {"left": lambda room: 0.0, "center": lambda room: room / 2, "right": lambda room: room}   # align -> a line's
 # indent from the room its box leaves beside it
 _VALIGN = {"top": "left", "middle": "center", "bottom": "right"}     # valign -> the block's, the same way down
@@ -262,7 +262,7 @@ def _plain_run(line) -> str | None:
     """A line of words without icons as the one run it is drawn as; None when a word holds
     an icon (its pieces are a list: join refuses it) or there are no words."""
     try:
-        text = " ".join([word for word, _ in line])
+        text = " ".join(map(_WORD, line))
     except TypeError:
         return None
     return (text.replace(SHY, "") if SHY in text else text) if line else None
