@@ -66,7 +66,25 @@ class Run:
         self.x, self.y, self.style, self.text = x, y, style, text
 
     def svg(self) -> str:
-        return f'<text x="{self.x:.3f}" y="{self.y:.3f}" {self.style.head}>{escape(self.text)}</text>'
+        text = self.text
+        if "&" in text or "<" in text or ">" in text or '"' in text or "'" in text:
+            text = escape(text)         # (most runs have nothing to escape: asked first, at a fifth of the cost)
+        x, y = self.x, self.y
+        return f'<text x="{_MM.get(x) or _mm(x)}" y="{_MM.get(y) or _mm(y)}" {self.style.head}>{text}</text>'
+
+
+_MM: dict[float, str] = {}      # a position -> as written: cards of a template repeat their lines' baselines and starts
+
+
+def _mm(value: float) -> str:
+    """A position in mm as a run writes it, three decimals (remembered, but not 0: -0.0 equals
+    0.0 and is written otherwise)."""
+    written = f"{value:.3f}"
+    if value:
+        if len(_MM) >= 4096:
+            _MM.clear()
+        _MM[value] = written
+    return written
 
 
 class InlineIcon:
@@ -114,8 +132,13 @@ def _icon_elements(markup: str) -> list:
 def part_svg(part) -> str:
     """A block's part as SVG text: a stretch of runs (a tuple) or an inline icon."""
     if type(part) is tuple:
-        return "".join(run.svg() for run in part)
+        return "".join([run.svg() for run in part])
     return part.svg()
+
+
+def parts_svg(parts: tuple) -> str:
+    """A block's SVG text: its parts written one after the other."""
+    return "".join(map(part_svg, parts))
 
 
 class RunTable:
@@ -125,6 +148,7 @@ class RunTable:
     def __init__(self) -> None:
         self.nonce = NONCE
         self.blocks: list[tuple] = []
+        self._svgs: list[str | None] = []       # each block's SVG text, once written
         self.placeholder_start = self._placeholder = f'<{RUN_TAG} n="{self.nonce}" b="'
         self._pattern = re.compile(f'<{RUN_TAG} n="{self.nonce}" b="([0-9]+)"/>')
 
@@ -135,16 +159,34 @@ class RunTable:
 
     def clear(self) -> None:
         self.blocks = []
+        self._svgs = []
 
-    def placeholder(self, parts: tuple) -> str:
-        """The placeholder of a block's parts."""
+    def placeholder(self, parts: tuple, svg: str | None = None) -> str:
+        """The placeholder of a block's parts (`svg`: their SVG text, when already written)."""
         self.blocks.append(parts)
+        self._svgs.append(svg)
         return f'{self._placeholder}{len(self.blocks) - 1}"/>'
+
+    def block_svg(self, index: int) -> str:
+        svg = self._svgs[index]
+        if svg is None:
+            svg = self._svgs[index] = parts_svg(self.blocks[index])
+        return svg
 
     def written(self, markup: str) -> str:
         """The markup with each placeholder replaced by its block's SVG."""
-        blocks = self.blocks
-        return self._pattern.sub(lambda match: "".join(map(part_svg, blocks[int(match.group(1))])), markup)
+        return self._pattern.sub(lambda match: self.block_svg(int(match.group(1))), markup)
+
+    def _written_doc(self, doc: "Document") -> str:
+        """written(doc.markup), from the document's markup split once at its placeholders (cards
+        of one template share it): no pattern searched per face."""
+        if doc.split is None:
+            split = self._pattern.split(doc.markup)     # literal, block, literal, ..., literal
+            split[1::2] = map(int, split[1::2])
+            doc.split = tuple(split)
+        out = list(doc.split)
+        out[1::2] = map(self.block_svg, out[1::2])
+        return "".join(out)
 
     def intact(self, output: str) -> bool:
         """Whether every placeholder in `output` stands as the helpers wrote it, and no more of
@@ -154,13 +196,13 @@ class RunTable:
         whole = self._pattern.findall(output)       # the block of each
         return (len(whole) == output.count(RUN_TAG) and len(whole) <= len(self.blocks)
                 and "PNPGEN" not in output and "Pnpgen" not in output
-                and all(int(b) < len(self.blocks) and b == str(int(b)) for b in whole))
+                and set(whole) <= set(map(str, range(len(self.blocks)))))     # each as written: '3', not '03'
 
     def face(self, doc: "Document") -> "Face | str":
         """The face document: a Face when the helpers left blocks in it, else the markup itself."""
         if not self.blocks or not doc.placeholders:
             return doc.markup
-        face = Face(self.written(doc.markup))
+        face = Face(self._written_doc(doc))
         face.doc, face.nonce, face.blocks = doc, self.nonce, tuple(self.blocks)
         return face
 
@@ -171,9 +213,10 @@ class Document:
     `placeholders`: the block of each placeholder the drawing can put a block in, in document
     order; `spliced`: whether every placeholder of the markup is one (not text in CDATA or a
     comment); `clean`: whether its own elements (blocks aside) have no unknown colour or font
-    (None: not checked yet); `program`: what the drawing stage compiled of it (svgdraw's)."""
+    (None: not checked yet); `program`: what the drawing stage compiled of it (svgdraw's);
+    `split`: its text at the placeholders (RunTable writes the face's SVG from it)."""
 
-    __slots__ = ("markup", "root", "placeholders", "spliced", "clean", "program")
+    __slots__ = ("markup", "root", "placeholders", "spliced", "clean", "program", "split")
 
     def __init__(self, markup: str, root, nonce: str) -> None:
         self.markup, self.root = markup, root
@@ -183,6 +226,7 @@ class Document:
         self.spliced = len(self.placeholders) == markup.count(f'<{RUN_TAG} n="{nonce}" b="')
         self.clean = None
         self.program = None
+        self.split = None       # the markup at its placeholders, for RunTable (made when first asked for)
 
 
 class Face(str):

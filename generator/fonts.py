@@ -87,6 +87,8 @@ class FontMetrics:
         self.widths = read["widths"]
         self.ascent, self.descent, self.cap_height = read["ascent"], read["descent"], read["cap_height"]
         self._word_cache: dict[str, float] = {}
+        # every printable ASCII character has a glyph: such text needs no other glyph check
+        self.covers_ascii = all(chr(code) in self.widths for code in range(0x20, 0x7F))
 
     def width(self, text: str, size: float) -> float:
         unit = self._word_cache.get(text)
@@ -96,8 +98,10 @@ class FontMetrics:
 
     def unit_widths(self, words: list[str]) -> list[float]:
         """Each word's width at size 1 (width(word, 1.0) of each, in one call: a card's ~40 words)."""
-        known = self._word_cache
-        return [known[word] if word in known else self._unit(word) for word in words]
+        units = list(map(self._word_cache.get, words))     # (in C: most words are known)
+        if None in units:
+            units = [self._unit(word) if unit is None else unit for word, unit in zip(words, units)]
+        return units
 
     def _unit(self, text: str) -> float:
         w = self.widths

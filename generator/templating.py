@@ -39,10 +39,11 @@ from .glyphs import composed, snippet
 from .fonts import library
 from .resources import TEMPLATE_DIR
 from .shapes import SQRT3, hex_points
-from .textfit import ICON_TOKEN, Style, TextFitError, block_pieces, fit, icon_svg, layout_lines
+from .textfit import ICON_TOKEN, Style, TextFitError, block_parts, fit, icon_svg, layout_lines
 from .units import MAX_MM, mm_to_pt, pt_to_mm
 
 READABLE_PT = 6            # text shrunk below this is a warning naming the face
+_MM_PER_PT = pt_to_mm(1.0)     # (pt_to_mm(size) is size times it: the same product, without a call)
 
 
 MAX_TEMPLATE_CHARS = 1_000_000   # a template's own source; the largest shipped one is a few KB
@@ -63,19 +64,35 @@ def physical(*names):
         code = function.__code__
         params = code.co_varnames[1:code.co_argcount]
         positions = [(index, name) for index, name in enumerate(params) if name in names]
+        # by how many arguments are given by position: the checked ones among them, and the
+        # checked ones after them (given by keyword, or their default: no check)
+        given = [[(index, name) for index, name in positions if index < count] for count in range(len(params) + 1)]
+        after = [[name for index, name in positions if index >= count] for count in range(len(params) + 1)]
 
         def refuse(name, value):
             raise ValueError(f"{function.__name__}(): {name}={value!r} is not a length within "
                              f"±{MAX_MM:g} mm; pass a finite number")
 
+        def check(name, value):
+            kind = type(value)
+            if not ((kind is float or kind is int) and -MAX_MM <= value <= MAX_MM) \
+                    and value is not None and not _length_ok(value):     # (NaN fails the comparison)
+                refuse(name, value)
+
         def checked(self, *args, **kwargs):      # on every helper call (~40 numbers a card): kept lean
-            for index, name in positions:
-                value = args[index] if index < len(args) else kwargs.get(name)
+            count = min(len(args), len(params))
+            for index, name in given[count]:
+                value = args[index]
                 kind = type(value)
-                if (kind is float or kind is int) and -MAX_MM <= value <= MAX_MM:
-                    continue                # (_length_ok's common case, inline: NaN fails the comparison)
-                if value is not None and not _length_ok(value):
-                    refuse(name, value)
+                if not ((kind is float or kind is int) and -MAX_MM <= value <= MAX_MM):
+                    check(name, value)
+            if kwargs:
+                for name in after[count]:
+                    if name in kwargs:
+                        value = kwargs[name]
+                        kind = type(value)
+                        if not ((kind is float or kind is int) and -MAX_MM <= value <= MAX_MM):
+                            check(name, value)
             return function(self, *args, **kwargs)
         checked.__name__, checked.__doc__ = function.__name__, function.__doc__
         return checked
@@ -274,6 +291,10 @@ class Helpers:
     @physical("x", "y", "w", "h", "size", "min_size", "line_height", "max_lines")
     def text_box(self, text, x, y, w, h, size=9, min_size=6, font="body", color=None,
                  align="left", valign="top", line_height=1.2, max_lines=None):
+        return self._box(text, x, y, w, h, size, min_size, font, color, align, valign, line_height, max_lines)
+
+    def _box(self, text, x, y, w, h, size, min_size, font, color, align, valign, line_height, max_lines):
+        """text_box with its arguments checked (text_line's: checked once, not twice)."""
         text = str(text)
         key = (text, x, y, w, h, size, min_size, font, color, align, valign, line_height, max_lines)
         try:
@@ -281,24 +302,29 @@ class Helpers:
         except TypeError:           # an unhashable argument: laid out (and refused) below
             key = block = None
         if block is None:
-            block = self._laid_out(composed(text), x, y, w, h, size, min_size, font, color, align, valign,
-                                   line_height, max_lines)
+            block = self._laid_out(text if text.isascii() else composed(text), x, y, w, h, size, min_size, font,
+                                   color, align, valign, line_height, max_lines)      # (ASCII is composed)
             if key is not None:
                 if len(self._blocks) >= MAX_BLOCKS:
                     self._blocks.clear()
                 self._blocks[key] = block
         for told, message in block.said:        # what laying it out says, said on every face it is on
             (self.warn if told else self.shrunk.append)(message)
-        markup, first = self._placed_runs(block.parts)
+        table = self.runs
+        if table is None or not block.has_runs:     # its SVG (icons alone are written so too)
+            markup, first = block.svg, None
+        else:                           # its placeholder, its parts kept in the face's table
+            first = len(table.blocks)
+            markup = table.placeholder(block.parts, block.svg)
         if self.bounds is not None:     # checked on the face, where its transforms are known
             onface.place(self.placed, first, markup, block.shown, block.extent)
-        return Markup(markup)
+        return _markup(markup)
 
     def _laid_out(self, text, x, y, w, h, size, min_size, font, color, align, valign, line_height,
                   max_lines) -> "_Block":
         """A text block fitted and laid out (what text_box draws), or TextFitError."""
         style = self.style(font, color)
-        unknown = [name for name in ICON_TOKEN.findall(text) if name not in self.game.icons]
+        unknown = [name for name in ICON_TOKEN.findall(text) if name not in self.game.icons] if ":" in text else ()
         if unknown:
             raise TextFitError(f"icon ':{unknown[0]}:' in {snippet(text)} is not declared in game.yaml icons; "
                                + _icon_hint(unknown[0], self.game.icons, ":{}:"))
@@ -318,47 +344,29 @@ class Helpers:
             said.append((True, f"text {snippet(text)} is shrunk to "
                                f"{size_mm / pt_to_mm(1):.2f} pt to fit, below the {READABLE_PT} pt most players "
                                f"can read; shorten the text or enlarge its box"))
-        pieces, extent = block_pieces(lines, x, y, w, h, size_mm, style, self.game.icons, align, valign, line_height)
-        return _Block(self._parts(pieces, style, size_mm), extent, snippet(text), tuple(said))
+        parts, extent = block_parts(lines, x, y, w, h, size_mm, style, self.game.icons, align, valign, line_height,
+                                    self._run_style(style, size_mm))
+        return _Block(parts, extent, snippet(text), tuple(said), facedoc.parts_svg(parts), tuple in map(type, parts))
 
-    def _parts(self, pieces, style, size_mm) -> tuple:
-        """A block's pieces as drawn: a tuple of runs (facedoc.Run) for each stretch of text
-        between icons, a facedoc.InlineIcon for each icon."""
+    def _run_style(self, style: Style, size_mm: float) -> facedoc.RunStyle:
+        """How runs of this style and size are written: made once (the drawing stage keys its
+        cache by the object)."""
         key = (style.family, style.bold, style.italic, str(style.color), size_mm)
         run_style = self._run_styles.get(key)
         if run_style is None:
             run_style = self._run_styles[key] = facedoc.run_style(style.family, size_mm, style.bold, style.italic,
                                                                    style.color)
-        parts, pending = [], []
-        for kind, left, baseline, value in pieces:
-            if kind == "text":
-                pending.append(facedoc.Run(left, baseline, run_style, value))
-                continue
-            if pending:
-                parts.append(tuple(pending))
-                pending = []
-            parts.append(value)
-        if pending:
-            parts.append(tuple(pending))
-        return tuple(parts)
-
-    def _placed_runs(self, parts) -> tuple[str, int | None]:
-        """The block's markup: its placeholder (its parts kept in the face's table) where a
-        renderer keeps them, else their SVG; and the block's index in the table (None: no text,
-        or no table)."""
-        table = self.runs
-        if table is None or not any(type(part) is tuple for part in parts):     # (icons alone: as SVG)
-            return "".join(map(facedoc.part_svg, parts)), None
-        first = len(table.blocks)
-        return table.placeholder(parts), first
+        return run_style
 
     @physical("x", "y", "w", "size", "min_size")
     def text_line(self, text, x, y, w, size=9, min_size=5, font="body", color=None, align="center"):
-        style = self.style(font, color)
-        ascent = style.metrics.ascent * pt_to_mm(size)
+        style = self._styles.get((font, color)) or self.style(font, color)
+        top, h = y - style.metrics.ascent * (size * _MM_PER_PT), 10 * (size * _MM_PER_PT)
+        # the box's top and height from checked numbers: within range but at the very edge, where
+        # text_box refuses them as it always has
+        box = self._box if -MAX_MM <= top <= MAX_MM and -MAX_MM <= h <= MAX_MM else self.text_box
         # one line, shrunk to fit: never wrapped onto a second line
-        return self.text_box(str(text).replace("\n", " "), x, y - ascent, w, 10 * pt_to_mm(size),
-                             size, min_size, font, color, align, "top", 1.2, max_lines=1)
+        return box(str(text).replace("\n", " "), x, top, w, h, size, min_size, font, color, align, "top", 1.2, 1)
 
     @physical("x", "y", "size")
     def icon(self, name, x, y, size, color=None):
@@ -408,12 +416,22 @@ class Helpers:
 
 class _Block(NamedTuple):
     """A text block as text_box laid it out, kept for the next face that asks for the same text
-    in the same box: its parts (Helpers._parts), its ink's box, its text as messages show it, and
-    what laying it out said ((True, a warning) or (False, a note that it was shrunk)), in order."""
+    in the same box: its parts (textfit.block_parts), its ink's box, its text as messages show it, and
+    what laying it out said ((True, a warning) or (False, a note that it was shrunk)), in order;
+    and its parts' SVG text (written once: the face's SVG holds it), and whether it has runs
+    (else it is icons alone)."""
     parts: tuple
     extent: tuple
     shown: str
     said: tuple
+    svg: str
+    has_runs: bool
+
+
+def _markup(text: str) -> Markup:
+    """Markup(text) for a str, without Markup.__new__'s checks in Python (an __html__ method,
+    an encoding: a str has neither): four times a card."""
+    return str.__new__(Markup, text)
 
 
 MAX_BLOCKS = 4096           # text blocks remembered per renderer; the oldest are all dropped at once

@@ -1,7 +1,7 @@
 """Text -> positioned runs: wraps words into a box, shrinks the size until the text fits, and
 places inline icons written as :name:. Measured with the font files' advance widths, the same
 widths cairo uses when it draws into the PDF. The helpers hand the runs on as they are
-(block_pieces, facedoc.py); where SVG text is wanted (render_block, a face's digest), the
+(block_parts, facedoc.py); where SVG text is wanted (render_block, a face's digest), the
 runs are written as strings with every text and attribute value escaped, not with svgwrite:
 this runs for every line of every face, and an svgwrite <text> element costs 73 us to build and
 serialise against 3 us for the string (bench-deck card: about ten runs, 0.5 ms a card is the
@@ -13,10 +13,9 @@ import operator
 import re
 import unicodedata
 from dataclasses import dataclass
-from html import escape
 
 from . import glyphs
-from .facedoc import InlineIcon, part_svg, run_style
+from .facedoc import InlineIcon, Run, RunStyle, parts_svg, run_style
 from .fonts import FontMetrics
 from .units import pt_to_mm
 
@@ -56,6 +55,12 @@ def _pieces(raw: str, icons) -> list[tuple[str, str]]:
 ICON_EM = 1.15     # an inline icon is a little wider than a capital letter
 
 
+class _Plain(list):
+    """A measured paragraph without a soft hyphen (most paragraphs): wrapping it never splits
+    a word."""
+    __slots__ = ()
+
+
 def measure(text: str, style: Style, icons):
     """Paragraphs of (word, width at size 1): widths scale with the size, so one measurement
     serves every size tried while shrinking. A word is its text, or a list of pieces when it
@@ -64,9 +69,12 @@ def measure(text: str, style: Style, icons):
     width = metrics.width
     out = []
     for paragraph in text.split("\n"):
-        if ":" not in paragraph and SHY not in paragraph:      # plain words (most paragraphs): at once
+        if SHY not in paragraph:        # (most paragraphs) every word at once, then those holding icons
             raws = paragraph.split()
-            out.append(list(zip(raws, metrics.unit_widths(raws))))
+            words = _Plain(zip(raws, metrics.unit_widths(raws)))
+            if ":" in paragraph:
+                _icon_words(words, icons, width)
+            out.append(words)
             continue
         words = []
         for raw in paragraph.split():
@@ -79,6 +87,14 @@ def measure(text: str, style: Style, icons):
     return out
 
 
+def _icon_words(words: list, icons, width) -> None:
+    """Each measured word holding a ':' made its pieces (icons and text), measured as such."""
+    for index, (raw, _) in enumerate(words):
+        if ":" in raw:
+            pieces = _pieces(raw, icons)
+            words[index] = (pieces, sum(ICON_EM if kind == "icon" else width(value, 1.0) for kind, value in pieces))
+
+
 def layout_lines(text, width: float, size: float, style: Style, icons):
     """Greedy wrap at one size. Returns lines (lists of words) or None if a word is too wide.
     `text` is a string or what measure() returned for it."""
@@ -87,6 +103,10 @@ def layout_lines(text, width: float, size: float, style: Style, icons):
     limit = width + 1e-6
     lines = []
     for paragraph in paragraphs:
+        if type(paragraph) is _Plain:
+            if not _wrap_plain(paragraph, lines, size, space, limit):
+                return None
+            continue
         line, line_w = [], 0.0
         queue = list(reversed(paragraph))
         while queue:
@@ -111,6 +131,26 @@ def layout_lines(text, width: float, size: float, style: Style, icons):
     return lines
 
 
+def _wrap_plain(paragraph, lines, size, space, limit) -> bool:
+    """layout_lines' greedy wrap of a _Plain paragraph, its lines added to `lines`, with the
+    same arithmetic (the same breaks to the last bit) but no queue: no word is ever split.
+    False when a word is too wide even alone on a line."""
+    line, line_w = [], 0.0
+    for word in paragraph:
+        w = word[1] * size
+        if line:
+            if w <= limit - (line_w + space):
+                line_w += space + w
+                line.append(word)
+                continue
+            lines.append(line)
+        if w > limit:
+            return False
+        line, line_w = [word], w
+    lines.append(line)
+    return True
+
+
 def _soft_break(word: str, room: float, style: Style):
     """The longest head of `word` up to a soft hyphen that fits `room` (at size 1) with its
     hyphen: ((head + '-', width), (rest, width)), or None."""
@@ -128,9 +168,10 @@ def _soft_break(word: str, room: float, style: Style):
 def fit(text, width, height, size_pt, min_pt, style, icons, line_height=1.2, max_lines=None):
     """Largest size from size_pt down to min_pt (in 0.25 pt steps) at which the text fits in
     the box (and in at most max_lines lines)."""
-    wrong = glyphs.problem(ICON_TOKEN.sub("", text), style.metrics.widths, shaped=True)
-    if wrong:
-        raise TextFitError(f"text {glyphs.snippet(text)} in {style.family}: {wrong}")
+    if not (text.isascii() and style.metrics.covers_ascii and text.replace("\n", " ").isprintable()):
+        wrong = glyphs.problem(ICON_TOKEN.sub("", text), style.metrics.widths, shaped=True)
+        if wrong:
+            raise TextFitError(f"text {glyphs.snippet(text)} in {style.family}: {wrong}")
     measured = measure(text, style, icons)
     size_pt = max(size_pt, min_pt)
     steps = int(round((size_pt - min_pt) / SIZE_STEP_PT))
@@ -153,60 +194,75 @@ def render_block(lines, x, y, width, height, size, style, icons, align="left", v
                  line_height=1.2) -> str:
     """Positioned SVG for fitted lines (lists of (word, width at size 1)): one <text> per run
     between icons, a <g> per icon."""
-    head = run_style(style.family, size, style.bold, style.italic, style.color).head
-    return "".join(f'<text x="{left:.3f}" y="{baseline:.3f}" {head}>{escape(value)}</text>' if kind == "text"
-                   else part_svg(value) for kind, left, baseline, value in
-                   block_pieces(lines, x, y, width, height, size, style, icons, align, valign, line_height)[0])
+    head = run_style(style.family, size, style.bold, style.italic, style.color)
+    return parts_svg(block_parts(lines, x, y, width, height, size, style, icons, align, valign, line_height, head)[0])
 
 
-def block_pieces(lines, x, y, width, height, size, style, icons, align="left", valign="top",
-                 line_height=1.2) -> tuple[list[tuple], tuple[float, float, float, float]]:
-    """Fitted lines as placed pieces, in drawing order: ('text', x, baseline, words) per run
-    between icons, ('icon', x, baseline, facedoc.InlineIcon) per icon; and the block's (left, top, right,
-    bottom) in mm: the ink's box, not the box asked for (a line set centred in a wide box is
-    narrower than it). The text helpers hand the runs to the drawing stage as they are
-    (facedoc.py); render_block writes them as SVG."""
+def block_parts(lines, x, y, width, height, size, style, icons, align, valign, line_height,
+                written: RunStyle) -> tuple[tuple, tuple[float, float, float, float]]:
+    """Fitted lines as the block's parts, in drawing order: a stretch of runs (a tuple of
+    facedoc.Run, each at its x and baseline, in the style `written`) between icons, a
+    facedoc.InlineIcon per icon; and the block's (left, top, right, bottom) in mm: the ink's
+    box, not the box asked for (a line set centred in a wide box is narrower than it). The
+    text helpers hand the parts to the drawing stage as they are (facedoc.py); render_block
+    writes them as SVG."""
     m = style.metrics
     block_h = _block_height(len(lines), size, line_height, style)
-    top = y + {"top": 0.0, "middle": (height - block_h) / 2, "bottom": height - block_h}[valign]
+    top = y + _INDENT[_VALIGN[valign]](height - block_h)
     baseline = top + m.ascent * size
     space = m.width(" ", size)
     indent = _INDENT[align]
-    out, left_edge, right_edge = [], None, None
+    step = size * line_height
+    parts, runs, left_edge, right_edge = [], [], None, None
     for line in lines:
-        line_w = sum(map(_WIDTH, line)) * size + space * max(0, len(line) - 1)
+        if not line:                # an empty paragraph: a line's height, nothing drawn
+            baseline += step
+            continue
+        line_w = sum(map(_WIDTH, line)) * size + space * (len(line) - 1)
         start = x + indent(width - line_w)
-        if line:
-            left_edge = start if left_edge is None else min(left_edge, start)
-            right_edge = start + line_w if right_edge is None else max(right_edge, start + line_w)
-        mirror = right_to_left(line)
+        end = start + line_w
+        if left_edge is None:
+            left_edge, right_edge = start, end
+        else:                       # (min and max, as they choose between equals)
+            if start < left_edge:
+                left_edge = start
+            if end > right_edge:
+                right_edge = end
+        first = line[0][0]
+        mirror = not (type(first) is str and first[:1].isascii() and first[:1].isalpha()) and right_to_left(line)
         plain = _plain_run(line) if not mirror else None
         if plain is not None:       # plain words, left to right (most lines): one run from the line's start
-            out.append(("text", start, baseline, plain))
-            baseline += size * line_height
+            runs.append(Run(start, baseline, written, plain))
+            baseline += step
             continue
         for kind, value, left, w in _segments(line, start, size, space, m):
             if mirror:          # runs and icons from the right: the line reads right to left
                 left = 2 * start + line_w - left - w
             if kind == "text":
-                out.append(("text", left, baseline, value))
-            else:
-                out.append(("icon", left, baseline, _icon_markup(icons[value], left, baseline, size, style)))
-        baseline += size * line_height
+                runs.append(Run(left, baseline, written, value))
+                continue
+            if runs:
+                parts.append(tuple(runs))
+                runs = []
+            parts.append(_icon_markup(icons[value], left, baseline, size, style))
+        baseline += step
+    if runs:
+        parts.append(tuple(runs))
     extent = (x, top, x, top) if left_edge is None else (left_edge, top, right_edge, top + block_h)
-    return out, extent
+    return tuple(parts), extent
 
 
-_WIDTH = operator.itemgetter(1)      # of a (word, width at size 1)
+_WORD, _WIDTH = operator.itemgetter(0), operator.itemgetter(1)      # of a (word, width at size 1)
 _INDENT = {"left": lambda room: 0.0, "center": lambda room: room / 2, "right": lambda room: room}   # align -> a line's
 # indent from the room its box leaves beside it
+_VALIGN = {"top": "left", "middle": "center", "bottom": "right"}     # valign -> the block's, the same way down
 
 
 def _plain_run(line) -> str | None:
     """A line of words without icons as the one run it is drawn as; None when a word holds
     an icon (its pieces are a list: join refuses it) or there are no words."""
     try:
-        text = " ".join([word for word, _ in line])
+        text = " ".join(map(_WORD, line))
     except TypeError:
         return None
     return (text.replace(SHY, "") if SHY in text else text) if line else None
@@ -242,9 +298,14 @@ def _segments(line, pen, size, space, m):
                 run.append(" ")
             else:
                 run_x = pen
-        pieces = [("text", word.replace(SHY, ""), unit_w * size)] if isinstance(word, str) else \
-            [(k, v, m.width(v, size) if k == "text" else size * ICON_EM) for k, v in word]
-        for kind, value, w in pieces:
+        if isinstance(word, str):       # a word without an icon (most): one piece of text
+            if not run:
+                run_x = pen
+            run.append(word.replace(SHY, ""))
+            pen += unit_w * size
+            continue
+        for kind, value in word:
+            w = m.width(value, size) if kind == "text" else size * ICON_EM
             if kind == "text":
                 if not run:
                     run_x = pen

@@ -64,9 +64,9 @@ class Recorder:
 
     def __init__(self, monkeypatch):
         self.boxes = []
-        real_block, real_icon = templating.block_pieces, templating.icon_svg
+        real_block, real_icon = templating.block_parts, templating.icon_svg
 
-        def block(lines, x, y, width, height, size, style, icons, align="left", valign="top", line_height=1.2):
+        def block(lines, x, y, width, height, size, style, icons, align, valign, line_height, written):
             m = style.metrics
             n = len(lines)
             block_h = (n - 1) * size * line_height + (m.ascent + m.descent) * size
@@ -80,7 +80,7 @@ class Recorder:
                     self.boxes.append(("text", " ".join(w if isinstance(w, str) else "…" for w, _ in line),
                                        left, baseline - m.cap_height * size, left + line_w, baseline))
                 baseline += size * line_height
-            return real_block(lines, x, y, width, height, size, style, icons, align, valign, line_height)
+            return real_block(lines, x, y, width, height, size, style, icons, align, valign, line_height, written)
 
         def icon(icon, x, y, size, color=None):
             minx, miny, vw, vh = icon.view_box
@@ -89,7 +89,7 @@ class Recorder:
             self.boxes.append(("icon", icon.name, dx, dy, dx + vw * scale, dy + vh * scale))
             return real_icon(icon, x, y, size, color)
 
-        monkeypatch.setattr(templating, "block_pieces", block)
+        monkeypatch.setattr(templating, "block_parts", block)
         monkeypatch.setattr(templating, "icon_svg", icon)
 
 

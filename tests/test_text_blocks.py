@@ -92,14 +92,19 @@ def test_plain_lines_and_icon_lines_are_placed_as_the_long_way_places_them(helpe
     lines = fitted[1]
     assert any(textfit._plain_run(line) for line in lines) and not all(textfit._plain_run(line) for line in lines)
     size = fitted[0]
-    pieces = textfit.block_pieces(lines, 5, 20, 30, 40, size, style, helpers.game.icons, "center")[0]
+    parts = textfit.block_parts(lines, 5, 20, 30, 40, size, style, helpers.game.icons, "center", "top", 1.2,
+                                helpers._run_style(style, size))[0]
+    pieces = [piece for part in parts for piece in        # (an icon: where its transform puts it)
+              ([("text", run.x, run.y, run.text) for run in part] if type(part) is tuple else [("icon", part.transform)])]
     space = style.metrics.width(" ", size)
-    expected = []
-    for line in lines:     # every line through _segments: what block_pieces gave before its plain path
+    expected, baseline = [], 20 + style.metrics.ascent * size
+    for line in lines:     # every line through _segments: what block_parts gave before its plain path
         line_w = sum(w for _, w in line) * size + space * max(0, len(line) - 1)
         for kind, value, left, _ in textfit._segments(line, 5 + (30 - line_w) / 2, size, space, style.metrics):
-            expected.append((kind, left, value if kind == "text" else None))
-    assert [(k, left, v if k == "text" else None) for k, left, _, v in pieces] == expected
+            expected.append(("text", left, baseline, value) if kind == "text" else
+                            ("icon", textfit._icon_markup(helpers.game.icons[value], left, baseline, size, style).transform))
+        baseline += size * 1.2
+    assert pieces == expected
 
 
 def test_glyph_check_in_one_step_says_what_the_long_check_says():
@@ -128,3 +133,80 @@ def test_a_helper_refuses_a_number_that_is_no_length(helpers, value):
     with pytest.raises(ValueError, match=r"text_line\(\): x=.* is not a length within"):
         helpers.text_line("Gain", value, 12, 40)
     assert str(helpers.text_line("Gain", 5, 12.5, 40)).startswith("<pnpgen-run ")
+
+
+@pytest.mark.parametrize("text", ["Gain \x07 wood", "Gain\rwood", "Gain\x7fwood", "Gain\u00e9 wood"])
+def test_text_outside_printable_ascii_still_gets_the_whole_glyph_check(helpers, text):
+    """fit() skips the glyph check only for printable ASCII (and newlines) in a font that has all
+    of it: a control character or any other goes through glyphs.problem, as before."""
+    style = helpers.style("body", None)
+    assert style.metrics.covers_ascii
+    expected = glyphs.problem(text, style.metrics.widths, shaped=True)
+    if expected:
+        with pytest.raises(textfit.TextFitError, match="has no glyph"):
+            textfit.fit(text, 40, 20, 9, 6, style, {})
+    else:
+        assert textfit.fit(text, 40, 20, 9, 6, style, {})
+
+
+def test_a_font_missing_an_ascii_letter_is_checked_the_long_way(helpers):
+    real = helpers.style("body", None)
+    metrics = textfit.FontMetrics.__new__(textfit.FontMetrics)
+    metrics.__dict__.update(real.metrics.__dict__, _word_cache={},
+                            widths={c: w for c, w in real.metrics.widths.items() if c != "q"})
+    metrics.covers_ascii = all(chr(code) in metrics.widths for code in range(0x20, 0x7F))
+    style = textfit.Style(real.family, False, False, metrics, "#000000")
+    assert not metrics.covers_ascii
+    with pytest.raises(textfit.TextFitError, match="has no glyph for 'q'"):
+        textfit.fit("quick", 40, 20, 9, 6, style, {})
+
+
+def test_plain_paragraphs_wrap_where_the_queue_wraps_them(helpers):
+    """_wrap_plain (paragraphs without a soft hyphen) breaks where layout_lines' general loop
+    breaks, at every width from too narrow to wide, icons included."""
+    style = helpers.style("body", None)
+    text = "Gain two wood and one ore :star: then draw a card,\n\nthen pass the dice on. Unbreakable"
+    measured = textfit.measure(text, style, helpers.game.icons)
+    assert all(type(p) is textfit._Plain for p in measured)
+    general = [list(p) for p in measured]       # plain lists: the queue's path
+    for tenth in range(20, 600, 7):
+        width, size = tenth / 10, 3.0
+        assert textfit.layout_lines(measured, width, size, style, helpers.game.icons) == \
+            textfit.layout_lines(general, width, size, style, helpers.game.icons)
+
+
+def test_a_faces_svg_is_its_markup_with_each_block_written(helpers):
+    """RunTable.face joins the document's markup split at its placeholders with the blocks' SVG:
+    the text written() gives by replacing each placeholder, the same on every face of the document."""
+    import xml.etree.ElementTree as ET
+    from generator.facedoc import Document
+    table = helpers.runs
+    for title, escaped in (("One & <two>", "One &amp; &lt;two&gt;"), ("Three 'four'", "Three &#x27;four&#x27;")):
+        table.clear()
+        first = str(helpers.text_box(title, 5, 5, 40, 10))
+        second = str(helpers.text_line("Kind", 5, 30, 40))
+        markup = f'<svg xmlns="http://www.w3.org/2000/svg">{first}<g>{second}</g>{first}</svg>'
+        doc = Document(markup, ET.fromstring(markup), table.nonce)
+        face = table.face(doc)
+        assert str(face) == table.written(markup)
+        assert face.count(f">{escaped}</text>") == 2 and face.count("<text ") == 3 and "pnpgen-run" not in face
+
+
+def test_the_helpers_argument_check_names_the_first_bad_argument_in_order(helpers):
+    with pytest.raises(ValueError, match=r"text_box\(\): y=nan"):
+        helpers.text_box("Gain", 5, float("nan"), 40, 10, min_size=float("inf"), size=float("nan"))
+    with pytest.raises(ValueError, match=r"text_box\(\): size=nan"):
+        helpers.text_box("Gain", 5, 5, 40, 10, min_size=float("inf"), size=float("nan"))
+    with pytest.raises(TypeError):         # given twice: Python says so, as before
+        helpers.text_box("Gain", 5, 5, 40, 10, 9, size=9)
+
+
+def test_text_line_at_the_edge_of_the_range_is_refused_as_text_box_refuses_it(helpers):
+    """text_line checks its own arguments; the box it asks for (its top above the baseline, its
+    height from the size) out of range is still refused by text_box's check."""
+    with pytest.raises(ValueError, match=r"text_box\(\): h=.* is not a length within"):
+        helpers.text_line("Gain", 5, 12, 40, size=5000)
+    with pytest.raises(ValueError, match=r"text_box\(\): h=-.* is not a length within"):
+        helpers.text_line("Gain", 5, 12, 40, size=-5000, min_size=-6000)
+    with pytest.raises(ValueError, match=r"text_box\(\): y=.* is not a length within"):
+        helpers.text_line("Gain", 5, -9999.9, 40, size=9)
