@@ -36,12 +36,14 @@ def draw_svg(ctx: cairocffi.Context, svg_text) -> None:
     """
     _check_safe(svg_text)
     program = _compile_cached(svg_text)
-    saved_path = ctx.copy_path() if ctx.has_current_point() else None
-    ctx.save()
+    ptr = ctx._pointer  # pylint: disable=protected-access
+    # cairo's own calls rather than the Context's methods (each of which checks the status
+    # after its call): the status is checked where those methods would have raised
+    saved_path = ctx.copy_path() if _lib.cairo_has_current_point(ptr) else None
+    ctx.save()      # (raises for a context already in an error state)
     try:
-        ctx.new_path()
+        _lib.cairo_new_path(ptr)
         # SVG's initial stroke/fill state, whatever the caller had set
-        ptr = ctx._pointer  # pylint: disable=protected-access
         _lib.cairo_set_operator(ptr, _OVER)
         _lib.cairo_set_miter_limit(ptr, _DEFAULT_MITER)
         _lib.cairo_set_line_cap(ptr, _CAP_BUTT)
@@ -61,7 +63,9 @@ def draw_svg(ctx: cairocffi.Context, svg_text) -> None:
                     'cairo error while drawing SVG: '
                     + message.decode('utf-8', 'replace'), status)
     finally:
-        ctx.new_path()
-        ctx.restore()
+        _lib.cairo_new_path(ptr)
+        if _lib.cairo_status(ptr):
+            ctx.new_path()      # raises as it did, the state left unrestored
+        _lib.cairo_restore(ptr)
         if saved_path:
             ctx.append_path(saved_path)

@@ -178,6 +178,31 @@ def _op_text(ptr, a):
         _restore(ptr)
 
 
+def _op_runs(ptr, a):
+    """Draw a stretch of filled runs of one font and colour, each placed on its own (what
+    _op_text does for runs of one style written as <text> after <text>, with fewer calls).
+
+    a = (face, size, source, runs, glyph_size): face/size/source the font face pointer, font
+    size and colour to set first (None: the context has it already); runs = ((x, y, data), ...),
+    data UTF-8 or a shaping.Shaped run of glyphs; glyph_size the font size shaped runs are
+    placed at.
+    """
+    face, size, source, runs, glyph_size = a
+    if face is not None:
+        _set_font_face(ptr, face)
+    if size is not None:
+        _set_font_size(ptr, size)
+    if source is not None:
+        _set_source_rgba(ptr, source[0], source[1], source[2], source[3])
+    for x, y, data in runs:
+        if type(data) is bytes:
+            _move_to(ptr, x, y)
+            _show_text(ptr, data)
+        else:
+            glyphs, count = _placed_glyphs(data, x, y, glyph_size)
+            _show_glyphs(ptr, glyphs, count)
+
+
 def _use_font(ptr, face, size, state):
     if face is not state[0]:
         state[0] = face

@@ -17,7 +17,7 @@ from .. import glyphs, shaping
 from .base import _SVG_NS, UnsupportedSVG
 from .cascade import _CACHE_LIMIT, _derive, _prep, _run_style
 from .fontface import on_library_change
-from .ops import _new_matrix, _op_text
+from .ops import _new_matrix, _op_runs, _op_text
 from .units import _LIST_SPLIT_RE, _finite, _length
 
 _WS_RE = re.compile(r'[ \t\n\r]+')
@@ -278,6 +278,9 @@ def _draw_run_stretch(c, batch, props):
     if not (has_fill or has_stroke):
         return
     anchor = p['text-anchor']
+    if not (has_stroke or anchor):      # filled, each run starting where it is placed
+        _fill_stretch(c, batch, p, face, size, fill)
+        return
     chunks = []
     for run in batch:
         data = _run_data(run.text, p)
@@ -291,6 +294,22 @@ def _draw_run_stretch(c, batch, props):
         # (_emit_text's operation and graphics state, for runs of one style filled, unturned)
         gs = c.gs
         c.ops.append((_op_text, (None, tuple(chunks), gs[1], gs[2], gs[0])))
+        gs[0], gs[1], gs[2] = fill, face, size
+
+
+def _fill_stretch(c, batch, p, face, size, fill):
+    """A stretch of filled, start-anchored runs as one _op_runs: the cairo calls _op_text makes
+    for them (the font and colour set only where the state the compiler knows differs; x and y
+    as _op_text reaches them, 0.0 added), decided here once instead of run by run when drawn."""
+    runs = []
+    for run in batch:
+        data = _run_data(run.text, p)
+        if data:        # x, y as written: three decimals
+            runs.append((_finite(round(run.x, 3)) + 0.0, _finite(round(run.y, 3)) + 0.0, data))
+    if runs:
+        gs = c.gs
+        c.ops.append((_op_runs, (None if face is gs[1] else face, None if size == gs[2] else size,
+                                 None if fill == gs[0] else fill, tuple(runs), size)))
         gs[0], gs[1], gs[2] = fill, face, size
 
 
