@@ -11,12 +11,11 @@ A face document (facedoc.Face) is compiled once per markup with holes where its 
 
 from __future__ import annotations
 
-import re
 import xml.etree.ElementTree as ET
 from functools import lru_cache
 
 from ..facedoc import RUN_TAG, Face
-from .base import _MAX_ELEMENTS, _SVG_NS, _XLINK_HREF, UnsupportedSVG
+from .base import _MAX_ELEMENTS, _SVG_NS, _XLINK_HREF, UnsupportedSVG, _check_safe
 from .cascade import _CACHE_LIMIT, _paints, _prep
 from .fontface import check_library, on_library_change
 from .ops import (
@@ -27,10 +26,6 @@ from .images import h_image, h_nested_svg
 from .text import _h_text, draw_block, h_run
 from .transforms import _IDENTITY, _compose
 from .units import _attr_len
-
-_DOCTYPE_RE = re.compile(r'<!\s*(?:DOCTYPE|ENTITY)', re.IGNORECASE)
-_DOCTYPE_BRE = re.compile(rb'<!\s*(?:DOCTYPE|ENTITY)', re.IGNORECASE)
-
 
 class _Compiler:
     """Walks the element tree and emits drawing operations.
@@ -272,14 +267,6 @@ for _prefix in ('', _SVG_NS):
 del _prefix
 
 
-def _check_safe(svg_text):
-    if isinstance(svg_text, str):
-        if '<!' in svg_text and _DOCTYPE_RE.search(svg_text):
-            raise ValueError('SVG must not contain a DOCTYPE or entities')
-    elif b'<!' in svg_text and _DOCTYPE_BRE.search(svg_text):
-        raise ValueError('SVG must not contain a DOCTYPE or entities')
-
-
 def _compile(svg_text):
     """Parse and compile a document; raises UnsupportedSVG. A Face is compiled from its parsed
     markup, its blocks spliced in where their placeholders stand."""
@@ -349,6 +336,9 @@ def _face_program(face):
     root = _root(doc)
     kept = doc.program
     if kept is None or kept[0] != _generation[0]:
+        # the face's text is its markup's, its runs' (escaped: no '<!') and its icons' (each
+        # checked where it is drawn, text.draw_block): the markup is checked once
+        _check_safe(doc.markup)
         kept = doc.program = (_generation[0], [])
     for holed in kept[1]:
         if holed is None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import cairocffi
 
+from ..facedoc import Face
 from .base import UnsupportedSVG  # noqa: F401  (the package's names come from here)
 from .compiler import _check_safe, _compile, _compile_cached  # noqa: F401  (_compile: tests)
 from .fallback import MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS, ExternalResourceRefused, _fallback  # noqa: F401
@@ -22,7 +23,8 @@ def supported(svg_text) -> bool:
 
     Raises ValueError for documents with a DOCTYPE or entities.
     """
-    _check_safe(svg_text)
+    if type(svg_text) is not Face:     # (a Face is checked as it is compiled)
+        _check_safe(svg_text)
     return _compile_cached(svg_text) is not None
 
 
@@ -34,7 +36,8 @@ def draw_svg(ctx: cairocffi.Context, svg_text) -> None:
     root's width/height/viewBox are ignored for placement.  The context's
     graphics state and current path are left as they were.
     """
-    _check_safe(svg_text)
+    if type(svg_text) is not Face:     # (a Face is checked as it is compiled)
+        _check_safe(svg_text)
     program = _compile_cached(svg_text)
     ptr = ctx._pointer  # pylint: disable=protected-access
     # cairo's own calls rather than the Context's methods (each of which checks the status
@@ -52,6 +55,7 @@ def draw_svg(ctx: cairocffi.Context, svg_text) -> None:
         if _lib.cairo_get_dash_count(ptr):
             _lib.cairo_set_dash(ptr, _ffi.NULL, 0, 0.0)
         if program is None:
+            _check_safe(svg_text)       # (a Face's icons too, which its compile may not have reached)
             _fallback(ctx, svg_text)
         else:
             for function, argument in program:
