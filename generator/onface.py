@@ -91,10 +91,11 @@ def outside(root, body: str, placed: Placed, width: float, height: float, nonce:
     the template line that drew it (' line N: '; line_of(text) finds it for a raw <text>).
     `root` is the face's parsed document, `body` its markup as the template wrote it, `nonce`
     that of its block placeholders and `blocks` the blocks (facedoc.py)."""
-    raw = body.count("<text") > placed.runs
+    texts, frames = _marks(root, body)
+    raw = texts > placed.runs
     if not placed.blocks and not raw:
         return ""
-    if not raw and sum(body.count(mark) for mark in FRAMES) <= placed.frames:
+    if not raw and frames <= placed.frames:
         drawn = list(placed.blocks.values())      # where they were placed
     else:
         drawn = _drawn(root, placed.blocks, nonce, blocks)
@@ -108,6 +109,17 @@ def outside(root, body: str, placed: Placed, width: float, height: float, nonce:
                     f"{height:g} mm face ({span} mm on the face); "
                     f"{'move it' if own else 'move or shrink its box'} to lie on the face, or check the group's size")
     return ""
+
+
+_MARKED = [None, -1, 0, 0]     # the last document's root, its body's length, <text> and frame marks
+
+
+def _marks(root, body: str) -> tuple[int, int]:
+    """How many <text> and frame marks the face's body holds: counted once for the faces that
+    share its document (the same root: the same markup, so the same body)."""
+    if _MARKED[0] is not root or _MARKED[1] != len(body) or root is None:
+        _MARKED[:] = [root, len(body), body.count("<text"), sum(body.count(mark) for mark in FRAMES)]
+    return _MARKED[2], _MARKED[3]
 
 
 def _drawn(root, blocks: dict, nonce: str, parts: tuple = ()) -> list:

@@ -77,9 +77,11 @@ def _block_problems(parts: tuple, found: dict, styles: set, fine: set, palette) 
     for part in parts:
         if type(part) is tuple:
             style = part[0].style
-            if style not in styles:
+            if style not in styles and style not in fine:
                 styles.add(style)
                 _element_problems({"font-family": style.family, "fill": style.color}, found, fine, palette)
+                if ("font-family", style.family) in fine and ("fill", style.color) in fine and len(fine) < MAX_FINE:
+                    fine.add(style)     # (a RunStyle, made once by the helpers: by identity)
         else:
             _icon_problems(part, found, fine, palette)
 
