@@ -19,7 +19,7 @@ from .base import _MAX_ELEMENTS, _SVG_NS, _XLINK_HREF, UnsupportedSVG, _check_sa
 from .cascade import _CACHE_LIMIT, _paints, _prep
 from .fontface import check_library, on_library_change
 from .ops import (
-    _new_matrix, _op_pop, _op_push, _op_restore, _op_save_transform, _op_shape)
+    _new_matrix, _op_fill, _op_pop, _op_push, _op_restore, _op_save_transform, _op_shape)
 from .properties import _ROOT_PROPS
 from .shapes import _SHAPE_HANDLERS, SHAPE_HANDLERS
 from .images import h_image, h_nested_svg
@@ -191,9 +191,12 @@ class _Compiler:
             stroke_op = rgba + (rgba != source, stroke_width,
                                 stroke_width != width, extra)
             source, width = rgba, stroke_width
-        self.ops.append((_op_shape, (
-            build, barg, _new_matrix(matrix) if matrix else None,
-            fill_op, props['fill-rule'], stroke_op)))
+        if stroke_op is None and not matrix and not props['fill-rule']:    # the common shape: filled only
+            self.ops.append((_op_fill, (build, barg, fill if fill_op[4] else None)))
+        else:
+            self.ops.append((_op_shape, (
+                build, barg, _new_matrix(matrix) if matrix else None,
+                fill_op, props['fill-rule'], stroke_op)))
         if matrix is None:  # otherwise the operation restores the state
             gs[0], gs[3] = source, width
         if group:

@@ -43,7 +43,9 @@ def draw_svg(ctx: cairocffi.Context, svg_text) -> None:
     # cairo's own calls rather than the Context's methods (each of which checks the status
     # after its call): the status is checked where those methods would have raised
     saved_path = ctx.copy_path() if _lib.cairo_has_current_point(ptr) else None
-    ctx.save()      # (raises for a context already in an error state)
+    if _lib.cairo_status(ptr):
+        ctx.save()      # raises, as it did, for a context already in an error state
+    _lib.cairo_save(ptr)
     try:
         _lib.cairo_new_path(ptr)
         # SVG's initial stroke/fill state, whatever the caller had set

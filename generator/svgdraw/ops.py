@@ -54,9 +54,9 @@ _get_current_point = _lib.cairo_get_current_point
 
 
 def _new_matrix(m):
-    matrix = _ffi.new('cairo_matrix_t *')
-    _lib.cairo_matrix_init(matrix, *m)
-    return matrix
+    """A cairo_matrix_t of (a, b, c, d, e, f): its fields xx, yx, xy, yy, x0, y0 in that order,
+    as cairo_matrix_init would set them (one call instead of two)."""
+    return _ffi.new('cairo_matrix_t *', m)
 
 
 def _b_rect(ptr, a):
@@ -119,6 +119,16 @@ def _op_shape(ptr, a):
         _do_stroke(ptr, stroke)
     if matrix is not None:
         _restore(ptr)
+
+
+def _op_fill(ptr, a):
+    """_op_shape's calls for a shape only filled, with the winding rule and no transform of its
+    own: a = (build, build_arg, fill), fill the rgba to set first or None (the context has it)."""
+    build, barg, fill = a
+    build(ptr, barg)
+    if fill is not None:
+        _set_source_rgba(ptr, fill[0], fill[1], fill[2], fill[3])
+    _fill(ptr)
 
 
 def _op_save_transform(ptr, matrix):
