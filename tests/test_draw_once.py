@@ -129,3 +129,22 @@ def test_a_bodys_marks_are_counted_for_that_body():
     told = onface.outside(root, written, onface.Placed(), 10, 10, line_of=lambda text: " line 2")
     assert told.startswith(" line 2: text 'off the face' is drawn outside its 10 x 10 mm face")
     assert onface.outside(root, "", onface.Placed(), 10, 10) == ""
+
+
+@pytest.mark.parametrize("template, line", [
+    ('<rect width="63" height="88" fill="#fff"/>\n{{ text_box("Off the edge", 50, 10, 30, 10) }}\n', 2),
+    ('<rect width="63" height="88" fill="#fff"/>\n\n{{ text_line("Off the edge", 50, 10, 30) }}\n', 3),
+    ('{% macro label(t) %}\n<g>\n{{ text_line(t, 50, 10, 30) }}</g>{% endmacro %}\n<rect width="63" height="88"/>\n'
+     '{{ label("Off the edge") }}\n', 3),
+    ('<rect width="63" height="88"/>\n{% for i in range(2) %}\n{% if i %}{{ text_box("Off the edge", 5, 85, 40, 9) }}'
+     '{% endif %}{% endfor %}\n', 3),
+], ids=["text_box", "text_line", "inside a macro", "inside a loop"])
+def test_a_block_off_the_face_is_told_at_the_line_that_drew_it(tmp_path, capsys, template, line):
+    """The line is the nearest template frame's, found from the helper's caller up."""
+    from generator import cli
+    from conftest import copy_pack
+    pack = copy_pack("mini", tmp_path)
+    (pack / "templates" / "card.svg.j2").write_text(template)
+    code = cli.main(["validate", str(pack)])
+    err = capsys.readouterr().err
+    assert code == 1 and f"template card.svg.j2 line {line}: text 'Off the edge' is drawn outside its" in err, err
