@@ -60,8 +60,9 @@ def test_an_icon_on_many_faces_is_compiled_once_and_placed_by_each(tmp_path):
 
 
 def face_of(markup: str, icon: InlineIcon) -> Face:
+    """A face of one block, an icon alone: its text the markup with the icon written in."""
     root = ET.fromstring(markup)
-    face = Face(markup)
+    face = Face(markup.replace('<pnpgen-run n="0" b="0"/>', icon.svg()))
     face.doc, face.nonce, face.blocks = Document(markup, root, "0"), "0", ((icon,),)
     return face
 
@@ -148,3 +149,16 @@ def test_a_block_off_the_face_is_told_at_the_line_that_drew_it(tmp_path, capsys,
     code = cli.main(["validate", str(pack)])
     err = capsys.readouterr().err
     assert code == 1 and f"template card.svg.j2 line {line}: text 'Off the edge' is drawn outside its" in err, err
+
+
+def test_an_entity_in_the_icon_of_a_face_drawn_the_slow_way_is_refused():
+    """A document outside the fast path's subset is drawn by cairosvg from the face's whole text
+    (its icons' markup included), which is checked first, as supported() checks it."""
+    from generator.svgdraw import supported
+    face = face_of(f'<svg xmlns="{SVG}"><style>rect {{fill: red}}</style><pnpgen-run n="0" b="0"/></svg>',
+                   InlineIcon(PLACED, None, '<path d="M0 0h1v1z"/><!-- <!ENTITY e "x"> -->'))
+    for _ in range(2):
+        with pytest.raises(ValueError, match="must not contain a DOCTYPE or entities"):
+            supported(face)
+        with pytest.raises(ValueError, match="must not contain a DOCTYPE or entities"):
+            dark_pixels(face)

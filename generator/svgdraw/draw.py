@@ -25,7 +25,10 @@ def supported(svg_text) -> bool:
     """
     if type(svg_text) is not Face:     # (a Face is checked as it is compiled)
         _check_safe(svg_text)
-    return _compile_cached(svg_text) is not None
+    if _compile_cached(svg_text) is not None:
+        return True
+    _check_safe(svg_text)       # (a Face's icons too, which its compile may not have reached)
+    return False
 
 
 def draw_svg(ctx: cairocffi.Context, svg_text) -> None:
