@@ -48,22 +48,19 @@ def place(placed: Placed, first: int | None, markup: str, shown: str, extent: tu
     if first is None:           # its SVG (a placeholder holds no text nor frame of the template's)
         placed.note(markup)
     else:
-        placed.blocks.setdefault(first, (shown, extent, _template_line()))
+        if first not in placed.blocks:
+            placed.blocks[first] = (shown, extent, _template_line())
 
 
-class TemplateLine:
-    """The line of the template being rendered that called the helper, told when a message
-    needs it: Jinja2 maps its compiled code's lines back onto the template's by reparsing its
-    line table at every call, and Python finds a frame's line by decoding its code's line table
-    (long, for a template's compiled code): a few per cent of a card's time each if done for
-    every block. So the caller's instruction is kept, and its line found only when asked."""
-    __slots__ = ("template", "code", "instruction")
-
-    def __init__(self, template, code, instruction: int):
-        self.template, self.code, self.instruction = template, code, instruction
-
-    def __int__(self) -> int:
-        return self.template.get_corresponding_lineno(_code_line(self.code, self.instruction))
+def line_number(line: tuple) -> int:
+    """The template line of a block's (template, code, instruction), found when a message needs
+    it: Jinja2 maps its compiled code's lines back onto the template's by reparsing its line
+    table at every call, and Python finds a frame's line by decoding its code's line table (long,
+    for a template's compiled code): a few per cent of a card's time each if done for every
+    block. So the caller's instruction is kept (a plain tuple: made for every block), and its
+    line found only when asked."""
+    template, code, instruction = line
+    return template.get_corresponding_lineno(_code_line(code, instruction))
 
 
 def _code_line(code, instruction: int) -> int:
@@ -75,12 +72,15 @@ def _code_line(code, instruction: int) -> int:
     return 0
 
 
-def _template_line() -> TemplateLine | None:
-    frame = sys._getframe(2)
+def _template_line() -> tuple | None:
+    """(template, code, instruction) of the template frame nearest the helper that called
+    place(). The walk starts at that helper's caller: the helper itself (place's caller, a
+    function of pnpgen's) is no template, and each frame looked at is made into an object."""
+    frame = sys._getframe(3)
     while frame is not None:
         template = frame.f_globals.get("__jinja_template__")
         if template is not None:
-            return TemplateLine(template, frame.f_code, frame.f_lasti)
+            return template, frame.f_code, frame.f_lasti
         frame = frame.f_back
     return None
 
@@ -91,16 +91,17 @@ def outside(root, body: str, placed: Placed, width: float, height: float, nonce:
     the template line that drew it (' line N: '; line_of(text) finds it for a raw <text>).
     `root` is the face's parsed document, `body` its markup as the template wrote it, `nonce`
     that of its block placeholders and `blocks` the blocks (facedoc.py)."""
-    raw = body.count("<text") > placed.runs
+    texts, frames = _marks(root, body)
+    raw = texts > placed.runs
     if not placed.blocks and not raw:
         return ""
-    if not raw and sum(body.count(mark) for mark in FRAMES) <= placed.frames:
+    if not raw and frames <= placed.frames:
         drawn = list(placed.blocks.values())      # where they were placed
     else:
         drawn = _drawn(root, placed.blocks, nonce, blocks)
     for shown, (left, top, right, bottom), line in drawn:
         if left < -SLACK or top < -SLACK or right > width + SLACK or bottom > height + SLACK:
-            where = f" line {int(line)}" if isinstance(line, TemplateLine) else line_of(line or "")
+            where = f" line {line_number(line)}" if type(line) is tuple else line_of(line or "")
             span = (f"at x {left:.1f}, y {top:.1f}" if (left, top) == (right, bottom) else
                     f"from x {left:.1f}, y {top:.1f} to x {right:.1f}, y {bottom:.1f}")
             own = isinstance(line, str)         # a <text> of the template's own: a start point
@@ -108,6 +109,17 @@ def outside(root, body: str, placed: Placed, width: float, height: float, nonce:
                     f"{height:g} mm face ({span} mm on the face); "
                     f"{'move it' if own else 'move or shrink its box'} to lie on the face, or check the group's size")
     return ""
+
+
+_MARKED = [None, -1, 0, 0]     # the last document's root, its body's length, <text> and frame marks
+
+
+def _marks(root, body: str) -> tuple[int, int]:
+    """How many <text> and frame marks the face's body holds: counted once for the faces that
+    share its document (the same root: the same markup, so the same body)."""
+    if _MARKED[0] is not root or _MARKED[1] != len(body) or root is None:
+        _MARKED[:] = [root, len(body), body.count("<text"), sum(body.count(mark) for mark in FRAMES)]
+    return _MARKED[2], _MARKED[3]
 
 
 def _drawn(root, blocks: dict, nonce: str, parts: tuple = ()) -> list:

@@ -77,13 +77,28 @@ def _block_problems(parts: tuple, found: dict, styles: set, fine: set, palette) 
     for part in parts:
         if type(part) is tuple:
             style = part[0].style
-            if style not in styles:
+            if style not in styles and style not in fine:
                 styles.add(style)
                 _element_problems({"font-family": style.family, "fill": style.color}, found, fine, palette)
+                if ("font-family", style.family) in fine and ("fill", style.color) in fine and len(fine) < MAX_FINE:
+                    fine.add(style)     # (a RunStyle, made once by the helpers: by identity)
         else:
-            for elem in part.element().iter():
-                if elem.attrib:
-                    _element_problems(elem.attrib, found, fine, palette)
+            _icon_problems(part, found, fine, palette)
+
+
+def _icon_problems(icon, found: dict, fine: set, palette) -> None:
+    """An inline icon element by element; one found to print as written is not read again (its
+    `<g>`'s transform, which differs from face to face, is no colour nor font: the icon's fill
+    and markup say all it is checked for). Kept in `fine`, emptied with it."""
+    known = (_ICON, icon.fill, icon.markup)
+    if known in fine:
+        return
+    elements = [elem.attrib for elem in icon.element().iter() if elem.attrib]
+    for attrib in elements:
+        _element_problems(attrib, found, fine, palette)
+    if len(fine) < MAX_FINE and all((name, value) in fine for attrib in elements
+                                    for name, value in attrib.items() if name in _CHECKED):
+        fine.add(known)
 
 
 def _element_problems(attrib, found: dict, fine: set, palette) -> None:
@@ -132,6 +147,7 @@ def _colour_known(text: str) -> bool:
 
 _CHECKED = frozenset(PAINT_PROPERTIES) | {"font-family", "style"}
 _RUN = "{http://www.w3.org/2000/svg}" + RUN_TAG
+_ICON = "<icon>"        # fine's key of an inline icon: (_ICON, fill, markup)
 
 
 def _closest_colour(text: str, palette: dict) -> str:

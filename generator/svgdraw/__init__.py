@@ -24,7 +24,10 @@ text helpers' blocks behind ``<pnpgen-run>`` placeholders) is compiled from its 
 placeholder becoming the operations of its block as laid out (text.h_run): the same drawing as
 its SVG text, without reading the runs back from it. Cards of one template share the markup:
 it is compiled once with holes where the blocks stand, and each face's blocks are compiled into
-the holes (compiler._Holed).
+the holes (compiler._Holed). A stretch of runs of one style becomes one operation (ops._op_runs)
+with the font and colour to set decided when compiled; an inline icon's operations are compiled
+once for its markup, fill and the state around it, and placed by each face's own transform
+(text._draw_icon).
 
 The package, one module per concern (each opens with what it turns into what):
 

@@ -11,26 +11,21 @@ A face document (facedoc.Face) is compiled once per markup with holes where its 
 
 from __future__ import annotations
 
-import re
 import xml.etree.ElementTree as ET
 from functools import lru_cache
 
 from ..facedoc import RUN_TAG, Face
-from .base import _MAX_ELEMENTS, _SVG_NS, _XLINK_HREF, UnsupportedSVG
+from .base import _MAX_ELEMENTS, _SVG_NS, _XLINK_HREF, UnsupportedSVG, _check_safe
 from .cascade import _CACHE_LIMIT, _paints, _prep
 from .fontface import check_library, on_library_change
 from .ops import (
-    _new_matrix, _op_pop, _op_push, _op_restore, _op_save_transform, _op_shape)
+    _new_matrix, _op_fill, _op_pop, _op_push, _op_restore, _op_save_transform, _op_shape)
 from .properties import _ROOT_PROPS
 from .shapes import _SHAPE_HANDLERS, SHAPE_HANDLERS
 from .images import h_image, h_nested_svg
 from .text import _h_text, draw_block, h_run
 from .transforms import _IDENTITY, _compose
 from .units import _attr_len
-
-_DOCTYPE_RE = re.compile(r'<!\s*(?:DOCTYPE|ENTITY)', re.IGNORECASE)
-_DOCTYPE_BRE = re.compile(rb'<!\s*(?:DOCTYPE|ENTITY)', re.IGNORECASE)
-
 
 class _Compiler:
     """Walks the element tree and emits drawing operations.
@@ -196,9 +191,12 @@ class _Compiler:
             stroke_op = rgba + (rgba != source, stroke_width,
                                 stroke_width != width, extra)
             source, width = rgba, stroke_width
-        self.ops.append((_op_shape, (
-            build, barg, _new_matrix(matrix) if matrix else None,
-            fill_op, props['fill-rule'], stroke_op)))
+        if stroke_op is None and not matrix and not props['fill-rule']:    # the common shape: filled only
+            self.ops.append((_op_fill, (build, barg, fill if fill_op[4] else None)))
+        else:
+            self.ops.append((_op_shape, (
+                build, barg, _new_matrix(matrix) if matrix else None,
+                fill_op, props['fill-rule'], stroke_op)))
         if matrix is None:  # otherwise the operation restores the state
             gs[0], gs[3] = source, width
         if group:
@@ -272,14 +270,6 @@ for _prefix in ('', _SVG_NS):
 del _prefix
 
 
-def _check_safe(svg_text):
-    if isinstance(svg_text, str):
-        if '<!' in svg_text and _DOCTYPE_RE.search(svg_text):
-            raise ValueError('SVG must not contain a DOCTYPE or entities')
-    elif b'<!' in svg_text and _DOCTYPE_BRE.search(svg_text):
-        raise ValueError('SVG must not contain a DOCTYPE or entities')
-
-
 def _compile(svg_text):
     """Parse and compile a document; raises UnsupportedSVG. A Face is compiled from its parsed
     markup, its blocks spliced in where their placeholders stand."""
@@ -349,6 +339,9 @@ def _face_program(face):
     root = _root(doc)
     kept = doc.program
     if kept is None or kept[0] != _generation[0]:
+        # the face's text is its markup's, its runs' (escaped: no '<!') and its icons' (each
+        # checked where it is drawn, text.draw_block): the markup is checked once
+        _check_safe(doc.markup)
         kept = doc.program = (_generation[0], [])
     for holed in kept[1]:
         if holed is None:

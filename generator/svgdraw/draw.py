@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import cairocffi
 
+from ..facedoc import Face
 from .base import UnsupportedSVG  # noqa: F401  (the package's names come from here)
 from .compiler import _check_safe, _compile, _compile_cached  # noqa: F401  (_compile: tests)
 from .fallback import MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS, ExternalResourceRefused, _fallback  # noqa: F401
@@ -22,8 +23,12 @@ def supported(svg_text) -> bool:
 
     Raises ValueError for documents with a DOCTYPE or entities.
     """
-    _check_safe(svg_text)
-    return _compile_cached(svg_text) is not None
+    if type(svg_text) is not Face:     # (a Face is checked as it is compiled)
+        _check_safe(svg_text)
+    if _compile_cached(svg_text) is not None:
+        return True
+    _check_safe(svg_text)       # (a Face's icons too, which its compile may not have reached)
+    return False
 
 
 def draw_svg(ctx: cairocffi.Context, svg_text) -> None:
@@ -34,14 +39,19 @@ def draw_svg(ctx: cairocffi.Context, svg_text) -> None:
     root's width/height/viewBox are ignored for placement.  The context's
     graphics state and current path are left as they were.
     """
-    _check_safe(svg_text)
+    if type(svg_text) is not Face:     # (a Face is checked as it is compiled)
+        _check_safe(svg_text)
     program = _compile_cached(svg_text)
-    saved_path = ctx.copy_path() if ctx.has_current_point() else None
-    ctx.save()
+    ptr = ctx._pointer  # pylint: disable=protected-access
+    # cairo's own calls rather than the Context's methods (each of which checks the status
+    # after its call): the status is checked where those methods would have raised
+    saved_path = ctx.copy_path() if _lib.cairo_has_current_point(ptr) else None
+    if _lib.cairo_status(ptr):
+        ctx.save()      # raises, as it did, for a context already in an error state
+    _lib.cairo_save(ptr)
     try:
-        ctx.new_path()
+        _lib.cairo_new_path(ptr)
         # SVG's initial stroke/fill state, whatever the caller had set
-        ptr = ctx._pointer  # pylint: disable=protected-access
         _lib.cairo_set_operator(ptr, _OVER)
         _lib.cairo_set_miter_limit(ptr, _DEFAULT_MITER)
         _lib.cairo_set_line_cap(ptr, _CAP_BUTT)
@@ -50,6 +60,7 @@ def draw_svg(ctx: cairocffi.Context, svg_text) -> None:
         if _lib.cairo_get_dash_count(ptr):
             _lib.cairo_set_dash(ptr, _ffi.NULL, 0, 0.0)
         if program is None:
+            _check_safe(svg_text)       # (a Face's icons too, which its compile may not have reached)
             _fallback(ctx, svg_text)
         else:
             for function, argument in program:
@@ -61,7 +72,9 @@ def draw_svg(ctx: cairocffi.Context, svg_text) -> None:
                     'cairo error while drawing SVG: '
                     + message.decode('utf-8', 'replace'), status)
     finally:
-        ctx.new_path()
-        ctx.restore()
+        _lib.cairo_new_path(ptr)
+        if _lib.cairo_status(ptr):
+            ctx.new_path()      # raises as it did, the state left unrestored
+        _lib.cairo_restore(ptr)
         if saved_path:
             ctx.append_path(saved_path)

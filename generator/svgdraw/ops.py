@@ -54,9 +54,9 @@ _get_current_point = _lib.cairo_get_current_point
 
 
 def _new_matrix(m):
-    matrix = _ffi.new('cairo_matrix_t *')
-    _lib.cairo_matrix_init(matrix, *m)
-    return matrix
+    """A cairo_matrix_t of (a, b, c, d, e, f): its fields xx, yx, xy, yy, x0, y0 in that order,
+    as cairo_matrix_init would set them (one call instead of two)."""
+    return _ffi.new('cairo_matrix_t *', m)
 
 
 def _b_rect(ptr, a):
@@ -121,6 +121,16 @@ def _op_shape(ptr, a):
         _restore(ptr)
 
 
+def _op_fill(ptr, a):
+    """_op_shape's calls for a shape only filled, with the winding rule and no transform of its
+    own: a = (build, build_arg, fill), fill the rgba to set first or None (the context has it)."""
+    build, barg, fill = a
+    build(ptr, barg)
+    if fill is not None:
+        _set_source_rgba(ptr, fill[0], fill[1], fill[2], fill[3])
+    _fill(ptr)
+
+
 def _op_save_transform(ptr, matrix):
     _save(ptr)
     _transform(ptr, matrix)
@@ -176,6 +186,31 @@ def _op_text(ptr, a):
         x, y = _draw_runs(ptr, runs, x, y, advances, state)
     if matrix is not None:
         _restore(ptr)
+
+
+def _op_runs(ptr, a):
+    """Draw a stretch of filled runs of one font and colour, each placed on its own (what
+    _op_text does for runs of one style written as <text> after <text>, with fewer calls).
+
+    a = (face, size, source, runs, glyph_size): face/size/source the font face pointer, font
+    size and colour to set first (None: the context has it already); runs = ((x, y, data), ...),
+    data UTF-8 or a shaping.Shaped run of glyphs; glyph_size the font size shaped runs are
+    placed at.
+    """
+    face, size, source, runs, glyph_size = a
+    if face is not None:
+        _set_font_face(ptr, face)
+    if size is not None:
+        _set_font_size(ptr, size)
+    if source is not None:
+        _set_source_rgba(ptr, source[0], source[1], source[2], source[3])
+    for x, y, data in runs:
+        if type(data) is bytes:
+            _move_to(ptr, x, y)
+            _show_text(ptr, data)
+        else:
+            glyphs, count = _placed_glyphs(data, x, y, glyph_size)
+            _show_glyphs(ptr, glyphs, count)
 
 
 def _use_font(ptr, face, size, state):

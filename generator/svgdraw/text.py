@@ -14,10 +14,11 @@ import re
 import cairocffi
 
 from .. import glyphs, shaping
-from .base import _SVG_NS, UnsupportedSVG
+from .base import _MAX_ELEMENTS, _SVG_NS, UnsupportedSVG, _check_safe
 from .cascade import _CACHE_LIMIT, _derive, _prep, _run_style
 from .fontface import on_library_change
-from .ops import _new_matrix, _op_text
+from .ops import _new_matrix, _op_restore, _op_runs, _op_save_transform, _op_text
+from .transforms import _IDENTITY, _parse_transform_tuple
 from .units import _LIST_SPLIT_RE, _finite, _length
 
 _WS_RE = re.compile(r'[ \t\n\r]+')
@@ -258,9 +259,43 @@ def draw_block(c, parts, props):
             if type(part) is tuple:
                 _draw_run_stretch(c, part, props)
             else:
-                c.group(part.element(), props)
+                if '<!' in part.markup:     # as draw_svg would have found it in the face's text
+                    _check_safe(part.markup)
+                _draw_icon(c, part, props)
     finally:
         c.blocks = blocks
+
+
+_ICON_BODIES = {}   # (parent props id, fill, markup, gs) -> (an icon's operations inside its <g>'s, elements counted)
+on_library_change(_ICON_BODIES.clear)
+_ELSEWHERE = {'use', 'image', _SVG_NS + 'use', _SVG_NS + 'image'}     # what draws from outside the icon's markup
+
+
+def _draw_icon(c, icon, props):
+    """An inline icon as c.group compiles its <g>: the operations of its elements depend on its
+    markup, its fill, its parent's properties and the graphics state, not on where its transform
+    places it, so they are compiled once and put between this icon's save_transform and restore."""
+    key = (props['_id'], icon.fill, icon.markup, tuple(c.gs))
+    body = _ICON_BODIES.get(key)
+    try:
+        matrix = _parse_transform_tuple(icon.transform)
+    except (UnsupportedSVG, ValueError):     # the group says what is wrong, as it did
+        matrix = _IDENTITY
+    turned = matrix != _IDENTITY and matrix[0] * matrix[3] - matrix[1] * matrix[2]     # (else no save, or not drawn)
+    if body is not None and turned and c.count + body[1] <= _MAX_ELEMENTS:     # (else the group says so)
+        ops = c.ops
+        ops.append((_op_save_transform, _new_matrix(matrix)))
+        ops += body[0]
+        ops.append((_op_restore, None))
+        c.count += body[1]
+        return
+    start, counted, element = len(c.ops), c.count, icon.element()
+    c.group(element, props)
+    ops = c.ops[start:]
+    if turned and len(ops) > 2 and not any(e.tag in _ELSEWHERE for e in element.iter()):
+        if len(_ICON_BODIES) >= _CACHE_LIMIT:
+            _ICON_BODIES.clear()
+        _ICON_BODIES[key] = (tuple(ops[1:-1]), c.count - counted)
 
 
 def _draw_run_stretch(c, batch, props):
@@ -278,6 +313,9 @@ def _draw_run_stretch(c, batch, props):
     if not (has_fill or has_stroke):
         return
     anchor = p['text-anchor']
+    if not (has_stroke or anchor):      # filled, each run starting where it is placed
+        _fill_stretch(c, batch, p, face, size, fill)
+        return
     chunks = []
     for run in batch:
         data = _run_data(run.text, p)
@@ -292,6 +330,41 @@ def _draw_run_stretch(c, batch, props):
         gs = c.gs
         c.ops.append((_op_text, (None, tuple(chunks), gs[1], gs[2], gs[0])))
         gs[0], gs[1], gs[2] = fill, face, size
+
+
+def _fill_stretch(c, batch, p, face, size, fill):
+    """A stretch of filled, start-anchored runs as one _op_runs: the cairo calls _op_text makes
+    for them (the font and colour set only where the state the compiler knows differs; x and y
+    as _op_text reaches them, 0.0 added), decided here once instead of run by run when drawn."""
+    plain, rounded = not p['xml:space'], _ROUNDED
+    runs = []
+    for run in batch:
+        text = run.text     # (_run_data's common case inline: words of ASCII, single spaces)
+        if plain and text.isascii() and not ('  ' in text or '\n' in text or '\t' in text or '\r' in text):
+            data = text.strip(' ').encode('ascii')
+        else:
+            data = _run_data(text, p)
+        if data:
+            x, y = rounded.get(run.x), rounded.get(run.y)
+            runs.append((_rounded(run.x) if x is None else x, _rounded(run.y) if y is None else y, data))
+    if runs:
+        gs = c.gs
+        c.ops.append((_op_runs, (None if face is gs[1] else face, None if size == gs[2] else size,
+                                 None if fill == gs[0] else fill, tuple(runs), size)))
+        gs[0], gs[1], gs[2] = fill, face, size
+
+
+_ROUNDED = {}       # a run's x or y -> as drawn; lines of a template repeat their positions
+
+
+def _rounded(number):
+    """A run's x or y as written (three decimals, within bounds) and as _op_text reaches it
+    (0.0 added), remembered: Python's round() to decimals is slower than a lookup."""
+    value = _finite(round(number, 3)) + 0.0
+    if len(_ROUNDED) >= _CACHE_LIMIT:
+        _ROUNDED.clear()
+    _ROUNDED[number] = value
+    return value
 
 
 def _run_data(text, p):

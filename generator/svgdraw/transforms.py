@@ -11,7 +11,7 @@ import re
 from functools import lru_cache
 
 from .base import UnsupportedSVG
-from .units import _number_list
+from .units import MAX_COORDINATE, _number_list
 
 _TRANSFORM_RE = re.compile(
     r'[\s,]*(matrix|translate|scale|rotate|skewX|skewY)\s*\(([^)]*)\)')
@@ -66,8 +66,19 @@ _TRANSFORMS = {
 }
 
 
+_N = r'(-?[0-9]+(?:\.[0-9]+)?)'
+_PLACED_RE = re.compile(rf'translate\({_N},{_N}\) scale\({_N}\) translate\({_N},{_N}\)')
+
+
 @lru_cache(maxsize=1024)
 def _parse_transform_tuple(value):
+    placed = _PLACED_RE.fullmatch(value)
+    if placed is not None:      # an inline icon's (textfit.inline_icon), one per face: read at once
+        x, y, scale, dx, dy = map(float, placed.groups())
+        if max(abs(x), abs(y), abs(scale), abs(dx), abs(dy)) <= MAX_COORDINATE:    # (else said below)
+            # _compose(_IDENTITY, translate) is the translation with 0.0 added (-0.0 made 0.0)
+            return _compose(_compose((1.0, 0.0, 0.0, 1.0, x + 0.0, y + 0.0), (scale, 0.0, 0.0, scale, 0.0, 0.0)),
+                            (1.0, 0.0, 0.0, 1.0, dx, dy))
     pos = 0
     end = len(value)
     total = _IDENTITY
