@@ -56,15 +56,21 @@ def test_a_streamed_document_gives_the_files_and_warnings_of_one_that_keeps_its_
     assert len(back) == 1 and "the same on 119 more faces" in back[0], "each card's back warns, copies once"
 
 
-def test_a_streamed_build_renders_each_face_once_and_keeps_only_the_last_few(tmp_path, monkeypatch):
-    pack = _deck(tmp_path / "deck")
-    rendered, renderers = [], []
-    real_render, real_init = cache.StreamedRenderer._render, cache.StreamedRenderer.__init__
+def _renderers_made(monkeypatch) -> list:
+    """Every StreamedRenderer the build makes, appended to the list returned as it is made."""
+    renderers, real_init = [], cache.StreamedRenderer.__init__
 
     def init(self, *args, **kwargs):
         real_init(self, *args, **kwargs)
         renderers.append(self)
     monkeypatch.setattr(cache.StreamedRenderer, "__init__", init)
+    return renderers
+
+
+def test_a_streamed_build_renders_each_face_once_and_keeps_only_the_last_few(tmp_path, monkeypatch):
+    pack = _deck(tmp_path / "deck")
+    rendered, renderers = [], _renderers_made(monkeypatch)
+    real_render = cache.StreamedRenderer._render
     monkeypatch.setattr(cache.StreamedRenderer, "_render", lambda self, face: rendered.append(face.key) or real_render(self, face))
     monkeypatch.setattr(cache.StreamedRenderer, "KEEP", 4)
     result, _ = _built(pack, tmp_path / "out", monkeypatch, streamed=True, split=False)
@@ -82,13 +88,8 @@ def test_a_streamed_build_hashes_each_face_key_once_though_the_writer_asks_again
     after the LRU of keys has let it go; the shared back's key is hashed once in all. (Separate
     cuts: no face's edges are read before the writer counts; a large deck's are a sample.)"""
     pack = _deck(tmp_path / "deck")
-    keyed, renderers = [], []
-    real_key, real_init = cache.StreamedRenderer.face_key, cache.StreamedRenderer.__init__
-
-    def init(self, *args, **kwargs):
-        real_init(self, *args, **kwargs)
-        renderers.append(self)
-    monkeypatch.setattr(cache.StreamedRenderer, "__init__", init)
+    keyed, renderers = [], _renderers_made(monkeypatch)
+    real_key = cache.StreamedRenderer.face_key
     monkeypatch.setattr(cache.StreamedRenderer, "face_key", lambda self, face: keyed.append(face.key) or real_key(self, face))
     monkeypatch.setattr(cache.StreamedRenderer, "KEYED", 100)    # one window of pages (72 faces), not all 240
     _built(pack, tmp_path / "out", monkeypatch, streamed=True, split=False, cuts="separate")
