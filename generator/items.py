@@ -119,6 +119,9 @@ def _resolved(raw, sources, seat, rep: Reporter):
     return out
 
 
+_NOT_DATA = frozenset(("id", "copies", "vary"))     # an item's own keys, not its fields
+
+
 def expand_items(g, players, rep: Reporter, sources: dict | None = None) -> list[Item] | None:
     """Items as written -> items as printed: references resolved (per player where they name
     the player), then one item per value combination of `vary`, per player."""
@@ -141,17 +144,22 @@ def expand_items(g, players, rep: Reporter, sources: dict | None = None) -> list
             mark = raw_items.item_mark(index)
             raw = _resolved(raw, sources or {}, seat if owner else None, rep)
             rec = item_spec.check(raw, mark, rep, f"items[{index + 1}]")
-            if rec is INVALID or rec.id is None:
+            if rec is INVALID or rec.values["id"] is None:
                 continue
-            vary = _typed_vary(rec, declared, rep, index)
-            data = {k: v for k, v in rec.values.items() if k not in ("id", "copies", "vary") and v is not None}
-            combos = math.prod(len(values) for values in vary.values())
-            if len(items) + combos * (rec.copies or 1) > MAX_GROUP_TOTAL:   # before making them
+            values = rec.values
+            vary = _typed_vary(rec, declared, rep, index) if values.get("vary") else {}
+            data = {k: v for k, v in values.items() if v is not None and k not in _NOT_DATA}
+            combos = math.prod(len(choices) for choices in vary.values()) if vary else 1
+            if len(items) + combos * (values["copies"] or 1) > MAX_GROUP_TOTAL:   # before making them
                 rep.error(rec.value_mark("vary") if vary else mark,
                           f"group '{g.id}' would have more than {MAX_GROUP_TOTAL:,} faces "
                           f"({len(items) + combos:,} items after vary{', per player' if owner else ''})",
                           "split the group, or vary over fewer values")
                 return items
+            if not vary:                # the one item as written (what product() of nothing gives)
+                items.append(Item(id=values["id"] + (f"-{owner.id}" if owner else ""), copies=values["copies"] or 0,
+                                  data=data, player=owner, mark=mark))
+                continue
             for combo in itertools.product(*vary.values()):
                 suffix = "".join(f"-{v}" for v in combo) + (f"-{owner.id}" if owner else "")
                 items.append(Item(id=rec.id + suffix, copies=rec.copies or 0, data={**data, **dict(zip(vary, combo))},
