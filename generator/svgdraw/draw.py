@@ -23,11 +23,13 @@ def supported(svg_text) -> bool:
 
     Raises ValueError for documents with a DOCTYPE or entities.
     """
-    if type(svg_text) is not Face:     # (a Face is checked as it is compiled)
+    face = type(svg_text) is Face
+    if not face:     # (a Face's markup is checked as it is compiled)
         _check_safe(svg_text)
     if _compile_cached(svg_text) is not None:
         return True
-    _check_safe(svg_text)       # (a Face's icons too, which its compile may not have reached)
+    if face:         # its icons too, which its compile may not have reached
+        _check_safe(svg_text)
     return False
 
 
@@ -39,7 +41,8 @@ def draw_svg(ctx: cairocffi.Context, svg_text) -> None:
     root's width/height/viewBox are ignored for placement.  The context's
     graphics state and current path are left as they were.
     """
-    if type(svg_text) is not Face:     # (a Face is checked as it is compiled)
+    face = type(svg_text) is Face
+    if not face:     # (a Face's markup is checked as it is compiled)
         _check_safe(svg_text)
     program = _compile_cached(svg_text)
     ptr = ctx._pointer  # pylint: disable=protected-access
@@ -60,7 +63,8 @@ def draw_svg(ctx: cairocffi.Context, svg_text) -> None:
         if _lib.cairo_get_dash_count(ptr):
             _lib.cairo_set_dash(ptr, _ffi.NULL, 0, 0.0)
         if program is None:
-            _check_safe(svg_text)       # (a Face's icons too, which its compile may not have reached)
+            if face:     # its icons too, which its compile may not have reached
+                _check_safe(svg_text)
             _fallback(ctx, svg_text)
         else:
             for function, argument in program:
