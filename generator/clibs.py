@@ -7,7 +7,7 @@ build, paid by every `pnpgen` command that draws):
   with pycparser: about 0.08 s, the same result every time. cffi can write what it parsed as data
   ("out-of-line ABI mode": the `_types`, `_globals`, ... that a generated module passes to
   `_cffi_backend.FFI`). We remember that data as JSON in our private folder (workdir.remembered),
-  keyed by the cffi version and the declarations' text, and give cairocffi an ffi
+  keyed by the cffi version (its C backend's) and the declarations' text, and give cairocffi an ffi
   built from it: the same declarations, the same C calls, loaded in about 3 ms. Only data is read
   back, never code: the remembered entry is checked for its shape and decoded into bytes and ints.
 - `ctypes.util.find_library` runs `ldconfig -p` (and for a name it cannot find, a C compiler): five
@@ -103,12 +103,11 @@ def _remembered_ffi():
     import importlib.util
     if importlib.util.find_spec("xcffib") is not None:    # the stock module would include its ffi
         return None
-    import _cffi_backend
-    import cffi
+    import _cffi_backend        # (not the cffi package: 1.7 ms of imports; its version is the backend's)
     constants = sys.modules["cairocffi.constants"]      # imported by cairocffi just before its ffi
     headers = constants._CAIRO_HEADERS  # pylint: disable=protected-access
     # what the data is made from: the declarations, and the cffi that reads them
-    key = hashlib.sha256("\0".join([cffi.__version__, _cffi_backend.__version__, headers]).encode()).hexdigest()
+    key = hashlib.sha256("\0".join([_cffi_backend.__version__, headers]).encode()).hexdigest()
     data = workdir.remembered("cffi", key, lambda: _declared(headers), shape=_is_declared)
     return _cffi_backend.FFI(FFI_NAME, **_decoded(data))
 
