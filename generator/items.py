@@ -156,14 +156,10 @@ def expand_items(g, players, rep: Reporter, sources: dict | None = None) -> list
                           f"({len(items) + combos:,} items after vary{', per player' if owner else ''})",
                           "split the group, or vary over fewer values")
                 return items
-            if not vary:                # the one item as written (what product() of nothing gives)
-                items.append(Item(id=values["id"] + (f"-{owner.id}" if owner else ""), copies=values["copies"] or 0,
-                                  data=data, player=owner, mark=mark))
-                continue
-            for combo in itertools.product(*vary.values()):
+            for combo in itertools.product(*vary.values()) if vary else ((),):     # (an item without vary: itself)
                 suffix = "".join(f"-{v}" for v in combo) + (f"-{owner.id}" if owner else "")
-                items.append(Item(id=rec.id + suffix, copies=rec.copies or 0, data={**data, **dict(zip(vary, combo))},
-                                  player=owner, mark=mark))
+                items.append(Item(id=values["id"] + suffix, copies=values["copies"] or 0,
+                                  data={**data, **dict(zip(vary, combo))} if combo else data, player=owner, mark=mark))
     check_unique([(item.id, item.mark) for item in items], f"item id in group '{g.id}'", rep)
     return items
 
