@@ -22,7 +22,8 @@ MAX_MERGES = 10_000                  # '<<' merge keys in one file; each copies 
 # libyaml's composer recurses in C and crashes on 100,000 levels, so a file that may nest that
 # deep (brackets opened past MAX_DEPTH, or a line of many '- ') is walked event by event first.
 # Nesting by indentation alone is bounded by the file size (a few thousand levels) and is
-# caught while the nodes become data.
+# caught while the nodes become data. Only composing needs the walk: the streamed reading
+# (_Streamed) takes events alone and gives up past MAX_DEPTH, so most files never pay for it.
 _BRACKETS = re.compile(r"[\[\]{}]")
 # (?:[-?:][ \t]+){64} written to begin with a character class: sre then skips ahead to a
 # candidate character instead of trying the group at every offset (a 2.7 MB deck: 49 -> 10 ms)
@@ -37,9 +38,13 @@ PLAIN_TAGS = {f"tag:yaml.org,2002:{name}" for name in
               ("map", "seq", "str", "int", "float", "bool", "null", "merge", "timestamp")}
 FLATTEN_TAGS = {"tag:yaml.org,2002:merge", "tag:yaml.org,2002:value"}
 STR_TAG = "tag:yaml.org,2002:str"
+_EVENT_TAGS = (None, "!")      # no tag, or the non-specific '!': what the streamed reading takes
+_ScalarEvent, _MappingEndEvent, _SequenceEndEvent = yaml.ScalarEvent, yaml.MappingEndEvent, yaml.SequenceEndEvent
+_UNSEEN = object()
 # A text this short (a key, a kind, a colour) is kept once per file, however often it is written:
 # the keys of a deck's cards alone were 10.7 MB at 50,000 cards, a string each.
 SHARED_CHARS = 32
+PLAIN_MEMO = 4096     # short plain scalars whose value a streamed file remembers (numbers, yes/no, ...)
 
 
 class SrcDict(dict):
@@ -63,6 +68,9 @@ class SrcDict(dict):
 
 _SPOT = 25                 # bits of a line or column: MAX_FILE_BYTES < 2**25
 _SPOT_MASK = (1 << _SPOT) - 1
+# a spot's four 0-based numbers each made 1-based at once (none reaches _SPOT_MASK: no carry)
+_KEY_LINE, _KEY_COL = 3 * _SPOT, 2 * _SPOT
+_SPOT_ONES = 1 << _KEY_LINE | 1 << _KEY_COL | 1 << _SPOT | 1
 
 
 class StreamedDict(SrcDict):
@@ -219,6 +227,11 @@ class _Streamed(_Builder):
     def __init__(self, file: str, loader, max_nodes: int):
         super().__init__(file, loader, Reporter(), max_nodes)
         self.told: list[tuple[Mark, str, str]] = []        # told only when the stream was enough
+        self.plain: dict = {}                               # a short plain scalar's value, by its text
+        resolvers = loader.yaml_implicit_resolvers
+        if None in resolvers or loader.yaml_path_resolvers:   # a type found other than by the first character
+            raise _NeedsNodes
+        self.typed_starts = frozenset(start for start, found in resolvers.items() if found)
 
     def run(self):
         get = self.loader.get_event
@@ -241,9 +254,9 @@ class _Streamed(_Builder):
 
     def _value(self, event):
         kind = type(event)
-        if kind is yaml.AliasEvent or event.anchor is not None or event.tag not in (None, "!"):
+        if kind is yaml.AliasEvent or event.anchor is not None or event.tag not in _EVENT_TAGS:
             raise _NeedsNodes
-        if kind is yaml.ScalarEvent:
+        if kind is _ScalarEvent:
             return self._scalar_event(event)
         self._add(1, None)
         self.depth += 1
@@ -254,51 +267,72 @@ class _Streamed(_Builder):
         return value
 
     def _scalar_event(self, event):
-        """What _scalar makes of the event's node, a text without making the node: a quoted
-        scalar (implicit[0] false) always resolves to a string, and most values are texts."""
+        """What _scalar makes of the event's node, without making the node: a quoted scalar
+        (implicit[0] false) is a string, and so is a plain one whose first character starts no
+        implicit type (how Resolver.resolve finds its candidates); another plain one is resolved
+        and built once per text (a deck writes the same numbers and words on every card)."""
         text = event.value
-        tag = STR_TAG if not event.implicit[0] else self.loader.resolve(yaml.ScalarNode, text, event.implicit)
-        if tag == STR_TAG:
-            self.count += 1
-            if self.count > self.max_nodes:
-                raise _NeedsNodes
+        self.count += 1
+        if self.count > self.max_nodes:
+            raise _NeedsNodes
+        if not event.implicit[0] or text[:1] not in self.typed_starts:
             return self.shared.setdefault(text, text) if len(text) <= SHARED_CHARS else text
+        value = self.plain.get(text, _UNSEEN)
+        return self._plain_value(event) if value is _UNSEEN else value
+
+    def _plain_value(self, event):
+        """A plain scalar's value as _scalar gives it (already counted); a short one remembered
+        by its text: resolving depends on the text alone, and every value it gives (text,
+        number, yes/no, null, date) is immutable, so one object serves each time it is written."""
+        text = event.value
+        tag = self.loader.resolve(yaml.ScalarNode, text, event.implicit)
         if tag in FLATTEN_TAGS:         # a merge key ('<<') or '=': the node tree handles them
             raise _NeedsNodes
-        return self._scalar(yaml.ScalarNode(tag, text, event.start_mark, event.end_mark, event.style))
+        if tag == STR_TAG:
+            value = self.shared.setdefault(text, text) if len(text) <= SHARED_CHARS else text
+        else:
+            self.count -= 1             # _scalar counts it again
+            value = self._scalar(yaml.ScalarNode(tag, text, event.start_mark, event.end_mark, event.style))
+        if len(text) <= SHARED_CHARS and len(self.plain) < PLAIN_MEMO:
+            self.plain[text] = value
+        return value
 
     def _stream_sequence(self, start):
         out = SrcList()
         out.mark, out.item_marks = self._mark(start), []
-        get = self.loader.get_event
+        get, mark, scalar, value_of = self.loader.get_event, self._mark, self._scalar_event, self._value
+        item_marks, append = out.item_marks, out.append
         event = get()
-        while type(event) is not yaml.SequenceEndEvent:
-            out.item_marks.append(self._mark(event))
-            out.append(self._value(event))
+        while type(event) is not _SequenceEndEvent:
+            item_marks.append(mark(event))
+            # an untagged scalar without anchor read at once; anything else through _value
+            append(scalar(event) if type(event) is _ScalarEvent and event.tag is None and event.anchor is None
+                   else value_of(event))
             event = get()
         return out
 
     def _stream_mapping(self, start):
         out = StreamedDict()
         out.mark, out.file, out.spots = self._mark(start), self.file, {}
-        spots, get = out.spots, self.loader.get_event
+        spots, get, scalar, value_of = out.spots, self.loader.get_event, self._scalar_event, self._value
         event = get()
-        while type(event) is not yaml.MappingEndEvent:
-            if type(event) is not yaml.ScalarEvent or event.tag not in (None, "!") or event.anchor is not None:
+        while type(event) is not _MappingEndEvent:
+            if type(event) is not _ScalarEvent or event.tag not in _EVENT_TAGS or event.anchor is not None:
                 raise _NeedsNodes
-            key = self._scalar_event(event)
+            key = scalar(event)
             if not isinstance(key, (str, int, float, bool)) or key is None:
                 raise _NeedsNodes
             value_event = get()
             if key in out:
-                if type(value_event) is not yaml.ScalarEvent:  # its own problems are not told: composed
+                if type(value_event) is not _ScalarEvent:  # its own problems are not told: composed
                     raise _NeedsNodes
                 self.told.append((self._mark(event), f"duplicate key '{key}' (first at line {out.key_mark(key).line})",
                                   "remove one of the two, YAML keeps only the last"))
             else:
                 at, to = event.start_mark, value_event.start_mark
-                spots[key] = ((((at.line + 1) << _SPOT | at.column + 1) << _SPOT | to.line + 1) << _SPOT) | to.column + 1
-                out[key] = self._value(value_event)
+                spots[key] = (at.line << _KEY_LINE | at.column << _KEY_COL | to.line << _SPOT | to.column) + _SPOT_ONES
+                out[key] = (scalar(value_event) if type(value_event) is _ScalarEvent and value_event.tag is None
+                            and value_event.anchor is None else value_of(value_event))
             event = get()
         return out
 
@@ -308,9 +342,8 @@ def _streamed(text: str, file: str, reporter: Reporter, max_nodes: int):
     if len(text) > _SPOT_MASK:         # a line or column past what a spot holds
         return False, None
     loader = SAFE_LOADER(text)
-    streamed = _Streamed(file, loader, max_nodes)
     try:
-        value = streamed.run()
+        value = (streamed := _Streamed(file, loader, max_nodes)).run()
     except (_NeedsNodes, yaml.constructor.ConstructorError):   # composing finds the same, in its order
         return False, None
     finally:
@@ -429,16 +462,16 @@ def load_text(text: str, file: str, reporter: Reporter, max_nodes: int = MAX_NOD
     if not text.strip():
         reporter.error(top, f"{what} is empty", "add the manifest's keys, see docs/manifests.md")
         return None
-    deep = _too_deep(text, SAFE_LOADER)
-    if deep is not None:
-        reporter.error(Mark(file, deep.line + 1, deep.column + 1), _DEEP_MESSAGE, _DEEP_HINT)
-        return None
-    try:
+    try:                    # events only: never past MAX_DEPTH, so no recursion in C to fear
         done, value = _streamed(text, file, reporter, max_nodes)
         if done:
             return value
     except yaml.YAMLError:
         pass                # composed below, which tells it as it always has
+    deep = _too_deep(text, SAFE_LOADER)     # before libyaml's composer recurses (a 2.7 MB deck: 18 ms)
+    if deep is not None:
+        reporter.error(Mark(file, deep.line + 1, deep.column + 1), _DEEP_MESSAGE, _DEEP_HINT)
+        return None
     loader = SAFE_LOADER(text)
     try:
         node = loader.get_single_node()

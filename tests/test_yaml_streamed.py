@@ -50,6 +50,11 @@ CASES = {
     "a merge key written as a value": "a: <<\n",
     "a shared short text and a long one": "a: ok\nb: ok\nc: " + "long " * 10 + "\nd: " + "long " * 10 + "\n",
     "compact nesting past the limit": "- " * 70 + "x\n",
+    "plain scalars written again, and quoted like them": (
+        "- [yes, Yes, 'yes', yes]\n- [1, '1', 1, 0x1F, 0x1F, 1.5, 1.5, '1.5']\n- [Tower, tower, Tower, 'Tower', Card, Card]\n"
+        "- [~, ~, '~', null, '', 'null']\n- [2020-01-01, 2020-01-01, '2020-01-01']\n- {a: 1, b: a, '1': 1, 'a': b}\n"
+        "- [-1, -1, -x, -x, .5, .5, .x, +1, +1, =x, <x, o, on, off, n, no, no]\n"),
+    "a plain value that is a bad date, twice": "a: 2020-02-30\nb: 2020-02-30\n",
 }
 
 
@@ -106,3 +111,19 @@ def test_the_compact_nesting_pattern_finds_what_the_plain_one_would():
             a, b = plain.search(text), fast.search(text)
             assert (a and a.span()) == (b and b.span()), (text, depth)
     assert yamlsrc._COMPACT_NESTING.pattern == r"[-?:](?:[ \t]+[-?:]){%d}[ \t]+" % (yamlsrc.MAX_DEPTH - 1)
+
+
+def test_a_plain_scalar_is_resolved_once_per_text_and_a_bounded_number_of_texts(monkeypatch):
+    """The resolver runs once per short plain text starting like a typed value; a text starting
+    otherwise (a word) is a string without it, as Resolver.resolve itself would find."""
+    resolved = []
+
+    class Counting(yamlsrc.SAFE_LOADER):
+        def resolve(self, kind, value, implicit):
+            resolved.append(value)
+            return super().resolve(kind, value, implicit)
+    monkeypatch.setattr(yamlsrc, "SAFE_LOADER", Counting)
+    monkeypatch.setattr(yamlsrc, "PLAIN_MEMO", 3)
+    data = yamlsrc.load_text("[1, 1, 2, yes, Card, Card, 1, 2, yes, 7, 7]\n", "f", Reporter())
+    assert data == [1, 1, 2, True, "Card", "Card", 1, 2, True, 7, 7]
+    assert resolved == ["1", "2", "yes", "7", "7"]     # 7 comes after the memo is full
