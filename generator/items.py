@@ -21,6 +21,7 @@ MAX_GROUP_TOTAL = 200_000      # faces in one group
 class VaryType(Type):
     """Values an item is repeated over: a list, or a range written '1..6'."""
     description = "a list of values or a range such as 1..6"
+    mark_free = True
 
     def check(self, value, mark, rep, where):
         if isinstance(value, list) and value:

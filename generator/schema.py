@@ -28,6 +28,10 @@ def type_name(value) -> str:
 
 class Type:
     description = "a value"
+    # True where what check returns does not depend on the mark and key path it is given (they
+    # only go into the problems it tells): Spec.check then makes them for a value only when it
+    # has something to tell (five marks and key paths a card of a deck, nearly always unused)
+    mark_free = False
 
     def check(self, value, mark: Mark, rep: Reporter, where: str):
         return value
@@ -40,6 +44,7 @@ class Type:
 
 class Str(Type):
     description = "text"
+    mark_free = True
 
     def __init__(self, max_len: int = 10_000, pattern: str | None = None, example: str = ""):
         self.max_len, self.pattern = max_len, re.compile(pattern) if pattern else None
@@ -68,6 +73,7 @@ class Id(Str):
 class Num(Type):
     description = "a number"
     integer = False
+    mark_free = True
 
     def __init__(self, minimum=None, maximum=None):
         self.minimum, self.maximum = minimum, maximum
@@ -90,6 +96,7 @@ class Int(Num):
 
 class Bool(Type):
     description = "yes or no (true/false)"
+    mark_free = True
 
     def check(self, value, mark, rep, where):
         return value if isinstance(value, bool) else self.wrong(value, mark, rep, where)
@@ -97,6 +104,7 @@ class Bool(Type):
 
 class Length(Type):
     description = "a length such as 63mm or 2.5in"
+    mark_free = True
 
     def __init__(self, minimum=None, maximum=None):
         self.minimum, self.maximum = minimum, maximum
@@ -112,6 +120,7 @@ class Length(Type):
 
 class Color(Type):
     description = "a colour such as '#c0392b'"
+    mark_free = True
 
     def check(self, value, mark, rep, where):
         if not isinstance(value, str) or not _COLOR.fullmatch(value):
@@ -124,6 +133,8 @@ class Color(Type):
 
 
 class Choice(Type):
+    mark_free = True
+
     def __init__(self, *choices):
         self.choices = choices
         self.description = "one of " + ", ".join(map(str, choices))
@@ -139,12 +150,14 @@ class Choice(Type):
 class AnyData(Type):
     """Free data for templates: text, numbers, yes/no, or lists and mappings of them."""
     description = "plain data"
+    mark_free = True
 
 
 class ListOf(Type):
     def __init__(self, item: Type, min_len: int = 0, max_len: int = 100_000):
         self.item, self.min_len, self.max_len = item, min_len, max_len
         self.description = f"a list of {item.description}"
+        self.mark_free = item.mark_free
 
     def check(self, value, mark, rep, where):
         if not isinstance(value, list):
@@ -168,6 +181,7 @@ class MapOf(Type):
     def __init__(self, value: Type, key: Type | None = None):
         self.value, self.key = value, key or Str(80)
         self.description = f"a mapping of names to {value.description}"
+        self.mark_free = value.mark_free and self.key.mark_free
 
     def check(self, value, mark, rep, where):
         if not isinstance(value, dict):
@@ -229,13 +243,19 @@ class Spec(Type):
         here = getattr(value, "mark", mark)
         out = {}
         located = isinstance(value, SrcDict)
+        heard = _Heard()
         for key, item in value.items():
             spec = self.fields.get(key)
             if spec is None and self.extra is None:
                 self.unknown_key(key, value.key_mark(key) if located else mark, rep, where)
                 continue
-            vmark = value.value_mark(key) if located else mark
-            checked = (spec.type if spec else self.extra).check(item, vmark, rep, self.key_where(where, key))
+            kind = spec.type if spec else self.extra
+            if kind.mark_free:          # checked unlocated; located again only to tell its problem
+                checked = kind.check(item, here, heard, where)
+            if not kind.mark_free or heard.told:
+                heard.told = False
+                vmark = value.value_mark(key) if located else mark
+                checked = kind.check(item, vmark, rep, self.key_where(where, key))
             out[key] = None if checked is INVALID else checked     # already reported
         for key, spec in self.fields.items():
             if key in value:
@@ -253,6 +273,19 @@ class Spec(Type):
     def unknown_key(self, key, mark, rep, where):
         hint = did_you_mean(key, self.fields, f"known keys: {', '.join(self.fields)}")
         rep.error(mark, f"unknown key '{key}'{' in ' + where if where else ''}", hint)
+
+
+class _Heard(Reporter):
+    """Notes only whether a check told anything (Spec.check's first, unlocated pass)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.told = False
+
+    def error(self, mark, message, hint="") -> None:
+        self.told = True
+
+    warn = error
 
 
 def _short(value) -> str:
