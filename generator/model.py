@@ -39,8 +39,17 @@ class Item:
 
     def __reduce__(self):
         """Pickled as its fields (apart.py sends a loaded pack back): unpickling makes no
-        state dict to drop, which would leave a hole in the heap beside every item."""
+        state dict to drop, which would leave a hole in the heap beside every item. A plain
+        Mark goes as its three fields: pickled whole it costs a Python call each way (its
+        __getnewargs__ and its __new__)."""
+        if type(self.mark) is Mark:
+            return _marked_item, (self.id, self.copies, self.data, self.player, *self.mark)
         return Item, (self.id, self.copies, self.data, self.player, self.mark)
+
+
+def _marked_item(id: str, copies: int, data: dict, player, file: str, line: int, col: int) -> Item:
+    """An Item unpickled, its Mark made again from the three fields it was pickled as."""
+    return Item(id, copies, data, player, tuple.__new__(Mark, (file, line, col)))
 
 
 @dataclass(frozen=True)

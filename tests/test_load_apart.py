@@ -122,9 +122,18 @@ def test_no_child_is_forked_beside_other_threads(monkeypatch):
 
 
 def test_items_pickle_as_their_fields():
+    """A plain Mark goes as its three fields (no Python call per Mark to pickle and unpickle it);
+    any other mark, a spreadsheet cell's, whole, with what it says beyond them."""
     item = model.Item("a", 2, {"title": "T"}, None, manifest.Mark("f.yaml", 3, 4))
-    assert item.__reduce__() == (model.Item, ("a", 2, {"title": "T"}, None, manifest.Mark("f.yaml", 3, 4)))
-    assert pickle.loads(pickle.dumps(item)) == item
+    assert item.__reduce__() == (model._marked_item, ("a", 2, {"title": "T"}, None, "f.yaml", 3, 4))
+    back = pickle.loads(pickle.dumps(item))
+    assert back == item and type(back.mark) is manifest.Mark
+    from generator.sheets_source import CellMark
+    cell = CellMark("cards.xlsx", 4, 2, "Spells", "title")
+    item = model.Item("b", 1, {}, None, cell)
+    assert item.__reduce__() == (model.Item, ("b", 1, {}, None, cell))
+    back = pickle.loads(pickle.dumps(item))
+    assert back == item and str(back.mark) == str(cell) == "cards.xlsx, sheet Spells, row 4, column title"
 
 
 def test_the_readme_states_the_bound():

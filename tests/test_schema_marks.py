@@ -40,17 +40,14 @@ def test_every_problem_told_as_when_located_at_once(value, monkeypatch):
     assert checked(text, False, monkeypatch) == checked(text, True, monkeypatch)
 
 
-def test_a_clean_value_makes_no_mark_and_a_wrong_one_its_own():
+def test_a_clean_value_makes_no_mark_and_a_wrong_one_its_own(monkeypatch):
     data = load_text("id: a\ncount: 3\nname: ok\n", "pack.yaml", Reporter())
     made = []
     original = type(data).value_mark
-    type(data).value_mark = lambda self, key: made.append(key) or original(self, key)
-    try:
-        spec = Spec("item", {"id": Field(Id()), "count": Field(Int(0, 2)), "name": Field(Str())})
-        reporter = Reporter()
-        spec.check(data, None, reporter, "items[1]")
-    finally:
-        del type(data).value_mark
+    monkeypatch.setattr(type(data), "value_mark", lambda self, key: made.append(key) or original(self, key))
+    spec = Spec("item", {"id": Field(Id()), "count": Field(Int(0, 2)), "name": Field(Str())})
+    reporter = Reporter()
+    spec.check(data, None, reporter, "items[1]")
     assert made == ["count"]
     [problem] = reporter.problems
     assert (str(problem.mark), problem.message) == ("pack.yaml:2:8", "items[1].count is 3, above the largest allowed 2")
