@@ -101,10 +101,7 @@ def resolve_reference(text: str, sources: dict, seat: int | None):
 
 def _resolved(raw, sources, seat, rep: Reporter):
     """An item mapping with its '=...' references replaced (top-level values and vary values)."""
-    if not isinstance(raw, SrcDict):
-        return raw
-    if not any((isinstance(value, str) and value.startswith("=")) or (key == "vary" and isinstance(value, SrcDict))
-               for key, value in raw.items()):
+    if not isinstance(raw, SrcDict) or not _refers(raw):
         return raw                      # nothing to replace: the mapping as read (nothing changes it)
     out = raw.like()
     for key, value in raw.items():
@@ -118,6 +115,14 @@ def _resolved(raw, sources, seat, rep: Reporter):
             value = _resolved(value, sources, seat, rep)
         out[key] = value
     return out
+
+
+def _refers(raw: SrcDict) -> bool:
+    """Whether an item has a reference to resolve: a value, or a vary's value, written '=...'."""
+    for key, value in raw.items():
+        if (isinstance(value, str) and value.startswith("=")) or (key == "vary" and isinstance(value, SrcDict)):
+            return True
+    return False
 
 
 _NOT_DATA = frozenset(("id", "copies", "vary"))     # an item's own keys, not its fields
@@ -158,7 +163,7 @@ def expand_items(g, players, rep: Reporter, sources: dict | None = None) -> list
                           "split the group, or vary over fewer values")
                 return items
             for combo in itertools.product(*vary.values()) if vary else ((),):     # (an item without vary: itself)
-                suffix = "".join(f"-{v}" for v in combo) + (f"-{owner.id}" if owner else "")
+                suffix = ("".join(f"-{v}" for v in combo) + (f"-{owner.id}" if owner else "")) if combo or owner else ""
                 items.append(Item(id=values["id"] + suffix, copies=values["copies"] or 0,
                                   data={**data, **dict(zip(vary, combo))} if combo else data, player=owner, mark=mark))
     check_unique([(item.id, item.mark) for item in items], f"item id in group '{g.id}'", rep)

@@ -243,13 +243,13 @@ class Spec(Type):
         here = getattr(value, "mark", mark)
         out = {}
         located = isinstance(value, SrcDict)
-        heard = _Heard()
+        fields, extra, heard = self.fields, self.extra, _Heard()
         for key, item in value.items():
-            spec = self.fields.get(key)
-            if spec is None and self.extra is None:
+            spec = fields.get(key)
+            if spec is None and extra is None:
                 self.unknown_key(key, value.key_mark(key) if located else mark, rep, where)
                 continue
-            kind = spec.type if spec else self.extra
+            kind = spec.type if spec else extra
             if kind.mark_free:          # checked unlocated; located again only to tell its problem
                 checked = kind.check(item, here, heard, where)
             if not kind.mark_free or heard.told:
@@ -257,7 +257,7 @@ class Spec(Type):
                 vmark = value.value_mark(key) if located else mark
                 checked = kind.check(item, vmark, rep, self.key_where(where, key))
             out[key] = None if checked is INVALID else checked     # already reported
-        for key, spec in self.fields.items():
+        for key, spec in fields.items():
             if key in value:
                 continue
             if spec.required:
@@ -277,9 +277,9 @@ class Spec(Type):
 
 class _Heard(Reporter):
     """Notes only whether a check told anything (Spec.check's first, unlocated pass)."""
+    problems = ()
 
-    def __init__(self) -> None:
-        super().__init__()
+    def __init__(self) -> None:     # no lists: one is made for every record checked
         self.told = False
 
     def error(self, mark, message, hint="") -> None:
