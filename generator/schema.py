@@ -167,9 +167,14 @@ class ListOf(Type):
                       "add or remove entries")
             return INVALID
         out = []
+        kind, heard = self.item, _Heard()
         for i, item in enumerate(value):
-            item_mark = value.item_mark(i) if isinstance(value, SrcList) else mark
-            checked = self.item.check(item, item_mark, rep, f"{where}[{i + 1}]")
+            if kind.mark_free:          # as in Spec.check: located only to tell a problem
+                checked = kind.check(item, mark, heard, where)
+            if not kind.mark_free or heard.told:
+                heard.told = False
+                item_mark = value.item_mark(i) if isinstance(value, SrcList) else mark
+                checked = kind.check(item, item_mark, rep, f"{where}[{i + 1}]")
             if checked is not INVALID:
                 out.append(checked)
         return out
