@@ -2,13 +2,17 @@
 N distinct items, the time users wait before any drawing (``pnpgen validate``, ``list``, the
 start of ``build``). Template rendering of every face is not part of this figure.
 
-    python bench/bench_load.py [--items 10000] [--repeat 5]
+    python bench/bench_load.py [--items 10000] [--repeat 5] [--against ../main]
 
 The pack is the bench deck of bench_cards.py (title, kind, cost, six lines of body text per
 card), written as block YAML as a designer would. Reports, from one run: load_pack whole (cold:
 first call in a fresh process; warm: best of the repeats), its parts (YAML parsing by libyaml
 alone; building the positioned data; checking), per-item cost, and `pnpgen list` / start-up
 wall times.
+
+With --against DIR (another checkout), only load_pack whole is measured, for this checkout and
+that one in interleaved rounds of fresh processes, of the deck as bench_cards writes it (JSON,
+which is YAML) and as block YAML: CPU of the process and of its forked loading child.
 """
 from __future__ import annotations
 
@@ -16,6 +20,7 @@ import argparse
 import os
 import resource
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -43,6 +48,21 @@ warm = []
 for _ in range({repeat}):
     t = time.process_time(); load_pack(Path({pack!r})); warm.append(time.process_time() - t)
 print(imported - start, cold, min(warm), game.total)
+"""
+
+# load_pack whole, a large pack's forked loading child included (apart.py); the first call warms
+AGAINST = """
+import resource, sys, time
+from pathlib import Path
+from generator.manifest import load_pack
+def cpu():
+    return sum(resource.getrusage(who).ru_utime + resource.getrusage(who).ru_stime
+               for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
+load_pack(Path({pack!r}))
+best = 9e9
+for _ in range({repeat}):
+    t = cpu(); load_pack(Path({pack!r})); best = min(best, cpu() - t)
+print(best)
 """
 
 PARTS = """
@@ -84,11 +104,40 @@ def write_block_yaml(pack: Path) -> Path:
     return deck
 
 
+def against(other: Path, items: int, repeat: int, rounds: int = 4) -> None:
+    """load_pack of this checkout and of `other`, interleaved, each round in fresh processes."""
+    work = Path(tempfile.mkdtemp(prefix="pnpgen-bench-load-"))
+    try:
+        cards = bench_cards.make_cards(items)
+        packs = {"JSON": bench_cards.write_pack(work / "json", cards)}
+        packs["block YAML"] = bench_cards.write_pack(work / "block", cards)
+        write_block_yaml(packs["block YAML"])
+        checkouts = {"this": ROOT, "against": other.resolve()}
+        seconds = {(deck, name): [] for deck in packs for name in checkouts}
+        loads = [os.getloadavg()[0]]
+        for turn in range(rounds):
+            for deck, pack in packs.items():
+                for name in list(checkouts)[:: 1 if turn % 2 == 0 else -1]:
+                    seconds[deck, name].append(float(subprocess.run(
+                        [sys.executable, "-c", AGAINST.format(pack=str(pack), repeat=repeat)], capture_output=True,
+                        text=True, check=True, cwd=checkouts[name]).stdout))
+            loads.append(os.getloadavg()[0])
+        print(f"load_pack of {items:,} cards, CPU s (process and loading child), best of {repeat} per process, "
+              f"{rounds} interleaved rounds, min / median; load average {min(loads):.1f}-{max(loads):.1f}")
+        for (deck, name), times in seconds.items():
+            print(f"  {deck:10} {name:7} {checkouts[name]}: {min(times):.3f} / {statistics.median(times):.3f}")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--items", type=int, default=10_000)
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--against", type=Path, help="another checkout, measured in the same rounds")
     args = parser.parse_args()
+    if args.against:
+        return against(args.against, args.items, args.repeat)
     work = Path(tempfile.mkdtemp(prefix="pnpgen-bench-load-"))
     try:
         pack = bench_cards.write_pack(work, bench_cards.make_cards(args.items))
