@@ -39,6 +39,7 @@ class Picture(Str):
     """A picture inside the pack (field type `image`): checked when the pack loads (art.load: the
     file, its format and size), kept as the path written, which templates give to image()."""
     description = "the path of a picture inside the game pack, e.g. art/goblin.jpg"
+    mark_free = False       # a refused picture would be read twice (Spec.check's two passes)
 
     def __init__(self, root: Path | None = None):
         super().__init__(1000)

@@ -63,3 +63,23 @@ def test_mark_free_types_return_the_same_whatever_mark_and_path():
             one = kind.check(value, Mark("a.yaml", 1, 1), Reporter(), "x")
             two = kind.check(value, Mark("b.yaml", 9, 9), Reporter(), "things[2].y")
             assert one == two or (one is schema.INVALID and two is schema.INVALID), (name, value)
+
+
+def test_a_refused_picture_is_read_once(tmp_path, monkeypatch):
+    """A picture field is checked located at once: a second, unlocated pass would read a refused
+    image twice (art.load keeps only the pictures it accepts)."""
+    from generator import art
+    from generator.items import Picture
+    (tmp_path / "bad.png").write_bytes(b"not a png")
+    read = []
+
+    def refuse(rel, path, size):
+        read.append(rel)
+        raise art.ArtError(f"'{rel}' is not a picture")
+    monkeypatch.setattr(art, "_read", refuse)
+    data = load_text("picture: bad.png\n", "pack.yaml", Reporter())
+    reporter = Reporter()
+    Spec("item", {"picture": Field(Picture(tmp_path))}).check(data, None, reporter, "items[1]")
+    assert read == ["bad.png"]
+    [problem] = reporter.problems
+    assert (str(problem.mark), problem.message) == ("pack.yaml:1:10", "items[1].picture: 'bad.png' is not a picture")
