@@ -182,6 +182,7 @@ class FaceRenderer:
         self._reads: dict[tuple, bool] = {}      # (template, names) -> whether it reads any of them
         self._limits: dict[str, time_limit] = {}     # template -> the time limit of its faces
         self._heads: dict[str, str] = {}     # group -> its faces' <svg> tag
+        self._last_markup: dict[tuple, tuple] = {}   # (group, template) -> (blocks, output, markup) of its last face
         self.heard_digests: dict[tuple, str] = {}   # face key -> digest, of faces another process rendered
         self.game_data = read_only({
             "id": game.id, "title": game.title, "version": game.version,
@@ -295,11 +296,8 @@ class FaceRenderer:
         runs = self.helpers.runs
         template = self._group_template(face, name, context)
         body = self._output(name, context, where, template)
-        if not runs.intact(body):       # the template reworked a helper's output (|upper, slices...)
-            body = self._output_as_text(name, context, where, template)
-        body = self._pack_pictures(body, name, where)
         head = self._head(group)
-        markup = head + body + "</svg>"
+        body, markup = self._same_markup(group, name, body) or self._markup(body, name, context, where, template, group)
         doc = self._document(markup, runs)      # once per markup: every check below reads its tree
         if doc is None:            # told as the SVG the blocks write reads (markup as the fallback)
             problem = (well_formed_problem(runs.written(markup), self.env, name, len(head))
@@ -323,6 +321,31 @@ class FaceRenderer:
         if blocks and not (doc.spliced and _inline_icons_alone(blocks)):
             return runs.written(markup)     # a block where no drawing operation can stand: as SVG text
         return runs.face(doc)
+
+    def _same_markup(self, group: Group, name: str, output: str) -> tuple[str, str] | None:
+        """The last face's (body, markup) when this face's template gave the same output with as
+        many blocks (a deck's cards most often do: the helpers' text stands behind placeholders),
+        else None. The same strings again: their checks and their hash are not worked out anew."""
+        last = self._last_markup.get((group.id, name))
+        if last is not None and last[0] == len(self.helpers.runs.blocks) and last[1] == output:
+            return last[1], last[2]
+        return None
+
+    def _markup(self, body: str, name: str, context: dict, where: str, template, group: Group) -> tuple[str, str]:
+        """(body, markup): the template's output as the face holds it (rendered again as SVG
+        text where the template reworked a helper's output (|upper, slices...), pictures packed)
+        and the face's SVG, its <svg> tag around that. Remembered for the next face of the
+        template when neither was needed (and the output is short)."""
+        runs = self.helpers.runs
+        if not runs.intact(body):
+            body = self._pack_pictures(self._output_as_text(name, context, where, template), name, where)
+        elif "<image" in body:          # (each face's pictures are loaded and noted: never remembered)
+            body = self._pack_pictures(body, name, where)
+        elif len(body) <= MAX_DOCUMENT_CHARS // 16:
+            markup = self._head(group) + body + "</svg>"
+            self._last_markup[group.id, name] = (len(runs.blocks), body, markup)
+            return body, markup
+        return body, self._head(group) + body + "</svg>"
 
     def _head(self, group: Group) -> str:
         """The face's <svg> tag: its size with the bleed (written once per group)."""
