@@ -175,8 +175,7 @@ class FaceRenderer:
         self.cache: dict[tuple, str] = {}
         self._documents: dict[str, Document] = {}     # markup -> its parsed document (_keep)
         self._kept_chars = 0
-        self._fixed_context: dict[tuple, dict] = {}     # (group, side, template) -> _group_context
-        self._specialized: dict[tuple, object] = {}     # (group, side, template) -> _group_template
+        self._settings: dict[tuple, tuple] = {}     # (group, side) -> _setting's answer
         self.told: dict[tuple, tuple[str, tuple[str, ...]]] = {}   # face key -> (its place, its warnings)
         self._shared: dict[tuple, tuple] = {}     # shared key -> the face key first rendered for it
         self._reads: dict[tuple, bool] = {}      # (template, names) -> whether it reads any of them
@@ -284,17 +283,13 @@ class FaceRenderer:
 
     def _render(self, face: FaceRef) -> str:
         group, item = face.group, face.item
-        name = group.template if face.side == "front" else group.back_template
-        bleed = self.bleed
-        context = {      # read-only: a template cannot change what the next face is given
-            "item": read_only({"id": item.id, **item.data}),
-            "player": read_only(item.player.__dict__) if item.player else None,
-            **self._group_context(face, name),
-        }
+        name, context, template = self._setting(face)
+        context = context.copy()        # read-only values: a template cannot change what the next face is given
+        context["item"] = read_only({"id": item.id, **item.data})
+        context["player"] = read_only(item.player.__dict__) if item.player else None
         where = face_place(face)
         self.helpers.face, self.helpers.bounds = where, (group.width, group.height)
         runs = self.helpers.runs
-        template = self._group_template(face, name, context)
         body = self._output(name, context, where, template)
         head = self._head(group)
         body, markup = self._same_markup(group, name, body) or self._markup(body, name, context, where, template, group)
@@ -397,31 +392,31 @@ class FaceRenderer:
             return svgcheck.tree_problems(doc.root, self.palette, blocks, nonce)
         return svgcheck.block_problems(doc.placeholders, blocks, self.palette) if nonce else []
 
-    def _group_context(self, face: FaceRef, name: str) -> dict:
-        """What a template is given that is the same for every face of its group and side
-        (made once: the helpers bound, `face`, `outline`)."""
-        key = (face.group.id, face.side, name)
-        fixed = self._fixed_context.get(key)
-        if fixed is None:
+    def _setting(self, face: FaceRef) -> tuple[str, dict, object]:
+        """What is the same for every face of a group and side, worked out once: its template's
+        name; the context a face's own `item` and `player` are set in (the template's globals,
+        as templating.generate gives them, and the helpers bound, `face`, `outline`...); and the
+        template it is rendered with (None: the template as it is)."""
+        key = (face.group.id, face.side)
+        setting = self._settings.get(key)
+        if setting is None:
             group = face.group
-            fixed = self._fixed_context[key] = {
-                "game": self.game_data, "palette": self.palette,
-                "groups": self.groups if self.reads(name, ("groups",)) else _NO_GROUPS,
-                "face": FaceFields(face_fields(face, self.bleed)),
-                "outline": lambda grow=0.0: group.outline(_grow(grow, group)).svg_d(),
-                **self.helpers.bind(),
-            }
-        return fixed
+            name = group.template if face.side == "front" else group.back_template
+            context = {**templating.flat_globals(self.env), "item": None, "player": None,
+                       "game": self.game_data, "palette": self.palette,
+                       "groups": self.groups if self.reads(name, ("groups",)) else _NO_GROUPS,
+                       "face": FaceFields(face_fields(face, self.bleed)),
+                       "outline": lambda grow=0.0: group.outline(_grow(grow, group)).svg_d(),
+                       **self.helpers.bind()}
+            setting = self._settings[key] = (name, context, self._group_template(face, name, context))
+        return setting
 
     def _group_template(self, face: FaceRef, name: str, context: dict):
         """The template a face of this group is rendered with: in a group of many items, with
         what it works out from `face`, `palette` and `game` alone done once (specialize.py);
         None: the template as it is."""
-        key = (face.group.id, face.side, name)
-        if key not in self._specialized:
-            many = len(face.group.items) >= SPECIALIZE_AT and self.reads(name, ("item", "player"))
-            self._specialized[key] = specialized(self.env, name, context) if many else None
-        return self._specialized[key]
+        many = len(face.group.items) >= SPECIALIZE_AT and self.reads(name, ("item", "player"))
+        return specialized(self.env, name, context) if many else None
 
     def _output(self, name: str, context: dict, where: str, template=None) -> str:
         """The template's output for one face (rendered with `template` when given, a
@@ -431,7 +426,7 @@ class FaceRenderer:
             self.helpers.runs.clear()
         try:
             with interrupt.immediate(), self._time_limit(name):
-                return bounded_output(template or self.env.get_template(name), context)
+                return bounded_output(template or self.env.get_template(name), context, merged=True)
         except (jinja2.TemplateError, TextFitError, TypeError, ValueError, ArithmeticError, MemoryError, NameError, SyntaxError,
                 AttributeError, KeyError, RecursionError, TemplateTimeout) as exc:
             raised = TemplateTooSlow if isinstance(exc, TemplateTimeout) else BuildError
@@ -549,10 +544,12 @@ class OutputTooLarge(ValueError):
     pass
 
 
-def bounded_output(template, context, limit: int = MAX_FACE_CHARS, what: str = "one face") -> str:
-    """The template's output, stopped as soon as it passes `limit` characters (not after)."""
+def bounded_output(template, context, limit: int = MAX_FACE_CHARS, what: str = "one face",
+                   merged: bool = False) -> str:
+    """The template's output, stopped as soon as it passes `limit` characters (not after);
+    `merged`: the context holds the template's globals already (templating.generate)."""
     parts, size = [], 0
-    for chunk in templating.generate(template, context):
+    for chunk in templating.generate(template, context, merged):
         size += len(chunk)
         if size > limit:
             raise OutputTooLarge(f"output is over {limit:,} characters for {what}; draw less, or use fewer repeats")
