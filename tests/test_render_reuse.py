@@ -3,9 +3,13 @@ that each face is still its own: its own text, its own pictures, its own reworke
 from __future__ import annotations
 
 import json
+import signal
+import time
+
+import pytest
 
 from conftest import write_deck
-from generator import facedoc
+from generator import cache, cli, facedoc, render
 from generator.manifest import load_pack
 from generator.render import FaceRef, FaceRenderer
 
@@ -71,3 +75,65 @@ def test_a_face_key_tells_apart_items_whose_read_fields_run_together_alike(tmp_p
     assert [again.identity(FaceRef(again.game.groups[0], item, "front")) for item in again.game.groups[0].items] == keys
     backs = {renderer.identity(FaceRef(group, item, "back")) for item in group.items}
     assert len(backs) == 1 and not backs & set(keys)
+
+
+def _busy(seconds: float) -> None:
+    """Python running for `seconds` (a template's loop), stopped by an alarm if one goes off."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        pass
+
+
+def test_faces_in_a_batch_are_each_timed_by_the_one_alarm_set_once(monkeypatch):
+    """Inside face_batch every face still has its own limit: the one that runs on after quick
+    faces is stopped at its limit, not at the alarm set for the first face (5 faces of 0.1 s
+    each under a limit of 0.5 s all finish). The alarm is set once for the quick faces, and
+    the handler and timer are as they were after the batch."""
+    limit = render.time_limit(0.5, "template x ran for more than 0.5 s")
+    set_to = []
+    real = signal.setitimer
+    monkeypatch.setattr(signal, "setitimer", lambda which, seconds, *rest: set_to.append(seconds) or real(which, seconds, *rest))
+    before = signal.getsignal(signal.SIGALRM)
+    with render.face_batch():
+        for _ in range(3):
+            with limit:
+                _busy(0.05)
+        assert set_to == [0.5], "one alarm for the quick faces"
+        for _ in range(5):
+            with limit:
+                _busy(0.1)
+        start = time.monotonic()
+        with pytest.raises(render.TemplateTimeout, match="ran for more than 0.5 s"):
+            with limit:
+                _busy(60)
+        assert 0.45 < time.monotonic() - start < 10
+    assert signal.getsignal(signal.SIGALRM) is before and signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+
+
+def test_a_streamed_build_stops_a_template_that_runs_on_after_quick_faces(tmp_path, capsys, monkeypatch):
+    """The writer renders each window of a streamed document's faces in one batch (separate
+    cuts: no face is rendered before, to read its edges). (validate then tells every problem, as
+    after any failed build: it times each face on its own.)"""
+    monkeypatch.setattr(render, "TEMPLATE_SECONDS", 1)
+    monkeypatch.setattr(cache, "STREAM_ABOVE", 0)
+    front = ('{% if item.title == "Cedar" %}{% for i in range(10000) %}{% for j in range(10000) %}'
+             '{% for k in range(10000) %}{% endfor %}{% endfor %}{% endfor %}{% endif %}' + SAME_OUTPUT)
+    pack = write_deck(tmp_path / "deck", TITLES, {"front.svg.j2": front, "back.svg.j2": BACK})
+    before, stopped = signal.getsignal(signal.SIGALRM), []
+    real = render._Batch._ring
+
+    def ring(self, *args):
+        try:
+            real(self, *args)
+        except render.TemplateTimeout:
+            stopped.append(self.timed.message)
+            raise
+    monkeypatch.setattr(render._Batch, "_ring", ring)
+    start = time.monotonic()
+    code = cli.main(["build", str(pack), "--out", str(tmp_path / "out"), "--quiet", "--cuts", "separate"])
+    err = capsys.readouterr().err
+    assert stopped == ["template front.svg.j2 ran for more than 1 s"], "stopped by the batch's alarm"
+    assert code == 1 and "item 'card-2' (front): template front.svg.j2 line 1: template front.svg.j2 ran for more " \
+        "than 1 s" in err, err
+    assert "Traceback" not in err and time.monotonic() - start < 30
+    assert signal.getsignal(signal.SIGALRM) is before and signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
