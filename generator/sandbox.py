@@ -2,6 +2,7 @@
 and what a template is given read-only, with a missing key or colour said in words."""
 from __future__ import annotations
 
+import sys
 
 import jinja2
 import markupsafe
@@ -15,6 +16,9 @@ from .schema import type_name
 MAX_RANGE = 10_000
 _NUMBERS = frozenset({int, float})
 _AS_THEY_ARE = frozenset({str, int, float, bool, type(None)})     # what read_only returns unchanged
+# The frame that called one of pnpgen's own helpers (a template's code), while the helper runs:
+# onface finds the template line there, without walking the helper's frames to it.
+CALLER: list = [None]
 
 
 class Template(jinja2.Template):
@@ -82,10 +86,13 @@ class Sandbox(SandboxedEnvironment):
             if kwargs:
                 kwargs.pop("_block_vars", None)
                 kwargs.pop("_loop_vars", None)
+            CALLER[0] = sys._getframe(1)        # (its instruction is the call while the helper runs)
             try:
                 return __obj(*args, **kwargs)
             except StopIteration:
                 return __self.undefined("value was undefined because a callable raised a StopIteration exception")
+            finally:
+                CALLER[0] = None
         growth.check_call(__obj, args, kwargs)
         return super().call(__context, __obj, *args, **kwargs)
 
