@@ -28,7 +28,7 @@ from jinja2 import nodes
 
 from . import art, templating
 from .fonts import library
-from .render import FaceRef, FaceRenderer, face_digest, face_fields, face_place
+from .render import FaceRef, FaceRenderer, face_digest, face_digest_bytes, face_fields, face_place
 
 WHOLE = None             # a template reads the item (or groups) as a whole, not field by field
 BY_FIELD = ("item", "groups", "face")         # context names whose fields are hashed one by one
@@ -332,7 +332,7 @@ class StreamedRenderer(KeyedRenderer):
         said = len(self.helpers.said)
         svg = self._render(face)
         messages = tuple(self.helpers.said[said:])
-        digest_ = bytes.fromhex(face_digest(svg))
+        digest_ = face_digest_bytes(svg)
         self._said[ident] = (digest_, messages) if messages else digest_
         self._note(face, digest_, messages)
         self._remember(ident, svg)

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import jinja2
 
 from . import art, interrupt, onface, svgcheck, templating
-from .sandbox import FaceFields, Palette, read_only
+from .sandbox import FaceFields, Palette, read_only, read_only_item
 from .errors import BuildError, plain_words
 from .facedoc import Document, RunTable
 from .specialize import specialized
@@ -196,6 +196,8 @@ class Copies(Sequence):
             self._ends.append(None if single else list(itertools.accumulate(item.copies for item in items)))
             total += len(items) if single else (self._ends[-1][-1] if items else 0)
         self._len = total
+        # one part, one copy of each item (a deck): a face is its item's, found without a search
+        self._single = parts[0] if len(parts) == 1 and self._ends[0] is None else None
 
     @classmethod
     def of(cls, group: Group, items: list[Item] | None = None) -> tuple["Copies", "Copies | None"]:
@@ -212,6 +214,8 @@ class Copies(Sequence):
         return self._len
 
     def __getitem__(self, index):
+        if self._single is not None and type(index) is int and 0 <= index < self._len:
+            return FaceRef(self._single[0], self._single[1][index], self.side)
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(self._len))]
         if index < 0:
@@ -347,7 +351,7 @@ class FaceRenderer:
         group, item = face.group, face.item
         name, context, template = self._setting(face)
         context = context.copy()        # read-only values: a template cannot change what the next face is given
-        context["item"] = read_only({"id": item.id, **item.data})
+        context["item"] = read_only_item(item.id, item.data)
         context["player"] = read_only(item.player.__dict__) if item.player else None
         where = face_place(face)
         self.helpers.face, self.helpers.bounds = where, (group.width, group.height)
@@ -581,6 +585,11 @@ def face_fields(face: FaceRef, bleed: float) -> dict:
 def face_digest(svg: str) -> str:
     """A face's content as 128 bits: equal digests, equal faces (build.json; changes.py compares them)."""
     return hashlib.sha256(svg.encode()).hexdigest()[:32]
+
+
+def face_digest_bytes(svg: str) -> bytes:
+    """face_digest as its 16 bytes (a streamed build keeps them so)."""
+    return hashlib.sha256(svg.encode()).digest()[:16]
 
 
 def face_place(face: FaceRef) -> str:

@@ -198,6 +198,16 @@ def read_only(value):
     return value
 
 
+def read_only_item(item_id: str, data: dict) -> ReadOnlyDict:
+    """read_only({"id": item_id, **data}), made in one go when every value is a plain one (a
+    card's words and numbers: 0.6 against 1.7 us a face)."""
+    if _AS_THEY_ARE.issuperset(map(type, data.values())):
+        fields = ReadOnlyDict(id=item_id)
+        dict.update(fields, data)
+        return fields
+    return read_only({"id": item_id, **data})
+
+
 def _bounded_range(*args):
     r = range(*args)
     if len(r) > MAX_RANGE:

@@ -137,3 +137,29 @@ def test_a_streamed_build_stops_a_template_that_runs_on_after_quick_faces(tmp_pa
         "than 1 s" in err, err
     assert "Traceback" not in err and time.monotonic() - start < 30
     assert signal.getsignal(signal.SIGALRM) is before and signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+
+
+def test_a_helper_is_handed_the_template_frame_that_called_it_and_it_is_let_go_after(tmp_path, monkeypatch):
+    """onface finds a block's template line from the frame the sandbox called the helper from,
+    not by walking up the helper's own frames; no frame is kept once the helper returns."""
+    from generator import onface, sandbox
+    seen = []
+    real = onface._template_line
+    monkeypatch.setattr(onface, "_template_line", lambda: seen.append(sandbox.CALLER[0]) or real())
+    _fronts(tmp_path / "deck", SAME_OUTPUT)
+    assert len(seen) == len(TITLES)
+    assert all(frame.f_globals["__jinja_template__"].name == "front.svg.j2" for frame in seen)
+    assert sandbox.CALLER == [None]
+
+
+@pytest.mark.parametrize("data", [{"title": "Ash", "cost": 3, "rare": True, "note": None, "w": 1.5},
+                                  {"title": "Ash", "tags": ["a", "b"], "stats": {"hp": 2}},
+                                  {"id": "own", "title": "Ash"}, {}])
+def test_an_items_fields_are_given_read_only_as_read_only_of_the_whole_would_give_them(data):
+    from generator.sandbox import ReadOnlyDict, ReadOnlyList, read_only, read_only_item
+    given, whole = read_only_item("card-1", data), read_only({"id": "card-1", **data})
+    assert type(given) is ReadOnlyDict and list(given.items()) == list(whole.items())
+    with pytest.raises(TypeError, match="read-only"):
+        given["title"] = "Birch"
+    if "tags" in data:
+        assert type(given["tags"]) is ReadOnlyList and type(given["stats"]) is ReadOnlyDict
