@@ -17,7 +17,8 @@ MAX_RANGE = 10_000
 _NUMBERS = frozenset({int, float})
 _AS_THEY_ARE = frozenset({str, int, float, bool, type(None)})     # what read_only returns unchanged
 # The frame that called one of pnpgen's own helpers (a template's code), while the helper runs:
-# onface finds the template line there, without walking the helper's frames to it.
+# onface finds the template line there, without walking the helper's frames to it. One for the
+# process: templates render on its main thread (the preview server's threads only serve files).
 CALLER: list = [None]
 
 
