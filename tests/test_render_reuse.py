@@ -9,7 +9,7 @@ import time
 import pytest
 
 from conftest import write_deck
-from generator import cache, cli, facedoc, render
+from generator import cache, cli, facedoc, render, timelimit
 from generator.manifest import load_pack
 from generator.render import FaceRef, FaceRenderer
 
@@ -120,7 +120,7 @@ def test_a_streamed_build_stops_a_template_that_runs_on_after_quick_faces(tmp_pa
              '{% for k in range(10000) %}{% endfor %}{% endfor %}{% endfor %}{% endif %}' + SAME_OUTPUT)
     pack = write_deck(tmp_path / "deck", TITLES, {"front.svg.j2": front, "back.svg.j2": BACK})
     before, stopped = signal.getsignal(signal.SIGALRM), []
-    real = render._Batch._ring
+    real = timelimit._Batch._ring
 
     def ring(self, *args):
         try:
@@ -128,7 +128,7 @@ def test_a_streamed_build_stops_a_template_that_runs_on_after_quick_faces(tmp_pa
         except render.TemplateTimeout:
             stopped.append(self.timed.message)
             raise
-    monkeypatch.setattr(render._Batch, "_ring", ring)
+    monkeypatch.setattr(timelimit._Batch, "_ring", ring)
     start = time.monotonic()
     code = cli.main(["build", str(pack), "--out", str(tmp_path / "out"), "--quiet", "--cuts", "separate"])
     err = capsys.readouterr().err
