@@ -22,7 +22,7 @@ from .manifest import PAPERS, PRINT_SHOP, load_pack
 from .model import Game, Group
 from .pdfinfo import fonts_used, page_size, pages_of
 from .publish import StagedFile, check_not_locked, write_atomically
-from .render import Copies, Renderers, drawn_face_place, expand_faces
+from .render import Copies, Renderers, drawn_face_place, expand_faces, face_batch
 from .presets import preset, shop_sheets
 from .printer import SHIFTED_SIDES, shift_backs
 from .request import BuildRequest, Progress, group_options, options_for  # noqa: F401 (library API)
@@ -177,14 +177,15 @@ def _paper(game: Game, request: BuildRequest) -> tuple[str, tuple[float, float]]
 def _face_calls(renderers: Renderers, streamed: bool) -> dict:
     """PdfWriter's face_svg, face_id, face_seen and face_ahead (None: the document's faces are
     kept, not streamed): the one renderer's own methods in a document of one group (called six
-    times a face), else the face's group's."""
+    times a face), else the face's group's; and face_batch, the block each window's faces are
+    rendered ahead in (their time limits share one alarm)."""
     if len(renderers) == 1:
         (one,) = renderers.values()
         calls = {"face_svg": one.svg, "face_id": one.identity, "face_seen": one.seen, "face_ahead": one.keep}
     else:
         calls = {"face_svg": lambda f: renderers[f.group.id].svg(f), "face_id": lambda f: renderers[f.group.id].identity(f),
                  "face_seen": lambda f: renderers[f.group.id].seen(f), "face_ahead": lambda f: renderers[f.group.id].keep(f)}
-    return {**calls, "face_ahead": calls["face_ahead"] if streamed else None}
+    return {**calls, "face_ahead": calls["face_ahead"] if streamed else None, "face_batch": face_batch}
 
 
 def _render_groups(game, groups, request, progress, role, result, into: Path | None = None):

@@ -28,7 +28,7 @@ from jinja2 import nodes
 
 from . import art, templating
 from .fonts import library
-from .render import FaceRef, FaceRenderer, face_digest, face_fields, face_place
+from .render import FaceRef, FaceRenderer, face_digest, face_digest_bytes, face_fields, face_place
 
 WHOLE = None             # a template reads the item (or groups) as a whole, not field by field
 BY_FIELD = ("item", "groups", "face")         # context names whose fields are hashed one by one
@@ -79,11 +79,14 @@ def digest(value) -> str:
     The text is json.dumps(value, default=repr, separators=(",", ":"), ensure_ascii=False),
     made by json's C encoder called directly: json.dumps with options builds a JSONEncoder and
     its closures first (a streamed build hashes every face's key twice; 4.3 -> 1.8 us a key)."""
+    return hashlib.sha256(_json_text(value).encode()).hexdigest()
+
+
+def _json_text(value) -> str:
     if _c_encoder is None:          # a Python without json's C accelerator
-        text = json.dumps(value, default=repr, separators=(",", ":"), ensure_ascii=False)
-    else:           # (markers, default, escaper, indent, separators, sort_keys, skipkeys, allow_nan)
-        text = "".join(_c_encoder({}, repr, encode_basestring, None, ":", ",", False, False, True)(value, 0))
-    return hashlib.sha256(text.encode()).hexdigest()
+        return json.dumps(value, default=repr, separators=(",", ":"), ensure_ascii=False)
+    # (markers, default, escaper, indent, separators, sort_keys, skipkeys, allow_nan)
+    return "".join(_c_encoder({}, repr, encode_basestring, None, ":", ",", False, False, True)(value, 0))
 
 
 class KeyedRenderer(FaceRenderer):
@@ -102,20 +105,44 @@ class KeyedRenderer(FaceRenderer):
         self._group_parts: dict[str, str] = {}
         self._fixed_parts: dict[tuple, tuple] = {}     # (template, group id, side) -> _fixed's answer
         self._item_fields: dict[str, tuple | None] = {}    # template -> the item's fields it reads, sorted
-        self._shared_keys: dict[str, str] = {}     # _fixed's digest -> face_key of a face reading no item
+        self._fixed_hashes: dict[str, object] = {}    # _fixed's digest -> SHA-256 fed it (copied per face)
+        self._shared_hashes: dict[str, object] = {}   # _fixed's digest -> _face_hash of a face reading no item
 
     def face_key(self, face: FaceRef) -> str:
+        """What the face is made of, as 64 hex digits."""
+        return self._face_hash(face).hexdigest()
+
+    def _face_hash(self, face: FaceRef):
+        """SHA-256 of what the face is made of: _fixed's digest, then the item's fields its templates
+        read (_hash_item), then its player where they read it. Fed as tagged, length-prefixed
+        bytes rather than as one JSON text of them all: a deck's cards are keyed each (json's
+        encoder and the hex digits were 3 of a face's ~6 us so)."""
         group, item = face.group, face.item
         name = group.template if face.side == "front" else group.back_template
-        fixed, reads, fields = self._fixed(name, face)
+        fixed, reads, _ = self._fixed(name, face)
         if "item" not in reads and "player" not in reads:      # a shared back: one key for the group
-            shared = self._shared_keys.get(fixed)
+            shared = self._shared_hashes.get(fixed)
             if shared is None:
-                shared = self._shared_keys[fixed] = digest([fixed, None, None])
+                shared = self._shared_hashes[fixed] = self._fixed_hash(fixed)
+                shared.update(b"-n")
             return shared
-        return digest([
-            fixed, _item_part(item, self._item_fields[name]) if "item" in reads else None,
-            item.player.__dict__ if item.player and "player" in reads else None])
+        h = self._fixed_hash(fixed)
+        if "item" in reads:
+            _hash_item(h, item, self._item_fields[name])
+        else:
+            h.update(b"-")
+        if item.player and "player" in reads:
+            _hash_tagged(h, b"p", _json_text(item.player.__dict__).encode("utf-8", "surrogatepass"))
+        else:
+            h.update(b"n")
+        return h
+
+    def _fixed_hash(self, fixed: str):
+        """A new SHA-256 fed `fixed` (copied from one fed it once)."""
+        fed = self._fixed_hashes.get(fixed)
+        if fed is None:
+            fed = self._fixed_hashes[fixed] = hashlib.sha256(b"pnpgen face\0" + fixed.encode() + b"\0")
+        return fed.copy()
 
     def reads_own(self, face: FaceRef) -> bool:
         """Whether the face's key holds its item's or its player's own values."""
@@ -255,7 +282,7 @@ class StreamedRenderer(KeyedRenderer):
     def _keyed_now(self, face: FaceRef, at: tuple[str, str]) -> bytes:
         """The identity hashed, and kept: in _once till asked for again when it holds the item's
         own values, else in _alike for every face of the group and side."""
-        ident = bytes.fromhex(self.face_key(face)[:32])
+        ident = self._face_hash(face).digest()[:16]
         if self.reads_own(face):
             self._once.setdefault(at, {})[face.item.id] = ident
         else:
@@ -305,7 +332,7 @@ class StreamedRenderer(KeyedRenderer):
         said = len(self.helpers.said)
         svg = self._render(face)
         messages = tuple(self.helpers.said[said:])
-        digest_ = bytes.fromhex(face_digest(svg))
+        digest_ = face_digest_bytes(svg)
         self._said[ident] = (digest_, messages) if messages else digest_
         self._note(face, digest_, messages)
         self._remember(ident, svg)
@@ -426,10 +453,28 @@ def _face_part(face, bleed: float, fields: frozenset | None):
     return sorted(values.items()) if fields is None else [[n, values.get(n)] for n in sorted(fields)]
 
 
-def _item_part(item, fields: tuple | None):
-    """What of the item a face's key holds: the fields its templates read (sorted), or all of it.
-    A field is read from {"id": item.id, **item.data}, without making that dict for every face."""
+def _hash_item(h, item, fields: tuple | None) -> None:
+    """h fed what of the item a face's key holds: the fields its templates read (sorted; their
+    names are the templates', which the key holds already), or all of it. A field is read from
+    {"id": item.id, **item.data}, without making that dict for every face. Each value tagged by
+    what it is and prefixed by its length, so no two items' fields feed the same bytes."""
     if fields is None:
-        return [item.id, item.data]
+        _hash_tagged(h, b"w", _json_text([item.id, item.data]).encode("utf-8", "surrogatepass"))
+        return
     data = item.data
-    return [[name, data[name]] if name in data else [name, item.id] if name == "id" else [name] for name in fields]
+    for name in fields:
+        value = data[name] if name in data else item.id if name == "id" else _MISSING
+        if type(value) is str:
+            _hash_tagged(h, b"s", value.encode("utf-8", "surrogatepass"))
+        elif value is _MISSING:
+            h.update(b"m")
+        else:
+            _hash_tagged(h, b"j", _json_text(value).encode("utf-8", "surrogatepass"))
+
+
+_MISSING = object()
+
+
+def _hash_tagged(h, tag: bytes, raw: bytes) -> None:
+    h.update(b"%s%d:" % (tag, len(raw)))
+    h.update(raw)

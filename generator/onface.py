@@ -13,6 +13,7 @@ import sys
 
 from .facedoc import RUN_TAG as RUN
 from .glyphs import snippet
+from .sandbox import CALLER
 
 SLACK = 0.05        # mm a block may pass the edge: rounding, never a visible cut
 # elements whose content is not drawn where it stands (or in a frame of its own)
@@ -74,9 +75,10 @@ def _code_line(code, instruction: int) -> int:
 
 def _template_line() -> tuple | None:
     """(template, code, instruction) of the template frame nearest the helper that called
-    place(). The walk starts at that helper's caller: the helper itself (place's caller, a
-    function of pnpgen's) is no template, and each frame looked at is made into an object."""
-    frame = sys._getframe(3)
+    place(): the frame the sandbox called the helper from (sandbox.CALLER), else the walk starts
+    at that helper's caller: the helper itself (place's caller, a function of pnpgen's) is no
+    template, and each frame looked at is made into an object (4 a face: 1-2 us)."""
+    frame = CALLER[0] or sys._getframe(3)
     while frame is not None:
         template = frame.f_globals.get("__jinja_template__")
         if template is not None:

@@ -172,10 +172,12 @@ class PdfWriter:
 
     def __init__(self, face_svg: Callable, face_name: Callable, face_outline: Callable, title: str,
                  subject: str = "", face_stamp: Callable | None = None, face_id: Callable | None = None,
-                 face_seen: Callable | None = None, face_ahead: Callable | None = None):
+                 face_seen: Callable | None = None, face_ahead: Callable | None = None,
+                 face_batch: Callable = contextlib.nullcontext):
         self.face_svg, self.face_name, self.face_outline = face_svg, face_name, face_outline
         self.face_id, self.face_seen = face_id or face_svg, face_seen or face_svg
         self.face_ahead = face_ahead       # renders a face to be drawn soon, keeping it till then
+        self.face_batch = face_batch       # a block the faces rendered ahead are rendered in
         self.title, self.subject = title, subject
         self.face_stamp = face_stamp       # face -> version.stamps' marks: drawn over the face
 
@@ -202,7 +204,8 @@ class PdfWriter:
         for start in range(0, len(sheets), AHEAD_PAGES):
             window = list(sheets[start:start + AHEAD_PAGES])     # made once, dropped when drawn
             if self.face_ahead:
-                self._render_ahead(window, faces)
+                with self.face_batch():
+                    self._render_ahead(window, faces)
             for sheet in window:
                 interrupt.check()
                 surface.set_size(sheet.width * PT_PER_MM, sheet.height * PT_PER_MM)

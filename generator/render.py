@@ -5,14 +5,11 @@ viewBox widened by the bleed, so a template draws past the cut line by drawing p
 """
 from __future__ import annotations
 
-import _signal
 import bisect
 import hashlib
 import itertools
 import html
 import re
-import signal
-import threading
 import weakref
 import xml.etree.ElementTree as ET
 import xml.parsers.expat
@@ -22,12 +19,13 @@ from dataclasses import dataclass
 import jinja2
 
 from . import art, interrupt, onface, svgcheck, templating
-from .sandbox import FaceFields, Palette, read_only
+from .sandbox import FaceFields, Palette, read_only, read_only_item
 from .errors import BuildError, plain_words
 from .facedoc import Document, RunTable
 from .specialize import specialized
 from .model import Game, Group, Item
 from .textfit import TextFitError
+from .timelimit import TemplateTimeout, face_batch, time_limit  # noqa: F401 (handout.py's, build.py's)
 
 SVG_HEAD = ('<svg xmlns="http://www.w3.org/2000/svg" width="{W:.3f}mm" height="{H:.3f}mm" '
             'viewBox="{x:.3f} {y:.3f} {W:.3f} {H:.3f}">')
@@ -54,40 +52,8 @@ def too_many_elements(place: str, svg: str) -> str:
             f"the limit (this face {drawn_elements(svg):,}); use a simpler icon (fewer paths), or draw it on "
             "fewer faces")
 
-class TemplateTimeout(Exception):
-    pass
-
-
 class TemplateTooSlow(BuildError):
     """A face's template ran past TEMPLATE_SECONDS: its other faces would too (validate skips them)."""
-
-
-class time_limit:
-    """Interrupt the block after `seconds` (main thread only, where signals are delivered).
-    A class calling _signal itself: entered for every face, where signal.signal's enum
-    conversions and a generator-based context manager cost 6 us of a face's ~300. One may be
-    entered again once left (a renderer keeps one per template), not while inside it."""
-    __slots__ = ("seconds", "message", "previous", "armed", "expire")
-
-    def __init__(self, seconds: float, message: str):
-        self.seconds, self.message, self.previous, self.armed = seconds, message, None, False
-        self.expire = self._expire
-
-    def __enter__(self):
-        if threading.current_thread() is threading.main_thread():
-            self.previous = _signal.signal(signal.SIGALRM, self.expire)
-            self.armed = True
-            signal.setitimer(signal.ITIMER_REAL, self.seconds)
-        return self
-
-    def __exit__(self, *exc) -> None:
-        if self.armed:
-            self.armed = False
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            _signal.signal(signal.SIGALRM, self.previous)
-
-    def _expire(self, signum, frame):
-        raise TemplateTimeout(self.message)
 
 
 @dataclass(frozen=True, slots=True, init=False)    # made each time a sheet or the writer asks: ~6 a face
@@ -134,6 +100,8 @@ class Copies(Sequence):
             self._ends.append(None if single else list(itertools.accumulate(item.copies for item in items)))
             total += len(items) if single else (self._ends[-1][-1] if items else 0)
         self._len = total
+        # one part, one copy of each item (a deck): a face is its item's, found without a search
+        self._single = parts[0] if len(parts) == 1 and self._ends[0] is None else None
 
     @classmethod
     def of(cls, group: Group, items: list[Item] | None = None) -> tuple["Copies", "Copies | None"]:
@@ -150,6 +118,8 @@ class Copies(Sequence):
         return self._len
 
     def __getitem__(self, index):
+        if self._single is not None and type(index) is int and 0 <= index < self._len:
+            return FaceRef(self._single[0], self._single[1][index], self.side)
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(self._len))]
         if index < 0:
@@ -175,13 +145,13 @@ class FaceRenderer:
         self.cache: dict[tuple, str] = {}
         self._documents: dict[str, Document] = {}     # markup -> its parsed document (_keep)
         self._kept_chars = 0
-        self._fixed_context: dict[tuple, dict] = {}     # (group, side, template) -> _group_context
-        self._specialized: dict[tuple, object] = {}     # (group, side, template) -> _group_template
+        self._settings: dict[tuple, tuple] = {}     # (group, side) -> _setting's answer
         self.told: dict[tuple, tuple[str, tuple[str, ...]]] = {}   # face key -> (its place, its warnings)
         self._shared: dict[tuple, tuple] = {}     # shared key -> the face key first rendered for it
         self._reads: dict[tuple, bool] = {}      # (template, names) -> whether it reads any of them
         self._limits: dict[str, time_limit] = {}     # template -> the time limit of its faces
         self._heads: dict[str, str] = {}     # group -> its faces' <svg> tag
+        self._last_markup: dict[tuple, tuple] = {}   # (group, template) -> (blocks, output, markup) of its last face
         self.heard_digests: dict[tuple, str] = {}   # face key -> digest, of faces another process rendered
         self.game_data = read_only({
             "id": game.id, "title": game.title, "version": game.version,
@@ -283,23 +253,16 @@ class FaceRenderer:
 
     def _render(self, face: FaceRef) -> str:
         group, item = face.group, face.item
-        name = group.template if face.side == "front" else group.back_template
-        bleed = self.bleed
-        context = {      # read-only: a template cannot change what the next face is given
-            "item": read_only({"id": item.id, **item.data}),
-            "player": read_only(item.player.__dict__) if item.player else None,
-            **self._group_context(face, name),
-        }
+        name, context, template = self._setting(face)
+        context = context.copy()        # read-only values: a template cannot change what the next face is given
+        context["item"] = read_only_item(item.id, item.data)
+        context["player"] = read_only(item.player.__dict__) if item.player else None
         where = face_place(face)
         self.helpers.face, self.helpers.bounds = where, (group.width, group.height)
         runs = self.helpers.runs
-        template = self._group_template(face, name, context)
         body = self._output(name, context, where, template)
-        if not runs.intact(body):       # the template reworked a helper's output (|upper, slices...)
-            body = self._output_as_text(name, context, where, template)
-        body = self._pack_pictures(body, name, where)
         head = self._head(group)
-        markup = head + body + "</svg>"
+        body, markup = self._same_markup(group, name, body) or self._markup(body, name, context, where, template, group)
         doc = self._document(markup, runs)      # once per markup: every check below reads its tree
         if doc is None:            # told as the SVG the blocks write reads (markup as the fallback)
             problem = (well_formed_problem(runs.written(markup), self.env, name, len(head))
@@ -323,6 +286,31 @@ class FaceRenderer:
         if blocks and not (doc.spliced and _inline_icons_alone(blocks)):
             return runs.written(markup)     # a block where no drawing operation can stand: as SVG text
         return runs.face(doc)
+
+    def _same_markup(self, group: Group, name: str, output: str) -> tuple[str, str] | None:
+        """The last face's (body, markup) when this face's template gave the same output with as
+        many blocks (a deck's cards most often do: the helpers' text stands behind placeholders),
+        else None. The same strings again: their checks and their hash are not worked out anew."""
+        last = self._last_markup.get((group.id, name))
+        if last is not None and last[0] == len(self.helpers.runs.blocks) and last[1] == output:
+            return last[1], last[2]
+        return None
+
+    def _markup(self, body: str, name: str, context: dict, where: str, template, group: Group) -> tuple[str, str]:
+        """(body, markup): the template's output as the face holds it (rendered again as SVG
+        text where the template reworked a helper's output (|upper, slices...), pictures packed)
+        and the face's SVG, its <svg> tag around that. Remembered for the next face of the
+        template when neither was needed (and the output is short)."""
+        runs = self.helpers.runs
+        if not runs.intact(body):
+            body = self._pack_pictures(self._output_as_text(name, context, where, template), name, where)
+        elif "<image" in body:          # (each face's pictures are loaded and noted: never remembered)
+            body = self._pack_pictures(body, name, where)
+        elif len(body) <= MAX_DOCUMENT_CHARS // 16:
+            markup = self._head(group) + body + "</svg>"
+            self._last_markup[group.id, name] = (len(runs.blocks), body, markup)
+            return body, markup
+        return body, self._head(group) + body + "</svg>"
 
     def _head(self, group: Group) -> str:
         """The face's <svg> tag: its size with the bleed (written once per group)."""
@@ -374,31 +362,31 @@ class FaceRenderer:
             return svgcheck.tree_problems(doc.root, self.palette, blocks, nonce)
         return svgcheck.block_problems(doc.placeholders, blocks, self.palette) if nonce else []
 
-    def _group_context(self, face: FaceRef, name: str) -> dict:
-        """What a template is given that is the same for every face of its group and side
-        (made once: the helpers bound, `face`, `outline`)."""
-        key = (face.group.id, face.side, name)
-        fixed = self._fixed_context.get(key)
-        if fixed is None:
+    def _setting(self, face: FaceRef) -> tuple[str, dict, object]:
+        """What is the same for every face of a group and side, worked out once: its template's
+        name; the context a face's own `item` and `player` are set in (the template's globals,
+        as templating.generate gives them, and the helpers bound, `face`, `outline`...); and the
+        template it is rendered with (None: the template as it is)."""
+        key = (face.group.id, face.side)
+        setting = self._settings.get(key)
+        if setting is None:
             group = face.group
-            fixed = self._fixed_context[key] = {
-                "game": self.game_data, "palette": self.palette,
-                "groups": self.groups if self.reads(name, ("groups",)) else _NO_GROUPS,
-                "face": FaceFields(face_fields(face, self.bleed)),
-                "outline": lambda grow=0.0: group.outline(_grow(grow, group)).svg_d(),
-                **self.helpers.bind(),
-            }
-        return fixed
+            name = group.template if face.side == "front" else group.back_template
+            context = {**templating.flat_globals(self.env), "item": None, "player": None,
+                       "game": self.game_data, "palette": self.palette,
+                       "groups": self.groups if self.reads(name, ("groups",)) else _NO_GROUPS,
+                       "face": FaceFields(face_fields(face, self.bleed)),
+                       "outline": lambda grow=0.0: group.outline(_grow(grow, group)).svg_d(),
+                       **self.helpers.bind()}
+            setting = self._settings[key] = (name, context, self._group_template(face, name, context))
+        return setting
 
     def _group_template(self, face: FaceRef, name: str, context: dict):
         """The template a face of this group is rendered with: in a group of many items, with
         what it works out from `face`, `palette` and `game` alone done once (specialize.py);
         None: the template as it is."""
-        key = (face.group.id, face.side, name)
-        if key not in self._specialized:
-            many = len(face.group.items) >= SPECIALIZE_AT and self.reads(name, ("item", "player"))
-            self._specialized[key] = specialized(self.env, name, context) if many else None
-        return self._specialized[key]
+        many = len(face.group.items) >= SPECIALIZE_AT and self.reads(name, ("item", "player"))
+        return specialized(self.env, name, context) if many else None
 
     def _output(self, name: str, context: dict, where: str, template=None) -> str:
         """The template's output for one face (rendered with `template` when given, a
@@ -408,7 +396,7 @@ class FaceRenderer:
             self.helpers.runs.clear()
         try:
             with interrupt.immediate(), self._time_limit(name):
-                return bounded_output(template or self.env.get_template(name), context)
+                return bounded_output(template or self.env.get_template(name), context, merged=True)
         except (jinja2.TemplateError, TextFitError, TypeError, ValueError, ArithmeticError, MemoryError, NameError, SyntaxError,
                 AttributeError, KeyError, RecursionError, TemplateTimeout) as exc:
             raised = TemplateTooSlow if isinstance(exc, TemplateTimeout) else BuildError
@@ -503,6 +491,11 @@ def face_digest(svg: str) -> str:
     return hashlib.sha256(svg.encode()).hexdigest()[:32]
 
 
+def face_digest_bytes(svg: str) -> bytes:
+    """face_digest as its 16 bytes (a streamed build keeps them so)."""
+    return hashlib.sha256(svg.encode()).digest()[:16]
+
+
 def face_place(face: FaceRef) -> str:
     """Where a face comes from, for messages: its item's file:line:col, group, item and side."""
     return f"{face.item.mark}: group '{face.group.id}', item '{face.item.id}' ({face.side})"
@@ -526,10 +519,12 @@ class OutputTooLarge(ValueError):
     pass
 
 
-def bounded_output(template, context, limit: int = MAX_FACE_CHARS, what: str = "one face") -> str:
-    """The template's output, stopped as soon as it passes `limit` characters (not after)."""
+def bounded_output(template, context, limit: int = MAX_FACE_CHARS, what: str = "one face",
+                   merged: bool = False) -> str:
+    """The template's output, stopped as soon as it passes `limit` characters (not after);
+    `merged`: the context holds the template's globals already (templating.generate)."""
     parts, size = [], 0
-    for chunk in templating.generate(template, context):
+    for chunk in templating.generate(template, context, merged):
         size += len(chunk)
         if size > limit:
             raise OutputTooLarge(f"output is over {limit:,} characters for {what}; draw less, or use fewer repeats")

@@ -2,6 +2,7 @@
 and what a template is given read-only, with a missing key or colour said in words."""
 from __future__ import annotations
 
+import sys
 
 import jinja2
 import markupsafe
@@ -15,6 +16,10 @@ from .schema import type_name
 MAX_RANGE = 10_000
 _NUMBERS = frozenset({int, float})
 _AS_THEY_ARE = frozenset({str, int, float, bool, type(None)})     # what read_only returns unchanged
+# The frame that called one of pnpgen's own helpers (a template's code), while the helper runs:
+# onface finds the template line there, without walking the helper's frames to it. One for the
+# process: templates render on its main thread (the preview server's threads only serve files).
+CALLER: list = [None]
 
 
 class Template(jinja2.Template):
@@ -82,10 +87,13 @@ class Sandbox(SandboxedEnvironment):
             if kwargs:
                 kwargs.pop("_block_vars", None)
                 kwargs.pop("_loop_vars", None)
+            CALLER[0] = sys._getframe(1)        # (its instruction is the call while the helper runs)
             try:
                 return __obj(*args, **kwargs)
             except StopIteration:
                 return __self.undefined("value was undefined because a callable raised a StopIteration exception")
+            finally:
+                CALLER[0] = None
         growth.check_call(__obj, args, kwargs)
         return super().call(__context, __obj, *args, **kwargs)
 
@@ -189,6 +197,16 @@ def read_only(value):
     if type(value) is tuple:
         return tuple(read_only(item) for item in value)
     return value
+
+
+def read_only_item(item_id: str, data: dict) -> ReadOnlyDict:
+    """read_only({"id": item_id, **data}), made in one go when every value is a plain one (a
+    card's words and numbers: 0.6 against 1.7 us a face)."""
+    if _AS_THEY_ARE.issuperset(map(type, data.values())):
+        fields = ReadOnlyDict(id=item_id)
+        dict.update(fields, data)
+        return fields
+    return read_only({"id": item_id, **data})
 
 
 def _bounded_range(*args):

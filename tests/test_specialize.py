@@ -32,12 +32,12 @@ def test_faces_rendered_with_the_specialized_template_are_those_of_the_plain_one
     faces = [str(specialized.svg(f)) for f in fronts]
     plain, _ = _renderer(tmp_path / "b", FRONT, monkeypatch=monkeypatch, at=10**9)
     assert faces == [str(plain.svg(f)) for f in fronts]
-    assert [t for t in specialized._specialized.values() if t is not None], "the front was specialized"
-    assert not [t for t in plain._specialized.values() if t is not None]
+    assert [t for _, _, t in specialized._settings.values() if t is not None], "the front was specialized"
+    assert not [t for _, _, t in plain._settings.values() if t is not None]
 
 
 def _fixed(renderer, face) -> dict:
-    return renderer._group_context(face, "front.svg.j2")
+    return renderer._setting(face)[1]
 
 
 def test_what_reads_only_the_group_is_worked_out_once_and_what_reads_the_item_on_each_face(tmp_path):

@@ -89,8 +89,8 @@ def test_a_streamed_build_hashes_each_face_key_once_though_the_writer_asks_again
     cuts: no face's edges are read before the writer counts; a large deck's are a sample.)"""
     pack = _deck(tmp_path / "deck")
     keyed, renderers = [], _renderers_made(monkeypatch)
-    real_key = cache.StreamedRenderer.face_key
-    monkeypatch.setattr(cache.StreamedRenderer, "face_key", lambda self, face: keyed.append(face.key) or real_key(self, face))
+    real_key = cache.StreamedRenderer._face_hash
+    monkeypatch.setattr(cache.StreamedRenderer, "_face_hash", lambda self, face: keyed.append(face.key) or real_key(self, face))
     monkeypatch.setattr(cache.StreamedRenderer, "KEYED", 100)    # one window of pages (72 faces), not all 240
     _built(pack, tmp_path / "out", monkeypatch, streamed=True, split=False, cuts="separate")
     fronts = [key for key in keyed if key[2] == "front"]
