@@ -71,7 +71,7 @@ def measure(text: str, style: Style, icons):
     for paragraph in text.split("\n"):
         if SHY not in paragraph:        # (most paragraphs) every word at once, then those holding icons
             raws = paragraph.split()
-            words = _Plain(zip(raws, metrics.unit_widths(raws)))
+            words = _Plain(metrics.measured(raws))
             if ":" in paragraph:
                 _icon_words(words, icons, width)
             out.append(words)
