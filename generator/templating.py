@@ -74,11 +74,17 @@ def physical(*names):
         def checked(self, *args, **kwargs):
             count = min(len(args), len(params))
             for index, name in given[count]:
-                _check_length(function.__name__, name, args[index])
+                value = args[index]
+                kind = type(value)
+                if not ((kind is float or kind is int) and -MAX_MM <= value <= MAX_MM):
+                    _check_length(function.__name__, name, value)
             if kwargs:
                 for name in after[count]:
                     if name in kwargs:
-                        _check_length(function.__name__, name, kwargs[name])
+                        value = kwargs[name]
+                        kind = type(value)
+                        if not ((kind is float or kind is int) and -MAX_MM <= value <= MAX_MM):
+                            _check_length(function.__name__, name, value)
             return function(self, *args, **kwargs)
         checked.__name__, checked.__doc__ = function.__name__, function.__doc__
         return checked
@@ -99,9 +105,7 @@ def check_lengths(function: str, names: tuple, values: tuple) -> None:
 
 
 def _check_length(function: str, name: str, value) -> None:
-    kind = type(value)
-    if not ((kind is float or kind is int) and -MAX_MM <= value <= MAX_MM) \
-            and value is not None and not _length_ok(value):
+    if value is not None and not _length_ok(value):
         raise ValueError(f"{function}(): {name}={value!r} is not a length within "
                          f"±{MAX_MM:g} mm; pass a finite number")
 
