@@ -210,3 +210,21 @@ def test_text_line_at_the_edge_of_the_range_is_refused_as_text_box_refuses_it(he
         helpers.text_line("Gain", 5, 12, 40, size=-5000, min_size=-6000)
     with pytest.raises(ValueError, match=r"text_box\(\): y=.* is not a length within"):
         helpers.text_line("Gain", 5, -9999.9, 40, size=9)
+
+
+@pytest.mark.parametrize("value", [float("nan"), -float("inf"), 1e308, True, "5"])
+def test_every_helper_refuses_a_number_that_is_no_length_by_position_or_keyword(helpers, value):
+    """text_box and text_line check their lengths in their own body, icon() through physical();
+    each names itself and the argument, given by position or by keyword."""
+    icon = next(iter(helpers.game.icons))
+    calls = [("text_box", "w", lambda: helpers.text_box("Gain", 5, 5, value, 10)),
+             ("text_box", "line_height", lambda: helpers.text_box("Gain", 5, 5, 40, 10, line_height=value)),
+             ("text_box", "max_lines", lambda: helpers.text_box("Gain", 5, 5, 40, 10, max_lines=value)),
+             ("text_line", "min_size", lambda: helpers.text_line("Gain", 5, 12, 40, 9, value)),
+             ("text_line", "w", lambda: helpers.text_line("Gain", 5, 12, w=value)),
+             ("icon", "size", lambda: helpers.icon(icon, 5, 5, value)),
+             ("icon", "y", lambda: helpers.icon(icon, 5, y=value, size=4))]
+    for name, argument, call in calls:
+        with pytest.raises(ValueError, match=rf"^{name}\(\): {argument}=.* is not a length within"):
+            call()
+    assert helpers.text_box("Gain", 5, 5, 40, 10, max_lines=None, line_height=1) and helpers.icon(icon, 5, 5, 4)
