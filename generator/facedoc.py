@@ -206,9 +206,22 @@ class RunTable:
 
     def intact(self, output: str) -> bool:
         """Whether every placeholder in `output` stands as the helpers wrote it, and no more of
-        them than the helpers wrote (a template may rework a helper's output as a string)."""
+        them than the helpers wrote (a template may rework a helper's output as a string).
+        Remembered for outputs up to MAX_INTACT_CHARS: the faces of a template often write the
+        same output around their placeholders, its texts all in the blocks."""
         if not self.blocks:
             return True
+        if len(output) > MAX_INTACT_CHARS:
+            return self._intact(output)
+        key = (output, len(self.blocks), self.nonce)
+        known = _INTACT.get(key)
+        if known is None:
+            if len(_INTACT) >= 256:
+                _INTACT.clear()
+            known = _INTACT[key] = self._intact(output)
+        return known
+
+    def _intact(self, output: str) -> bool:
         whole = self._pattern.findall(output)       # the block of each
         return (len(whole) == output.count(RUN_TAG) and len(whole) <= len(self.blocks)
                 and "PNPGEN" not in output and "Pnpgen" not in output
@@ -221,6 +234,10 @@ class RunTable:
         face = Face(self._written_doc(doc))
         face.doc, face.nonce, face.blocks = doc, self.nonce, tuple(self.blocks)
         return face
+
+
+MAX_INTACT_CHARS = 20_000      # an output remembered by RunTable.intact (256 of them at most)
+_INTACT: dict[tuple[str, int, str], bool] = {}     # (output, blocks on the face, nonce) -> intact
 
 
 class Document:

@@ -228,3 +228,25 @@ def test_every_helper_refuses_a_number_that_is_no_length_by_position_or_keyword(
         with pytest.raises(ValueError, match=rf"^{name}\(\): {argument}=.* is not a length within"):
             call()
     assert helpers.text_box("Gain", 5, 5, 40, 10, max_lines=None, line_height=1) and helpers.icon(icon, 5, 5, 4)
+
+
+def test_a_remembered_intact_answer_is_the_full_checks_for_that_output_and_block_count():
+    """RunTable.intact remembers its answer per output and number of blocks: asked again, and
+    for every output a template may make of its placeholders, it says what the whole check says."""
+    from generator import facedoc
+    table = facedoc.RunTable()
+    mark = table.placeholder_start
+    outputs = [f'<g>{mark}0"/>{mark}1"/></g>', f'<g>{mark}0"/>{mark}1"/>{mark}1"/></g>',
+               f'<g>{mark}0"/>{mark}2"/></g>', f'<g>{mark}00"/></g>', f'<G>{mark.upper()}0"/></G>',
+               f'<g>{mark}0"/>{mark}1</g>', '<g>no placeholder</g>', f'<g>{mark}0"/>Pnpgen</g>']
+    answers = {}
+    for blocks in range(1, 4):
+        table.clear()
+        for _ in range(blocks):
+            table.placeholder(((),))
+        for output in outputs * 2:      # the second time remembered
+            assert table.intact(output) == table._intact(output)
+            answers[output, blocks] = table.intact(output)
+    assert answers[outputs[0], 2] and not answers[outputs[0], 1] and not answers[outputs[1], 2]
+    assert answers[outputs[2], 3] and not answers[outputs[2], 2] and answers[outputs[6], 1]
+    assert not any(answers[output, 3] for output in outputs[3:6] + outputs[7:])
