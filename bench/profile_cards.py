@@ -46,7 +46,7 @@ RULES = [
                                                                        "_pieces", "_block_height", "_wrap_plain",
                                                                        "_icon_words"}),
     ("text fitting (measure, wrap, shrink)", "generator/glyphs.py", None),
-    ("text fitting (measure, wrap, shrink)", "generator/fonts.py", {"width", "unit_widths", "_unit"}),
+    ("text fitting (measure, wrap, shrink)", "generator/fonts.py", {"width", "measured", "_measured"}),
     ("runs laid out", "generator/textfit.py", None),
     ("runs laid out", "generator/facedoc.py", None),
     ("runs laid out", "generator/templating.py", {"_laid_out", "_run_style", "_parts", "_placed_runs"}),

@@ -88,13 +88,22 @@ def _mm(value: float) -> str:
 
 
 class InlineIcon:
-    """An icon a text block draws between its runs: its SVG as written (a `<g>` placing the icon's
-    elements), and, for the drawing stage, that `<g>` as a parsed element (made when first asked
-    for; the icon's own elements parsed once per icon and colour)."""
-    __slots__ = ("transform", "fill", "markup", "_element")
+    """An icon a text block draws between its runs. `place`: the numbers (x, y, scale, dx, dy) of
+    its transform, translate(x,y) scale(scale) translate(dx,dy); its SVG as written (a `<g>` with
+    that transform placing the icon's elements); and, for the drawing stage, the `<g>` as a parsed
+    element (made when first asked for; the icon's own elements parsed once per icon and colour)."""
+    __slots__ = ("place", "fill", "markup", "_element", "_transform")
 
-    def __init__(self, transform: str, fill: str | None, markup: str):
-        self.transform, self.fill, self.markup, self._element = transform, fill, markup, None
+    def __init__(self, place: tuple, fill: str | None, markup: str):
+        self.place, self.fill, self.markup, self._element, self._transform = place, fill, markup, None, None
+
+    @property
+    def transform(self) -> str:
+        """The transform as the SVG writes it (formatted once)."""
+        if self._transform is None:
+            x, y, scale, dx, dy = self.place
+            self._transform = f"translate({x:.3f},{y:.3f}) scale({scale:.5f}) translate({dx:g},{dy:g})"
+        return self._transform
 
     def svg(self) -> str:
         fill = f' fill="{escape(self.fill)}"' if self.fill is not None else ""
@@ -111,6 +120,13 @@ class InlineIcon:
             group.extend(_icon_elements(self.markup))
             self._element = group
         return self._element
+
+
+def written_place(place: tuple) -> tuple:
+    """An inline icon's `place` rounded as its `transform` writes it: each number what a parser
+    reads back from the text (round(x, 3) is float(f"{x:.3f}"): one correctly rounded conversion)."""
+    x, y, scale, dx, dy = place
+    return round(x, 3), round(y, 3), round(scale, 5), float(f"{dx:g}"), float(f"{dy:g}")
 
 
 _SVG = "{http://www.w3.org/2000/svg}"
@@ -190,9 +206,22 @@ class RunTable:
 
     def intact(self, output: str) -> bool:
         """Whether every placeholder in `output` stands as the helpers wrote it, and no more of
-        them than the helpers wrote (a template may rework a helper's output as a string)."""
+        them than the helpers wrote (a template may rework a helper's output as a string).
+        Remembered for outputs up to MAX_INTACT_CHARS: the faces of a template often write the
+        same output around their placeholders, its texts all in the blocks."""
         if not self.blocks:
             return True
+        if len(output) > MAX_INTACT_CHARS:
+            return self._intact(output)
+        key = (output, len(self.blocks), self.nonce)
+        known = _INTACT.get(key)
+        if known is None:
+            if len(_INTACT) >= 256:
+                _INTACT.clear()
+            known = _INTACT[key] = self._intact(output)
+        return known
+
+    def _intact(self, output: str) -> bool:
         whole = self._pattern.findall(output)       # the block of each
         return (len(whole) == output.count(RUN_TAG) and len(whole) <= len(self.blocks)
                 and "PNPGEN" not in output and "Pnpgen" not in output
@@ -205,6 +234,10 @@ class RunTable:
         face = Face(self._written_doc(doc))
         face.doc, face.nonce, face.blocks = doc, self.nonce, tuple(self.blocks)
         return face
+
+
+MAX_INTACT_CHARS = 20_000      # an output remembered by RunTable.intact (256 of them at most)
+_INTACT: dict[tuple[str, int, str], bool] = {}     # (output, blocks on the face, nonce) -> intact
 
 
 class Document:

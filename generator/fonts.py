@@ -86,29 +86,28 @@ class FontMetrics:
                                   lambda: _read_metrics(path, index), shape=_metrics_shape)
         self.widths = read["widths"]
         self.ascent, self.descent, self.cap_height = read["ascent"], read["descent"], read["cap_height"]
-        self._word_cache: dict[str, float] = {}
+        self._word_cache: dict[str, tuple[str, float]] = {}    # a word -> (the word, its width at size 1)
         # every printable ASCII character has a glyph: such text needs no other glyph check
         self.covers_ascii = all(chr(code) in self.widths for code in range(0x20, 0x7F))
 
     def width(self, text: str, size: float) -> float:
-        unit = self._word_cache.get(text)
-        if unit is None:
-            unit = self._unit(text)
-        return unit * size
+        known = self._word_cache.get(text)
+        return (self._measured(text) if known is None else known)[1] * size
 
-    def unit_widths(self, words: list[str]) -> list[float]:
-        """Each word's width at size 1 (width(word, 1.0) of each, in one call: a card's ~40 words)."""
-        units = list(map(self._word_cache.get, words))     # (in C: most words are known)
-        if None in units:
-            units = [self._unit(word) if unit is None else unit for word, unit in zip(words, units)]
-        return units
+    def measured(self, words: list[str]) -> list[tuple[str, float]]:
+        """(word, width at size 1) for each word, as the text fitter wraps them: a word's tuple
+        made once and shared by every text it is in (a card's ~40 words, most of them known)."""
+        pairs = list(map(self._word_cache.get, words))     # (in C)
+        if None in pairs:
+            pairs = [self._measured(word) if pair is None else pair for word, pair in zip(words, pairs)]
+        return pairs
 
-    def _unit(self, text: str) -> float:
+    def _measured(self, text: str) -> tuple[str, float]:
         w = self.widths
-        unit = sum(w.get(c, 0.5) for c in text)
+        pair = (text, sum(w.get(c, 0.5) for c in text))
         if len(self._word_cache) < 200_000:     # words repeat across cards: remember them
-            self._word_cache[text] = unit
-        return unit
+            self._word_cache[text] = pair
+        return pair
 
 
 def folded(family: str) -> str:

@@ -59,7 +59,9 @@ def _length_ok(value) -> bool:
 
 def physical(*names):
     """A helper whose named numeric arguments must be finite and within MAX_MM: a NaN or a
-    1e308 reaches no drawing, and the message names the argument."""
+    1e308 reaches no drawing, and the message names the argument. (text_box and text_line,
+    called several times a card, check theirs in their own body with check_lengths: this
+    wrapper's repacking of the arguments costs more than the check.)"""
     def wrap(function):
         code = function.__code__
         params = code.co_varnames[1:code.co_argcount]
@@ -69,34 +71,43 @@ def physical(*names):
         given = [[(index, name) for index, name in positions if index < count] for count in range(len(params) + 1)]
         after = [[name for index, name in positions if index >= count] for count in range(len(params) + 1)]
 
-        def refuse(name, value):
-            raise ValueError(f"{function.__name__}(): {name}={value!r} is not a length within "
-                             f"±{MAX_MM:g} mm; pass a finite number")
-
-        def check(name, value):
-            kind = type(value)
-            if not ((kind is float or kind is int) and -MAX_MM <= value <= MAX_MM) \
-                    and value is not None and not _length_ok(value):     # (NaN fails the comparison)
-                refuse(name, value)
-
-        def checked(self, *args, **kwargs):      # on every helper call (~40 numbers a card): kept lean
+        def checked(self, *args, **kwargs):
             count = min(len(args), len(params))
             for index, name in given[count]:
                 value = args[index]
                 kind = type(value)
                 if not ((kind is float or kind is int) and -MAX_MM <= value <= MAX_MM):
-                    check(name, value)
+                    _check_length(function.__name__, name, value)
             if kwargs:
                 for name in after[count]:
                     if name in kwargs:
                         value = kwargs[name]
                         kind = type(value)
                         if not ((kind is float or kind is int) and -MAX_MM <= value <= MAX_MM):
-                            check(name, value)
+                            _check_length(function.__name__, name, value)
             return function(self, *args, **kwargs)
         checked.__name__, checked.__doc__ = function.__name__, function.__doc__
         return checked
     return wrap
+
+
+def check_lengths(function: str, names: tuple, values: tuple) -> None:
+    """ValueError naming the first of `values` (a helper's arguments `names`, in the order of its
+    parameters) that is not a length within ±MAX_MM, as physical() words it."""
+    for value in values:        # (most calls: plain numbers in range, one pass, no call per value)
+        kind = type(value)
+        if not ((kind is float or kind is int) and -MAX_MM <= value <= MAX_MM):     # (NaN fails it)
+            break
+    else:
+        return
+    for name, value in zip(names, values):
+        _check_length(function, name, value)
+
+
+def _check_length(function: str, name: str, value) -> None:
+    if value is not None and not _length_ok(value):
+        raise ValueError(f"{function}(): {name}={value!r} is not a length within "
+                         f"±{MAX_MM:g} mm; pass a finite number")
 
 
 class ConfinedLoader(jinja2.FileSystemLoader):
@@ -297,9 +308,11 @@ class Helpers:
                                       color or self.game.palette.get("ink", "#000000"))
         return self._styles[key]
 
-    @physical("x", "y", "w", "h", "size", "min_size", "line_height", "max_lines")
     def text_box(self, text, x, y, w, h, size=9, min_size=6, font="body", color=None,
                  align="left", valign="top", line_height=1.2, max_lines=None):
+        check_lengths("text_box", _BOX_LENGTHS, (x, y, w, h, size, min_size, line_height))
+        if max_lines is not None:
+            check_lengths("text_box", ("max_lines",), (max_lines,))
         return self._box(text, x, y, w, h, size, min_size, font, color, align, valign, line_height, max_lines)
 
     def _box(self, text, x, y, w, h, size, min_size, font, color, align, valign, line_height, max_lines):
@@ -367,8 +380,8 @@ class Helpers:
                                                                    style.color)
         return run_style
 
-    @physical("x", "y", "w", "size", "min_size")
     def text_line(self, text, x, y, w, size=9, min_size=5, font="body", color=None, align="center"):
+        check_lengths("text_line", _LINE_LENGTHS, (x, y, w, size, min_size))
         style = self._styles.get((font, color)) or self.style(font, color)
         top, h = y - style.metrics.ascent * (size * _MM_PER_PT), 10 * (size * _MM_PER_PT)
         # the box's top and height from checked numbers: within range but at the very edge, where
@@ -421,6 +434,10 @@ class Helpers:
         return {"text_box": self.text_box, "text_line": self.text_line, "icon": self.icon,
                 "hex_corners": hex_corners, "hex_grid": hex_grid, "arrow": arrow, "on": self.on,
                 "image": self.image}
+
+
+_BOX_LENGTHS = ("x", "y", "w", "h", "size", "min_size", "line_height")     # text_box's lengths (and max_lines)
+_LINE_LENGTHS = ("x", "y", "w", "size", "min_size")
 
 
 class _Block(NamedTuple):

@@ -71,7 +71,7 @@ def measure(text: str, style: Style, icons):
     for paragraph in text.split("\n"):
         if SHY not in paragraph:        # (most paragraphs) every word at once, then those holding icons
             raws = paragraph.split()
-            words = _Plain(zip(raws, metrics.unit_widths(raws)))
+            words = _Plain(metrics.measured(raws))
             if ":" in paragraph:
                 _icon_words(words, icons, width)
             out.append(words)
@@ -331,8 +331,7 @@ def inline_icon(icon, x, y, size, color=None) -> InlineIcon:
     minx, miny, vw, vh = icon.view_box
     scale = size / max(vw, vh)
     dx, dy = x + (size - vw * scale) / 2, y + (size - vh * scale) / 2
-    return InlineIcon(f"translate({dx:.3f},{dy:.3f}) scale({scale:.5f}) translate({-minx:g},{-miny:g})",
-                      str(color) if color else None, icon.markup)
+    return InlineIcon((dx, dy, scale, -minx, -miny), str(color) if color else None, icon.markup)
 
 
 def icon_svg(icon, x, y, size, color=None) -> str:

@@ -210,3 +210,43 @@ def test_text_line_at_the_edge_of_the_range_is_refused_as_text_box_refuses_it(he
         helpers.text_line("Gain", 5, 12, 40, size=-5000, min_size=-6000)
     with pytest.raises(ValueError, match=r"text_box\(\): y=.* is not a length within"):
         helpers.text_line("Gain", 5, -9999.9, 40, size=9)
+
+
+@pytest.mark.parametrize("value", [float("nan"), -float("inf"), 1e308, True, "5"])
+def test_every_helper_refuses_a_number_that_is_no_length_by_position_or_keyword(helpers, value):
+    """text_box and text_line check their lengths in their own body, icon() through physical();
+    each names itself and the argument, given by position or by keyword."""
+    icon = next(iter(helpers.game.icons))
+    calls = [("text_box", "w", lambda: helpers.text_box("Gain", 5, 5, value, 10)),
+             ("text_box", "line_height", lambda: helpers.text_box("Gain", 5, 5, 40, 10, line_height=value)),
+             ("text_box", "max_lines", lambda: helpers.text_box("Gain", 5, 5, 40, 10, max_lines=value)),
+             ("text_line", "min_size", lambda: helpers.text_line("Gain", 5, 12, 40, 9, value)),
+             ("text_line", "w", lambda: helpers.text_line("Gain", 5, 12, w=value)),
+             ("icon", "size", lambda: helpers.icon(icon, 5, 5, value)),
+             ("icon", "y", lambda: helpers.icon(icon, 5, y=value, size=4))]
+    for name, argument, call in calls:
+        with pytest.raises(ValueError, match=rf"^{name}\(\): {argument}=.* is not a length within"):
+            call()
+    assert helpers.text_box("Gain", 5, 5, 40, 10, max_lines=None, line_height=1) and helpers.icon(icon, 5, 5, 4)
+
+
+def test_a_remembered_intact_answer_is_the_full_checks_for_that_output_and_block_count():
+    """RunTable.intact remembers its answer per output and number of blocks: asked again, and
+    for every output a template may make of its placeholders, it says what the whole check says."""
+    from generator import facedoc
+    table = facedoc.RunTable()
+    mark = table.placeholder_start
+    outputs = [f'<g>{mark}0"/>{mark}1"/></g>', f'<g>{mark}0"/>{mark}1"/>{mark}1"/></g>',
+               f'<g>{mark}0"/>{mark}2"/></g>', f'<g>{mark}00"/></g>', f'<G>{mark.upper()}0"/></G>',
+               f'<g>{mark}0"/>{mark}1</g>', '<g>no placeholder</g>', f'<g>{mark}0"/>Pnpgen</g>']
+    answers = {}
+    for blocks in range(1, 4):
+        table.clear()
+        for _ in range(blocks):
+            table.placeholder(((),))
+        for output in outputs * 2:      # the second time remembered
+            assert table.intact(output) == table._intact(output)
+            answers[output, blocks] = table.intact(output)
+    assert answers[outputs[0], 2] and not answers[outputs[0], 1] and not answers[outputs[1], 2]
+    assert answers[outputs[2], 3] and not answers[outputs[2], 2] and answers[outputs[6], 1]
+    assert not any(answers[output, 3] for output in outputs[3:6] + outputs[7:])

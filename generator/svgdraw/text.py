@@ -10,15 +10,17 @@ textPath and letter-spacing are outside the subset: the document goes to cairosv
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 import cairocffi
 
 from .. import glyphs, shaping
+from ..facedoc import written_place
 from .base import _MAX_ELEMENTS, _SVG_NS, UnsupportedSVG, _check_safe
 from .cascade import _CACHE_LIMIT, _derive, _prep, _run_style
 from .fontface import on_library_change
 from .ops import _new_matrix, _op_restore, _op_runs, _op_save_transform, _op_text
-from .transforms import _IDENTITY, _parse_transform_tuple
+from .transforms import _IDENTITY, _parse_transform_tuple, placed_matrix
 from .units import _LIST_SPLIT_RE, _finite, _length
 
 _WS_RE = re.compile(r'[ \t\n\r]+')
@@ -277,10 +279,12 @@ def _draw_icon(c, icon, props):
     places it, so they are compiled once and put between this icon's save_transform and restore."""
     key = (props['_id'], icon.fill, icon.markup, tuple(c.gs))
     body = _ICON_BODIES.get(key)
-    try:
-        matrix = _parse_transform_tuple(icon.transform)
-    except (UnsupportedSVG, ValueError):     # the group says what is wrong, as it did
-        matrix = _IDENTITY
+    matrix = _icon_matrix(icon.place)
+    if matrix is None:
+        try:
+            matrix = _parse_transform_tuple(icon.transform)
+        except (UnsupportedSVG, ValueError):     # the group says what is wrong, as it did
+            matrix = _IDENTITY
     turned = matrix != _IDENTITY and matrix[0] * matrix[3] - matrix[1] * matrix[2]     # (else no save, or not drawn)
     if body is not None and turned and c.count + body[1] <= _MAX_ELEMENTS:     # (else the group says so)
         ops = c.ops
@@ -296,6 +300,13 @@ def _draw_icon(c, icon, props):
         if len(_ICON_BODIES) >= _CACHE_LIMIT:
             _ICON_BODIES.clear()
         _ICON_BODIES[key] = (tuple(ops[1:-1]), c.count - counted)
+
+
+@lru_cache(maxsize=1024)
+def _icon_matrix(place: tuple):
+    """An inline icon's matrix from its numbers as its SVG writes them, no text read; None where
+    the text must be read (it says what is wrong). A deck's icons often stand at the same places."""
+    return placed_matrix(*written_place(place))
 
 
 def _draw_run_stretch(c, batch, props):

@@ -66,19 +66,21 @@ _TRANSFORMS = {
 }
 
 
-_N = r'(-?[0-9]+(?:\.[0-9]+)?)'
-_PLACED_RE = re.compile(rf'translate\({_N},{_N}\) scale\({_N}\) translate\({_N},{_N}\)')
+def placed_matrix(x, y, scale, dx, dy):
+    """translate(x,y) scale(scale) translate(dx,dy) as one matrix, the one _parse_transform_tuple
+    reads from that text (an inline icon's, facedoc.InlineIcon: handed over as numbers); None
+    when a number is not finite or past MAX_COORDINATE (the text's parse says what is wrong)."""
+    for number in (x, y, scale, dx, dy):
+        if not -MAX_COORDINATE <= number <= MAX_COORDINATE:      # (NaN fails it)
+            return None
+    # what _compose makes of the three, bit for bit: each product with 1.0 or 0.0 and sum with
+    # 0.0 taken out, which only turns a -0.0 into 0.0 (tests/test_draw_once.py holds it to the scan)
+    scale += 0.0
+    return (scale, 0.0, 0.0, scale, scale * dx + (x + 0.0), scale * dy + (y + 0.0))
 
 
 @lru_cache(maxsize=1024)
 def _parse_transform_tuple(value):
-    placed = _PLACED_RE.fullmatch(value)
-    if placed is not None:      # an inline icon's (textfit.inline_icon), one per face: read at once
-        x, y, scale, dx, dy = map(float, placed.groups())
-        if max(abs(x), abs(y), abs(scale), abs(dx), abs(dy)) <= MAX_COORDINATE:    # (else said below)
-            # _compose(_IDENTITY, translate) is the translation with 0.0 added (-0.0 made 0.0)
-            return _compose(_compose((1.0, 0.0, 0.0, 1.0, x + 0.0, y + 0.0), (scale, 0.0, 0.0, scale, 0.0, 0.0)),
-                            (1.0, 0.0, 0.0, 1.0, dx, dy))
     pos = 0
     end = len(value)
     total = _IDENTITY
