@@ -275,8 +275,9 @@ class PdfWriter:
             _lib.cairo_rectangle(ptr, p.x - left, p.y - top, p.w + left + right, p.h + top + bottom)
             _lib.cairo_clip(ptr)
         _face_to_page(ptr, p)
-        part_x, part_y = getattr(p.face, "offset", (0.0, 0.0))     # a piece of a larger face
-        _lib.cairo_translate(ptr, -part_x, -part_y)
+        part = getattr(p.face, "offset", None)      # a piece of a larger face
+        if part is not None:
+            _lib.cairo_translate(ptr, -part[0], -part[1])
         if p.clip_to_shape:
             self.face_outline(p.face, max(p.bleed)).trace(ctx)
             ctx.clip()
@@ -293,8 +294,9 @@ class PdfWriter:
                 _lib.cairo_set_source_surface(ptr, faces.recorded[key]._pointer, 0, 0)
                 _lib.cairo_paint(ptr)
             else:
-                draw_svg(ctx, svg)
-            _check(ptr)
+                draw_svg(ctx, svg, fresh=True)      # (saved, clipped and moved only; restored below)
+            if _lib.cairo_status(ptr):
+                _check(ptr)
         except ValueError as exc:      # e.g. an <image> pointing at a file or URL, a NaN
             raise BuildError(f"{self.face_name(p.face)}: {exc}") from None
         except (OSError, MemoryError) as exc:   # cairo reading an embedded image PIL could half-read
@@ -313,7 +315,7 @@ class PdfWriter:
         b = bleed + 1
         w, h = getattr(p.face, "full", None) or ((p.w, p.h) if p.rotation in (0, 180) else (p.h, p.w))
         surface = cairo.RecordingSurface(cairo.CONTENT_COLOR_ALPHA, (-b, -b, w + 2 * b, h + 2 * b))
-        draw_svg(new_context(surface), key)
+        draw_svg(new_context(surface), key, fresh=True)
         return surface
 
     def _draw_cut_guides(self, ctx, sheet: Sheet) -> None:

@@ -80,8 +80,58 @@ def test_a_face_turned_on_the_sheet_lands_where_its_placement_says():
 def test_a_face_that_leaves_cairo_in_error_is_a_build_error_naming_it(monkeypatch):
     """Drawing calls no longer check the status one by one: the check after the face catches
     what any of them left (here a transform that scales by 0, set straight through cairo)."""
-    def broken(ctx, svg):
+    def broken(ctx, svg, fresh=False):
         cairo.cairo.cairo_scale(ctx._pointer, 0, 0)
     monkeypatch.setattr(pdfwrite, "draw_svg", broken)
     with pytest.raises(BuildError, match=r"^cards/c1 \(front\): cairo cannot draw it \(.*INVALID_MATRIX"):
         write('<svg xmlns="http://www.w3.org/2000/svg"/>')
+
+
+# Faces that set the state draw_svg starts from otherwise (dashes, caps, joins, miters, even-odd
+# fills, a group's opacity, text filled and stroked), and one drawn by cairosvg (a <style>).
+FRESH_FACES = [
+    '<svg xmlns="http://www.w3.org/2000/svg"><path d="M1 1h20v20z M5 5h5v5z" fill="#123456" fill-rule="evenodd"'
+    ' stroke="#ff0000" stroke-width="1.5" stroke-dasharray="2 1" stroke-linecap="round" stroke-linejoin="bevel"/>'
+    '<polyline points="1,30 10,40 20,30" fill="none" stroke="#00ff00" stroke-miterlimit="2"/></svg>',
+    '<svg xmlns="http://www.w3.org/2000/svg"><g opacity="0.5"><rect x="2" y="2" width="30" height="10" fill="#0000ff"'
+    ' stroke="#000" stroke-width="2"/></g><polyline points="1,30 10,40 20,30" fill="none" stroke="#000"/>'
+    '<text x="3" y="50" font-family="Liberation Sans" font-size="4" stroke="#333" stroke-width="0.2">Stroked</text>'
+    '<text x="3" y="60" font-family="Liberation Serif" font-size="5" text-anchor="middle">Filled</text></svg>',
+    '<svg xmlns="http://www.w3.org/2000/svg"><style>rect { fill: #00aa00 }</style><rect x="1" y="1" width="9" height="9"'
+    ' stroke="#000" stroke-dasharray="1"/></svg>',
+    '<svg xmlns="http://www.w3.org/2000/svg"><path d="M1 1h20v20z" fill="#999"/></svg>',
+]
+
+
+def on_a_page(fresh: bool) -> bytes:
+    """Each face twice, one after another, as _draw_face draws them: saved, clipped, moved, drawn,
+    restored (the caller's restore is what a fresh face relies on)."""
+    def draw(ctx):
+        ptr = ctx._pointer
+        for i, svg in enumerate(FRESH_FACES * 2):
+            cairo.cairo.cairo_save(ptr)
+            cairo.cairo.cairo_rectangle(ptr, 0, 0, 200, 200)
+            cairo.cairo.cairo_clip(ptr)
+            cairo.cairo.cairo_translate(ptr, 4 * i, i)
+            pdfwrite.draw_svg(ctx, svg, fresh=fresh)
+            cairo.cairo.cairo_restore(ptr)
+    return pdf(draw)
+
+
+def test_a_face_drawn_fresh_prints_what_one_drawn_from_a_saved_state_printed():
+    """draw_svg(fresh=True) sets only the miter limit and leaves saving and restoring to the
+    caller: the same bytes as the full preamble (state set, saved, restored)."""
+    assert on_a_page(True) == on_a_page(False)
+    page = pymupdf.open(stream=on_a_page(True), filetype="pdf")[0]
+    assert page.get_text().split() == ["Filled"] * 2      # (stroked text is drawn as outlines)
+    drawings = page.get_drawings()
+    assert any(d.get("even_odd") for d in drawings) and any(d.get("dashes") not in (None, "[] 0") for d in drawings)
+
+
+def test_a_fresh_face_drawn_by_pdfwrite_prints_what_a_saved_one_printed(monkeypatch):
+    """pdfwrite draws its faces fresh: the PDF is the one drawn with draw_svg's own preamble."""
+    svg = FRESH_FACES[0][:-6] + FRESH_FACES[1][len('<svg xmlns="http://www.w3.org/2000/svg">'):]
+    fresh = write(svg)
+    real = pdfwrite.draw_svg
+    monkeypatch.setattr(pdfwrite, "draw_svg", lambda ctx, svg, fresh=False: real(ctx, svg))
+    assert write(svg) == fresh
