@@ -178,6 +178,7 @@ class PdfWriter:
         self.face_ahead = face_ahead       # renders a face to be drawn soon, keeping it till then
         self.title, self.subject = title, subject
         self.face_stamp = face_stamp       # face -> version.stamps' marks: drawn over the face
+        self._label_font = None            # (characters covered, face) of LABEL_FONT, once found
 
     def write(self, sheets: list[Sheet], progress: Callable[[int], None] | None = None,
               into: str | None = None) -> bytes | None:
@@ -244,22 +245,33 @@ class PdfWriter:
         for tag in sheet.tags:
             _draw_tag(ctx, tag)
         if sheet.label:
-            try:
-                glyphs.check(sheet.label, glyphs.font_coverage(LABEL_FONT, False, False)[0], "page label", LABEL_FONT)
-            except glyphs.GlyphError as exc:
-                raise BuildError(str(exc)) from None
-            ctx.set_source_rgb(0.25, 0.25, 0.25)
-            ctx.set_font_face(font_face(LABEL_FONT, False, False))     # the face the check above read
-            if sheet.label_at:
-                ctx.set_font_size(GUIDE_SIZE)
-                x, y = sheet.label_at
-            else:
-                ctx.set_font_size(2.8)
-                x, y = sheet.clip[0] if sheet.clip else 10, sheet.height - 5 - 1.5
-            for line in sheet.label.split("\n"):      # a page guide too long for one line: two
-                ctx.move_to(x, y)
-                ctx.show_text(line)
-                y += GUIDE_LEADING
+            self._draw_label(ctx, sheet)
+
+    def _draw_label(self, ctx, sheet: Sheet) -> None:
+        """The sheet's label (a page guide, a board piece's name) in the label font, its characters
+        checked first; the font's coverage and face found once per document (a label a page)."""
+        if self._label_font is None:
+            self._label_font = (glyphs.font_coverage(LABEL_FONT, False, False)[0],
+                                font_face(LABEL_FONT, False, False))     # the face the check reads
+        covered, face = self._label_font
+        try:
+            glyphs.check(sheet.label, covered, "page label", LABEL_FONT)
+        except glyphs.GlyphError as exc:
+            raise BuildError(str(exc)) from None
+        ptr = ctx._pointer      # pylint: disable=protected-access (see _lib)
+        _lib.cairo_set_source_rgb(ptr, 0.25, 0.25, 0.25)
+        _lib.cairo_set_font_face(ptr, face._pointer)     # pylint: disable=protected-access
+        if sheet.label_at:
+            _lib.cairo_set_font_size(ptr, GUIDE_SIZE)
+            x, y = sheet.label_at
+        else:
+            _lib.cairo_set_font_size(ptr, 2.8)
+            x, y = sheet.clip[0] if sheet.clip else 10, sheet.height - 5 - 1.5
+        for line in sheet.label.split("\n"):      # a page guide too long for one line: two
+            _lib.cairo_move_to(ptr, x, y)
+            _lib.cairo_show_text(ptr, line.encode("utf-8"))
+            y += GUIDE_LEADING
+        _check(ptr)
 
     def _draw_face(self, ctx, p, faces: "_Faces", reuse) -> None:
         ptr = ctx._pointer      # pylint: disable=protected-access (see _lib)
@@ -319,9 +331,10 @@ class PdfWriter:
         return surface
 
     def _draw_cut_guides(self, ctx, sheet: Sheet) -> None:
-        ctx.save()
-        ctx.set_line_width(MARK_WIDTH)
-        ctx.set_source_rgb(0, 0, 0)
+        ptr = ctx._pointer      # pylint: disable=protected-access (see _lib)
+        _lib.cairo_save(ptr)
+        _lib.cairo_set_line_width(ptr, MARK_WIDTH)
+        _lib.cairo_set_source_rgb(ptr, 0, 0, 0)
         stroke_segments(ctx, sheet.lines, dash=FOLD_DASH if sheet.side == "board" else None)
         if sheet.outlines:      # white under black dashes: visible on any background
             for p in sheet.outlines:
@@ -407,14 +420,18 @@ def _draw_ticks(ctx, ticks) -> None:
     """Crop marks reaching into a bleed (impose._ticks): black on a white casing, seen on any art."""
     if not ticks:
         return
-    ctx.save()
-    ctx.set_source_rgb(1, 1, 1)
-    ctx.set_line_width(TICK_CASING)
-    stroke_segments(ctx, ticks)
-    ctx.set_source_rgb(0, 0, 0)
-    ctx.set_line_width(MARK_WIDTH)
-    stroke_segments(ctx, ticks)
-    ctx.restore()
+    ptr, path = ctx._pointer, _segments_path(tuple(ticks))[0]    # pylint: disable=protected-access
+    _lib.cairo_save(ptr)
+    _lib.cairo_set_source_rgb(ptr, 1, 1, 1)
+    _lib.cairo_set_line_width(ptr, TICK_CASING)
+    _lib.cairo_append_path(ptr, path)
+    _lib.cairo_stroke(ptr)
+    _lib.cairo_set_source_rgb(ptr, 0, 0, 0)
+    _lib.cairo_set_line_width(ptr, MARK_WIDTH)
+    _lib.cairo_append_path(ptr, path)
+    _lib.cairo_stroke(ptr)
+    _lib.cairo_restore(ptr)
+    _check(ptr)
 
 
 def _draw_tag(ctx, tag) -> None:
@@ -439,9 +456,11 @@ def stroke_segments(ctx, segments, dash=None) -> None:
     dashed when `dash` is given."""
     if dash:
         ctx.set_dash(list(dash))
+    ptr = ctx._pointer      # pylint: disable=protected-access
     if segments:
-        _lib.cairo_append_path(ctx._pointer, _segments_path(tuple(segments))[0])  # pylint: disable=protected-access
-    ctx.stroke()          # (checks the status of the path appended too)
+        _lib.cairo_append_path(ptr, _segments_path(tuple(segments))[0])
+    _lib.cairo_stroke(ptr)
+    _check(ptr)           # (the status of the path appended too)
     if dash:
         ctx.set_dash([])
 

@@ -135,3 +135,37 @@ def test_a_fresh_face_drawn_by_pdfwrite_prints_what_a_saved_one_printed(monkeypa
     real = pdfwrite.draw_svg
     monkeypatch.setattr(pdfwrite, "draw_svg", lambda ctx, svg, fresh=False: real(ctx, svg))
     assert write(svg) == fresh
+
+
+def test_ticks_drawn_directly_print_what_the_context_methods_printed():
+    """_draw_ticks: a white casing then the black tick, one path appended twice."""
+    def by_methods(ctx, ticks):
+        ctx.save()
+        ctx.set_source_rgb(1, 1, 1)
+        ctx.set_line_width(pdfwrite.TICK_CASING)
+        one_by_one(ctx, ticks)
+        ctx.set_source_rgb(0, 0, 0)
+        ctx.set_line_width(pdfwrite.MARK_WIDTH)
+        one_by_one(ctx, ticks)
+        ctx.restore()
+    assert pdf(lambda ctx: pdfwrite._draw_ticks(ctx, SEGMENTS)) == pdf(lambda ctx: by_methods(ctx, SEGMENTS))
+
+
+def test_the_label_font_is_looked_up_once_a_document_and_each_label_checked(monkeypatch):
+    """Every page has a label: the font's coverage and face are found once, each label's
+    characters are checked, and a label the font cannot print still stops the build."""
+    from generator import glyphs
+    looked_up, checked = [], []
+    coverage, check = glyphs.font_coverage, glyphs.check
+    monkeypatch.setattr(glyphs, "font_coverage", lambda *a: looked_up.append(a) or coverage(*a))
+    monkeypatch.setattr(glyphs, "check", lambda text, *a: checked.append(text) or check(text, *a))
+    writer = PdfWriter(face_svg=lambda f: f.svg, face_name=lambda f: "cards/c1 (front)", face_outline=None, title="t")
+    svg = '<svg xmlns="http://www.w3.org/2000/svg"><rect width="10" height="5" fill="#ff0000"/></svg>'
+    sheets = [Sheet(210, 297, "one-sided", [Placement(20, 30, 63, 88, (3.0,) * 4, Face(svg), False, 0)],
+                    label=f"Page {n} of 3") for n in (1, 2, 3)]
+    doc = pymupdf.open(stream=writer.write(sheets), filetype="pdf")
+    assert [page.get_text().strip() for page in doc] == ["Page 1 of 3", "Page 2 of 3", "Page 3 of 3"]
+    assert len(looked_up) == 1 and checked == ["Page 1 of 3", "Page 2 of 3", "Page 3 of 3"]
+    sheets[1].label = "Page \u2603 of 3"     # a snowman: no glyph in Liberation Sans
+    with pytest.raises(BuildError, match="page label: text .* has no glyph"):
+        writer.write(sheets)
