@@ -3,13 +3,15 @@ built in one process, with the drawing stage's and the face checks' entry points
 
     python bench/profile_draw.py [--cards 2000] [--rounds 3] [--against OTHER_CHECKOUT]
 
-Per face, in microseconds of CPU (time.process_time around each call, so each figure carries
-the timer's own ~0.5 us): `draw_svg` (compile the face's blocks into its document's program,
-then the cairo calls), `svgcheck.block_problems` (colours and fonts of the face's own blocks),
-`onface.outside` (text off the face) and `onface.place` (a block noted with its template line,
-four a bench face), `PdfWriter._draw_sheet` (a sheet's faces and marks, draw_svg included) and
-cairo's `show_page` (the page written: its recording replayed into PDF); each per card, a card
-being a front drawn and its shared back painted. Each round builds in a fresh process; with --against, the other checkout's
+Per card (a front drawn, its shared back painted), in microseconds of CPU (time.process_time
+around each call, so each figure carries the timer's own ~0.5 us): `draw_svg` (compile the
+face's blocks into its document's program, then the cairo calls), `svgcheck.block_problems`
+(colours and fonts of the face's own blocks), `onface.outside` (text off the face),
+`onface.place` (a block noted with its template line, four a bench face),
+`PdfWriter._draw_sheet` (a sheet's faces and marks, draw_svg included) and cairo's `show_page`
+(the page written: its recording replayed into PDF). Up to 2,048 cards the faces are kept and
+told apart by their SVG; above, they are streamed (cache.STREAM_ABOVE), as at 10,000 cards.
+Each round builds in a fresh process; with --against, the other checkout's
 code (a worktree of main, say) is measured in the same rounds, interleaved, so a burst of other
 work on the shared machine falls on both alike.
 """
@@ -83,7 +85,7 @@ def main() -> None:
                                   cwd=root, check=True, capture_output=True, text=True)
             runs[label].append(json.loads(done.stdout))
         loads.append(os.getloadavg()[0])
-    print(f"{args.cards:,} cards, {args.rounds} rounds; us of CPU a face, min / median")
+    print(f"{args.cards:,} cards, {args.rounds} rounds; us of CPU a card, min / median")
     for label, root in roots.items():
         cells = [f"{name:15} {min(r[name] for r in runs[label]):6.1f} / {statistics.median(r[name] for r in runs[label]):6.1f}"
                  for name in (full.split(".")[-1] for _, full in TIMED)]
