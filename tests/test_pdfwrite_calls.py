@@ -62,9 +62,9 @@ class Face:
         self.svg = svg
 
 
-def write(svg: str, rotation: int = 0) -> bytes:
+def write(svg: str, rotation: int = 0, face_stamp=None) -> bytes:
     writer = PdfWriter(face_svg=lambda f: f.svg, face_name=lambda f: "cards/c1 (front)",
-                       face_outline=None, title="t")
+                       face_outline=None, title="t", face_stamp=face_stamp)
     placement = Placement(20, 30, 63, 88, (3.0,) * 4, Face(svg), False, rotation)
     return writer.write([Sheet(210, 297, "one-sided", [placement])])
 
@@ -130,11 +130,14 @@ def test_a_face_drawn_fresh_prints_what_one_drawn_from_a_saved_state_printed():
 
 def test_a_fresh_face_drawn_by_pdfwrite_prints_what_a_saved_one_printed(monkeypatch):
     """pdfwrite draws its faces fresh: the PDF is the one drawn with draw_svg's own preamble."""
+    from generator.version import Stamp
     svg = FRESH_FACES[0][:-6] + FRESH_FACES[1][len('<svg xmlns="http://www.w3.org/2000/svg">'):]
-    fresh = write(svg)
+    marks = lambda face: (Stamp("v2", 60, 85, 2.0, "end", lead="NEW"),)     # drawn over the face, after it
+    fresh, stamped = write(svg), write(svg, face_stamp=marks)
     real = pdfwrite.draw_svg
     monkeypatch.setattr(pdfwrite, "draw_svg", lambda ctx, svg, fresh=False: real(ctx, svg))
-    assert write(svg) == fresh
+    assert write(svg) == fresh and write(svg, face_stamp=marks) == stamped != fresh
+    assert "NEW v2" in pymupdf.open(stream=stamped, filetype="pdf")[0].get_text()
 
 
 def test_ticks_drawn_directly_print_what_the_context_methods_printed():
