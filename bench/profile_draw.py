@@ -3,11 +3,15 @@ built in one process, with the drawing stage's and the face checks' entry points
 
     python bench/profile_draw.py [--cards 2000] [--rounds 3] [--against OTHER_CHECKOUT]
 
-Per face, in microseconds of CPU (time.process_time around each call, so each figure carries
-the timer's own ~0.5 us): `draw_svg` (compile the face's blocks into its document's program,
-then the cairo calls), `svgcheck.block_problems` (colours and fonts of the face's own blocks),
-`onface.outside` (text off the face) and `onface.place` (a block noted with its template line,
-four a bench face). Each round builds in a fresh process; with --against, the other checkout's
+Per card (a front drawn, its shared back painted), in microseconds of CPU (time.process_time
+around each call, so each figure carries the timer's own ~0.5 us): `draw_svg` (compile the
+face's blocks into its document's program, then the cairo calls), `svgcheck.block_problems`
+(colours and fonts of the face's own blocks), `onface.outside` (text off the face),
+`onface.place` (a block noted with its template line, four a bench face),
+`PdfWriter._draw_sheet` (a sheet's faces and marks, draw_svg included) and cairo's `show_page`
+(the page written: its recording replayed into PDF). Up to 2,048 cards the faces are kept and
+told apart by their SVG; above, they are streamed (cache.STREAM_ABOVE), as at 10,000 cards.
+Each round builds in a fresh process; with --against, the other checkout's
 code (a worktree of main, say) is measured in the same rounds, interleaved, so a burst of other
 work on the shared machine falls on both alike.
 """
@@ -25,7 +29,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-TIMED = (("pdfwrite", "draw_svg"), ("svgcheck", "block_problems"), ("onface", "outside"), ("onface", "place"))
+TIMED = (("pdfwrite", "draw_svg"), ("svgcheck", "block_problems"), ("onface", "outside"), ("onface", "place"),
+         ("pdfwrite", "PdfWriter._draw_sheet"), ("cairocffi", "Context.show_page"))
 
 
 def one(cards: int) -> dict:
@@ -39,8 +44,11 @@ def one(cards: int) -> dict:
     build.MAX_PAGES = max(build.MAX_PAGES, 2 * (cards + 8) // 9)
     spent: dict[str, list] = {}
     for module_name, name in TIMED:
-        module = importlib.import_module(f"generator.{module_name}")
-        function, tally = getattr(module, name), spent.setdefault(name, [0.0, 0])
+        owner = importlib.import_module(module_name if module_name == "cairocffi" else f"generator.{module_name}")
+        *outer, name = name.split(".")
+        for part in outer:      # a method: timed on its class
+            owner = getattr(owner, part)
+        function, tally = getattr(owner, name), spent.setdefault(name, [0.0, 0])
 
         @functools.wraps(function)
         def timed(*args, _function=function, _tally=tally, **kwargs):
@@ -50,7 +58,7 @@ def one(cards: int) -> dict:
             finally:
                 _tally[0] += time.process_time() - start
                 _tally[1] += 1
-        setattr(module, name, timed)
+        setattr(owner, name, timed)
     with tempfile.TemporaryDirectory(prefix="pnpgen-profile-draw-") as folder:
         pack = bench_cards.write_pack(Path(folder), bench_cards.make_cards(cards))
         if cli.main(["build", str(pack), "--out", str(Path(folder) / "out"), "--quiet"]):
@@ -77,10 +85,10 @@ def main() -> None:
                                   cwd=root, check=True, capture_output=True, text=True)
             runs[label].append(json.loads(done.stdout))
         loads.append(os.getloadavg()[0])
-    print(f"{args.cards:,} cards, {args.rounds} rounds; us of CPU a face, min / median")
+    print(f"{args.cards:,} cards, {args.rounds} rounds; us of CPU a card, min / median")
     for label, root in roots.items():
         cells = [f"{name:15} {min(r[name] for r in runs[label]):6.1f} / {statistics.median(r[name] for r in runs[label]):6.1f}"
-                 for _, name in TIMED]
+                 for name in (full.split(".")[-1] for _, full in TIMED)]
         print(f"  {label:5} ({root}):\n    " + "\n    ".join(cells))
     print("load average (1 min) before and after each round: " + ", ".join(f"{x:.1f}" for x in loads))
 

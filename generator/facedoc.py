@@ -109,6 +109,16 @@ class InlineIcon:
         fill = f' fill="{escape(self.fill)}"' if self.fill is not None else ""
         return f'<g transform="{self.transform}"{fill}>{self.markup}</g>'
 
+    def elements(self) -> int:
+        """The elements its SVG opens: its <g> (its fill escaped, its transform numbers) and what
+        its markup opens."""
+        count = _ICON_COUNTS.get(self.markup)
+        if count is None:
+            if len(_ICON_COUNTS) >= 256:
+                _ICON_COUNTS.clear()
+            count = _ICON_COUNTS[self.markup] = opened(self.markup)
+        return 1 + count
+
     def element(self):
         """The `<g>` as the face's parser would read it inside the face's <svg>."""
         if self._element is None:
@@ -129,6 +139,13 @@ def written_place(place: tuple) -> tuple:
     return round(x, 3), round(y, 3), round(scale, 5), float(f"{dx:g}"), float(f"{dy:g}")
 
 
+def opened(svg: str) -> int:
+    """The elements an SVG text opens: its '<' less its '</' (an element opens once; its closing
+    tag is not another). render.drawn_elements, which bounds what a document draws."""
+    return svg.count("<") - svg.count("</")
+
+
+_ICON_COUNTS: dict[str, int] = {}     # an icon's markup -> the elements it opens
 _SVG = "{http://www.w3.org/2000/svg}"
 _BLOCK_INDEX = re.compile("[0-9]+")
 _ICON_ELEMENTS: dict[str, list] = {}     # an icon's markup -> its parsed elements (shared, never changed)
@@ -249,7 +266,7 @@ class Document:
     (None: not checked yet); `program`: what the drawing stage compiled of it (svgdraw's);
     `split`: its text at the placeholders (RunTable writes the face's SVG from it)."""
 
-    __slots__ = ("markup", "root", "placeholders", "spliced", "clean", "program", "split")
+    __slots__ = ("markup", "root", "placeholders", "spliced", "clean", "program", "split", "elements")
 
     def __init__(self, markup: str, root, nonce: str) -> None:
         self.markup, self.root = markup, root
@@ -260,6 +277,7 @@ class Document:
         self.clean = None
         self.program = None
         self.split = None       # the markup at its placeholders, for RunTable (made when first asked for)
+        self.elements = None    # the elements its text between those placeholders opens (Face.elements)
 
 
 class Face(str):
@@ -273,6 +291,21 @@ class Face(str):
     @property
     def markup(self) -> str:
         return self.doc.markup
+
+    def elements(self) -> int:
+        """opened(self) from its parts, not its whole text (asked of every face drawn): its
+        document's text between the placeholders counted once per document, and each block's
+        parts as often as the document writes it (RunTable._written_doc): a run one element (its
+        text escaped, its style's attributes too), an icon its own."""
+        doc = self.doc
+        count = doc.elements
+        if count is None:
+            count = doc.elements = sum(map(opened, doc.split[0::2]))
+        blocks = self.blocks
+        for index in doc.split[1::2]:
+            for part in blocks[index]:
+                count += len(part) if type(part) is tuple else part.elements()
+        return count
 
     def __reduce__(self):                # to another process: as its text (drawn the slower way)
         return (str, (str(self),))

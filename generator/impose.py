@@ -54,15 +54,17 @@ class Placement:
         behind its front whether or not the front was turned to fit the sheet."""
         l, t, r, b = self.bleed
         turn = (-self.rotation) % 360
-        if duplex == "short":
-            flip = (lambda x, y: (x, page_h - y)), (lambda a: -a % 360)
-            box = (self.x, page_h - self.y - self.h, self.w, self.h, (l, b, r, t))
-        else:
-            flip = (lambda x, y: (page_w - x, y)), (lambda a: (180 - a) % 360)
-            box = (page_w - self.x - self.w, self.y, self.w, self.h, (r, t, l, b))
-        path = tuple(flip[0](x, y) for x, y in self.clip_path) if self.clip_path else None
-        edges = tuple((flip[1](a), g) for a, g in self.edges) if self.edges else None
-        return Placement(*box, face, self.clip_to_shape, turn, path, edges)
+        short = duplex == "short"
+        path = edges = None     # (a hexagon's on shared cuts: its outline and sides flipped alike)
+        if self.clip_path:
+            path = tuple((x, page_h - y) if short else (page_w - x, y) for x, y in self.clip_path)
+        if self.edges:
+            edges = tuple((-a % 360 if short else (180 - a) % 360, g) for a, g in self.edges)
+        if short:
+            return Placement(self.x, page_h - self.y - self.h, self.w, self.h, (l, b, r, t), face,
+                             self.clip_to_shape, turn, path, edges)
+        return Placement(page_w - self.x - self.w, self.y, self.w, self.h, (r, t, l, b), face,
+                         self.clip_to_shape, turn, path, edges)
 
 
 @dataclass

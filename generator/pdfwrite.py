@@ -180,6 +180,7 @@ class PdfWriter:
         self.face_batch = face_batch       # a block the faces rendered ahead are rendered in
         self.title, self.subject = title, subject
         self.face_stamp = face_stamp       # face -> version.stamps' marks: drawn over the face
+        self._label_font = None            # (characters covered, face) of LABEL_FONT, once found
 
     def write(self, sheets: list[Sheet], progress: Callable[[int], None] | None = None,
               into: str | None = None) -> bytes | None:
@@ -247,22 +248,33 @@ class PdfWriter:
         for tag in sheet.tags:
             _draw_tag(ctx, tag)
         if sheet.label:
-            try:
-                glyphs.check(sheet.label, glyphs.font_coverage(LABEL_FONT, False, False)[0], "page label", LABEL_FONT)
-            except glyphs.GlyphError as exc:
-                raise BuildError(str(exc)) from None
-            ctx.set_source_rgb(0.25, 0.25, 0.25)
-            ctx.set_font_face(font_face(LABEL_FONT, False, False))     # the face the check above read
-            if sheet.label_at:
-                ctx.set_font_size(GUIDE_SIZE)
-                x, y = sheet.label_at
-            else:
-                ctx.set_font_size(2.8)
-                x, y = sheet.clip[0] if sheet.clip else 10, sheet.height - 5 - 1.5
-            for line in sheet.label.split("\n"):      # a page guide too long for one line: two
-                ctx.move_to(x, y)
-                ctx.show_text(line)
-                y += GUIDE_LEADING
+            self._draw_label(ctx, sheet)
+
+    def _draw_label(self, ctx, sheet: Sheet) -> None:
+        """The sheet's label (a page guide, a board piece's name) in the label font, its characters
+        checked first; the font's coverage and face found once per document (a label a page)."""
+        if self._label_font is None:
+            self._label_font = (glyphs.font_coverage(LABEL_FONT, False, False)[0],
+                                font_face(LABEL_FONT, False, False))     # the face the check reads
+        covered, face = self._label_font
+        try:
+            glyphs.check(sheet.label, covered, "page label", LABEL_FONT)
+        except glyphs.GlyphError as exc:
+            raise BuildError(str(exc)) from None
+        ptr = ctx._pointer      # pylint: disable=protected-access (see _lib)
+        _lib.cairo_set_source_rgb(ptr, 0.25, 0.25, 0.25)
+        _lib.cairo_set_font_face(ptr, face._pointer)     # pylint: disable=protected-access
+        if sheet.label_at:
+            _lib.cairo_set_font_size(ptr, GUIDE_SIZE)
+            x, y = sheet.label_at
+        else:
+            _lib.cairo_set_font_size(ptr, 2.8)
+            x, y = sheet.clip[0] if sheet.clip else 10, sheet.height - 5 - 1.5
+        for line in sheet.label.split("\n"):      # a page guide too long for one line: two
+            _lib.cairo_move_to(ptr, x, y)
+            _lib.cairo_show_text(ptr, line.encode("utf-8"))
+            y += GUIDE_LEADING
+        _check(ptr)
 
     def _draw_face(self, ctx, p, faces: "_Faces", reuse) -> None:
         ptr = ctx._pointer      # pylint: disable=protected-access (see _lib)
@@ -278,8 +290,9 @@ class PdfWriter:
             _lib.cairo_rectangle(ptr, p.x - left, p.y - top, p.w + left + right, p.h + top + bottom)
             _lib.cairo_clip(ptr)
         _face_to_page(ptr, p)
-        part_x, part_y = getattr(p.face, "offset", (0.0, 0.0))     # a piece of a larger face
-        _lib.cairo_translate(ptr, -part_x, -part_y)
+        part = getattr(p.face, "offset", None)      # a piece of a larger face
+        if part is not None:
+            _lib.cairo_translate(ptr, -part[0], -part[1])
         if p.clip_to_shape:
             self.face_outline(p.face, max(p.bleed)).trace(ctx)
             ctx.clip()
@@ -296,8 +309,9 @@ class PdfWriter:
                 _lib.cairo_set_source_surface(ptr, faces.recorded[key]._pointer, 0, 0)
                 _lib.cairo_paint(ptr)
             else:
-                draw_svg(ctx, svg)
-            _check(ptr)
+                draw_svg(ctx, svg, fresh=True)      # (saved, clipped and moved only; restored below)
+            if _lib.cairo_status(ptr):
+                _check(ptr)
         except ValueError as exc:      # e.g. an <image> pointing at a file or URL, a NaN
             raise BuildError(f"{self.face_name(p.face)}: {exc}") from None
         except (OSError, MemoryError) as exc:   # cairo reading an embedded image PIL could half-read
@@ -316,13 +330,14 @@ class PdfWriter:
         b = bleed + 1
         w, h = getattr(p.face, "full", None) or ((p.w, p.h) if p.rotation in (0, 180) else (p.h, p.w))
         surface = cairo.RecordingSurface(cairo.CONTENT_COLOR_ALPHA, (-b, -b, w + 2 * b, h + 2 * b))
-        draw_svg(new_context(surface), key)
+        draw_svg(new_context(surface), key, fresh=True)
         return surface
 
     def _draw_cut_guides(self, ctx, sheet: Sheet) -> None:
-        ctx.save()
-        ctx.set_line_width(MARK_WIDTH)
-        ctx.set_source_rgb(0, 0, 0)
+        ptr = ctx._pointer      # pylint: disable=protected-access (see _lib)
+        _lib.cairo_save(ptr)
+        _lib.cairo_set_line_width(ptr, MARK_WIDTH)
+        _lib.cairo_set_source_rgb(ptr, 0, 0, 0)
         stroke_segments(ctx, sheet.lines, dash=FOLD_DASH if sheet.side == "board" else None)
         if sheet.outlines:      # white under black dashes: visible on any background
             for p in sheet.outlines:
@@ -408,14 +423,18 @@ def _draw_ticks(ctx, ticks) -> None:
     """Crop marks reaching into a bleed (impose._ticks): black on a white casing, seen on any art."""
     if not ticks:
         return
-    ctx.save()
-    ctx.set_source_rgb(1, 1, 1)
-    ctx.set_line_width(TICK_CASING)
-    stroke_segments(ctx, ticks)
-    ctx.set_source_rgb(0, 0, 0)
-    ctx.set_line_width(MARK_WIDTH)
-    stroke_segments(ctx, ticks)
-    ctx.restore()
+    ptr, path = ctx._pointer, _segments_path(tuple(ticks))[0]    # pylint: disable=protected-access
+    _lib.cairo_save(ptr)
+    _lib.cairo_set_source_rgb(ptr, 1, 1, 1)
+    _lib.cairo_set_line_width(ptr, TICK_CASING)
+    _lib.cairo_append_path(ptr, path)
+    _lib.cairo_stroke(ptr)
+    _lib.cairo_set_source_rgb(ptr, 0, 0, 0)
+    _lib.cairo_set_line_width(ptr, MARK_WIDTH)
+    _lib.cairo_append_path(ptr, path)
+    _lib.cairo_stroke(ptr)
+    _lib.cairo_restore(ptr)
+    _check(ptr)
 
 
 def _draw_tag(ctx, tag) -> None:
@@ -440,9 +459,11 @@ def stroke_segments(ctx, segments, dash=None) -> None:
     dashed when `dash` is given."""
     if dash:
         ctx.set_dash(list(dash))
+    ptr = ctx._pointer      # pylint: disable=protected-access
     if segments:
-        _lib.cairo_append_path(ctx._pointer, _segments_path(tuple(segments))[0])  # pylint: disable=protected-access
-    ctx.stroke()          # (checks the status of the path appended too)
+        _lib.cairo_append_path(ptr, _segments_path(tuple(segments))[0])
+    _lib.cairo_stroke(ptr)
+    _check(ptr)           # (the status of the path appended too)
     if dash:
         ctx.set_dash([])
 

@@ -21,7 +21,7 @@ import jinja2
 from . import art, interrupt, onface, svgcheck, templating
 from .sandbox import FaceFields, Palette, read_only, read_only_item
 from .errors import BuildError, plain_words
-from .facedoc import Document, RunTable
+from .facedoc import Document, Face, RunTable, opened
 from .specialize import specialized
 from .model import Game, Group, Item
 from .textfit import TextFitError
@@ -44,7 +44,7 @@ MAX_ELEMENTS = 1_000_000    # SVG elements of the distinct faces one PDF (or par
 
 
 def drawn_elements(svg: str) -> int:
-    return svg.count("<") - svg.count("</")      # an element opens once; its closing tag is not another
+    return svg.elements() if type(svg) is Face else opened(svg)     # (a Face counted from its parts)
 
 
 def too_many_elements(place: str, svg: str) -> str:

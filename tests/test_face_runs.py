@@ -226,3 +226,28 @@ def test_helpers_called_in_loops_blocks_and_macros_draw_as_elsewhere(tmp_path):
     face = faces_of(pack, 1)[0]
     assert type(face) is Face and face.count("<text x=") == 5 and ">in a block</text>" in face
     assert pdf_of(face) == pdf_of(str(face))
+
+
+# an escaped '<' in a run, comments and CDATA holding '<' and '</', icons inline
+COUNTED = """<!-- a <rect/> not drawn </g> --><rect x="0" y="0" width="{{ face.width }}" height="{{ face.height }}" fill="#ffffff"/>
+{{ text_line(item.title ~ ' <&> :star:', 5, 12, face.width - 10, size=8, min_size=4) }}
+<g transform="rotate(3 31 44)">{{ text_box(item.body, 5, 24, face.width - 10, 40, size=9, min_size=5) }}</g>
+<text x="5" y="84" font-family="Liberation Sans" font-size="2"><![CDATA[a <b> </c>]]></text>
+"""
+
+
+def test_a_face_counts_the_elements_its_text_opens_from_its_parts(tmp_path):
+    """Face.elements (the element bound, asked of every face drawn) is what its whole text opens,
+    '<' less '</', on faces whose text holds comments, CDATA, escaped text and icons; and a plain
+    SVG text is counted from its text."""
+    from generator.facedoc import opened
+    from generator.render import drawn_elements
+    faces = deck_faces(tmp_path)
+    pack = copy_pack("mini", tmp_path / "counted")
+    (pack / "templates" / "card.svg.j2").write_text(COUNTED)
+    faces += faces_of(pack)
+    assert all(type(f) is Face for f in faces) and len({id(f.doc) for f in faces}) == 2
+    assert all("&lt;" in f and "<g transform=" in f for f in faces[-2:])
+    for face in faces:
+        assert face.elements() == opened(str(face)) == drawn_elements(face) > 3, face
+    assert drawn_elements('<svg><g><rect/></g><!-- </g> --></svg>') == 4     # (its comment one too)

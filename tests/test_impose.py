@@ -3,7 +3,7 @@ import math
 
 import pytest
 
-from generator.impose import GUIDE_STRIP, Options, Run, impose, impose_runs
+from generator.impose import GUIDE_STRIP, Options, Placement, Run, impose, impose_runs
 from generator.tiling import impose_board, rectangles_of, tile_pieces
 
 A4 = Options("a4", 210, 297)
@@ -329,3 +329,17 @@ def test_a_polygon_of_rectangles_is_cut_into_the_fewest_rectangles():
     tee = [(0, 0), (90, 0), (90, 30), (60, 30), (60, 100), (30, 100), (30, 30), (0, 30)]
     assert sorted((w, h) for _, _, w, h in rectangles_of(tee)) == [(30, 70), (90, 30)]
     assert rectangles_of([(0, 0), (100, 0), (50, 80)]) is None          # a triangle is not
+
+
+@pytest.mark.parametrize("duplex, box, bleed, path, edges", [
+    ("long", (136.5, 15.0), (3.0, 0.0, 3.0, 3.0), ((209.0, 2.0), (207.0, 4.5)), ((150.0, 3.0), (90.0, 0.0))),
+    ("short", (10.5, 194.0), (3.0, 3.0, 3.0, 0.0), ((1.0, 295.0), (3.0, 292.5)), ((330.0, 3.0), (270.0, 0.0)))])
+def test_a_back_lies_mirrored_behind_its_front_its_outline_and_sides_too(duplex, box, bleed, path, edges):
+    """A hexagon on shared cuts turned 90: its back on the other side of an A4 sheet, turned the
+    other way, its bleed per side, outline and sides' directions flipped with the page."""
+    front = Placement(10.5, 15.0, 63.0, 88.0, (3.0, 0.0, 3.0, 3.0), "front", True, 90,
+                      ((1.0, 2.0), (3.0, 4.5)), ((30.0, 3.0), (90.0, 0.0)))
+    back = front.mirrored(210.0, 297.0, duplex, "back")
+    assert back == Placement(*box, 63.0, 88.0, bleed, "back", True, 270, path, edges)
+    plain = Placement(10.5, 15.0, 63.0, 88.0, (3.0,) * 4, "front", False, 0).mirrored(210.0, 297.0, duplex, "back")
+    assert (plain.x, plain.y, plain.rotation, plain.clip_path, plain.edges) == (*box, 0, None, None)

@@ -302,7 +302,7 @@ class _Holed:
     whole compile's, operation for operation, while each block leaves the state as the
     recorded one did (else the face is compiled whole)."""
 
-    __slots__ = ('holes', 'pieces', 'count', 'broken', 'unsupported')
+    __slots__ = ('holes', 'pieces', 'count', 'broken', 'unsupported', 'filled')
 
     def __init__(self):
         self.holes = []     # (start, end, block index, props, gs before, gs after, elements counted)
@@ -310,20 +310,24 @@ class _Holed:
         self.count = 0      # elements the whole compile counted
         self.broken = False     # a block drew nothing (its group may have been dropped): not reusable
         self.unsupported = False    # raised in a block's own part, not the document's
+        self.filled = ()    # per hole: (block index, props, gs before, gs after, elements counted, piece after it)
 
     def cut(self, ops):
         starts = [0] + [end for _, end, *_ in self.holes]
         ends = [start for start, *_ in self.holes] + [len(ops)]
         self.pieces = tuple(ops[a:b] for a, b in zip(starts, ends))
+        self.filled = tuple((index, props, tuple(before), after, counted, piece)
+                            for (_, _, index, props, before, after, counted), piece in zip(self.holes, self.pieces[1:]))
 
     def program(self, root, blocks, nonce):
         """The operations for these blocks, or None when they leave another state than the
         recorded ones (or count past the element bound: the whole compile says so)."""
         out, count = list(self.pieces[0]), self.count
         compiler = _Compiler(root, blocks, nonce)
-        for (_, _, index, props, before, after, counted), piece in zip(self.holes, self.pieces[1:]):
-            compiler.ops, compiler.gs, compiler.count = out, list(before), 0
+        for index, props, before, after, counted, piece in self.filled:
+            compiler.gs, compiler.count = list(before), 0
             start = len(out)
+            compiler.ops = out
             draw_block(compiler, blocks[index], props)
             if compiler.gs != after or len(out) == start or compiler.stack:
                 return None

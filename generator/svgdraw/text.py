@@ -257,9 +257,14 @@ def draw_block(c, parts, props):
     the <text> elements it is written as, each icon as its <g>."""
     blocks, c.blocks = c.blocks, None       # (a placeholder inside an icon is no block's)
     try:
+        parent = props['_id']
         for part in parts:
-            if type(part) is tuple:
-                _draw_run_stretch(c, part, props)
+            if type(part) is tuple:     # a stretch: its runs share their block's style
+                c.count += len(part)
+                styled = _RUN_CACHE.get((parent, part[0].style))
+                if styled is None:
+                    styled = _run_styled(props, part[0].style)
+                styled[6](c, part, styled)
             else:
                 if '<!' in part.markup:     # as draw_svg would have found it in the face's text
                     _check_safe(part.markup)
@@ -309,44 +314,35 @@ def _icon_matrix(place: tuple):
     return placed_matrix(*written_place(place))
 
 
-def _draw_run_stretch(c, batch, props):
-    """Consecutive runs of one style, in one operation."""
-    c.count += len(batch)
-    key = (props['_id'], batch[0].style)         # a stretch's runs share their block's style
-    styled = _RUN_CACHE.get(key)
-    if styled is None:
-        styled = _run_styled(props, key[1])
-        if len(_RUN_CACHE) >= _CACHE_LIMIT:
-            _RUN_CACHE.clear()
-        _RUN_CACHE[key] = styled
-    p, face, size, fill, stroke = styled
-    has_fill, has_stroke = fill is not None, stroke is not None
-    if not (has_fill or has_stroke):
-        return
-    anchor = p['text-anchor']
-    if not (has_stroke or anchor):      # filled, each run starting where it is placed
-        _fill_stretch(c, batch, p, face, size, fill)
-        return
+def _stretch_unseen(c, batch, styled):
+    """A stretch neither filled nor stroked: nothing drawn."""
+
+
+def _stretch_as_texts(c, batch, styled):
+    """A stretch stroked, or anchored other than at its start: a <text> operation per run when
+    stroked (each sets its line width, as each <text> does), else one with each run a chunk
+    placed on its own (as <text> after <text>)."""
+    p, face, size, fill, stroke, anchor, _ = styled
     chunks = []
     for run in batch:
         data = _run_data(run.text, p)
         if data:        # x, y as written: three decimals
             chunks.append((anchor, ((data, face, size, fill, stroke, _finite(round(run.x, 3)),
                                      _finite(round(run.y, 3)), 0.0, 0.0, False),)))
-    if has_stroke:      # an operation per run: each sets its line width, as each <text> does
+    if stroke is not None:
         for chunk in chunks:
-            _emit_text(c, 1.0, None, [chunk], has_fill, True)
-    elif chunks:        # one operation, each run a chunk placed on its own: as <text> after <text>
-        # (_emit_text's operation and graphics state, for runs of one style filled, unturned)
+            _emit_text(c, 1.0, None, [chunk], fill is not None, True)
+    elif chunks:        # (_emit_text's operation and graphics state, for runs of one style filled, unturned)
         gs = c.gs
         c.ops.append((_op_text, (None, tuple(chunks), gs[1], gs[2], gs[0])))
         gs[0], gs[1], gs[2] = fill, face, size
 
 
-def _fill_stretch(c, batch, p, face, size, fill):
+def _fill_stretch(c, batch, styled):
     """A stretch of filled, start-anchored runs as one _op_runs: the cairo calls _op_text makes
     for them (the font and colour set only where the state the compiler knows differs; x and y
     as _op_text reaches them, 0.0 added), decided here once instead of run by run when drawn."""
+    p, face, size, fill, _, _, _ = styled
     plain, rounded = not p['xml:space'], _ROUNDED
     runs = []
     for run in batch:
@@ -394,15 +390,28 @@ def _run_data(text, p):
         else text.encode('utf-8')
 
 
-_RUN_CACHE = {}   # (parent props id, facedoc.RunStyle) -> (props, face, size, fill, stroke)
+_RUN_CACHE = {}   # (parent props id, facedoc.RunStyle) -> _run_styled's
 on_library_change(_RUN_CACHE.clear)
 
 
 def _run_styled(props, style):
     """A run's properties under its parent's, as the cascade derives a <text> written with
-    the run's attributes, and the font and paints they give."""
+    the run's attributes, the font and paints they give, its anchor, and how a stretch of such
+    runs is drawn (remembered): (props, face, size, fill, stroke, anchor, drawer)."""
     p = _derive(props, style.changes) if style.changes else props
-    return (p,) + _run_style(p)
+    face, size, fill, stroke = _run_style(p)
+    anchor = p['text-anchor']
+    styled = (p, face, size, fill, stroke, anchor, _STRETCH_DRAWER[fill is not None, stroke is not None, bool(anchor)])
+    if len(_RUN_CACHE) >= _CACHE_LIMIT:
+        _RUN_CACHE.clear()
+    _RUN_CACHE[props['_id'], style] = styled
+    return styled
+
+
+# (filled, stroked, anchored other than at its start) -> how a stretch of runs so styled is drawn
+_STRETCH_DRAWER = {(fill, stroke, anchored): _fill_stretch if fill and not (stroke or anchored)
+                   else _stretch_as_texts if fill or stroke else _stretch_unseen
+                   for fill in (False, True) for stroke in (False, True) for anchored in (False, True)}
 
 
 def _font_style(p):
