@@ -273,7 +273,10 @@ class StreamedRenderer(KeyedRenderer):
         while its window is rendered and drawn (KEYED holds more than a window's faces). A
         front's key was hashed twice: 4 % of a 10,000-card build's CPU."""
         at = (key[0], key[2])
-        ident = self._alike.get(at) or self._once.get(at, {}).pop(key[1], None) or self._keyed_now(face, at)
+        ident = self._alike.get(at)
+        if ident is not None:       # (a common back) found by its group and side: not kept per face
+            return ident
+        ident = self._once.get(at, {}).pop(key[1], None) or self._keyed_now(face, at)
         self._keyed[key] = ident
         if len(self._keyed) > self.KEYED:
             self._keyed.popitem(last=False)

@@ -320,8 +320,9 @@ class PdfWriter:
         except cairo.CairoError as exc:   # e.g. scale(0): a transform nothing can be drawn through
             raise BuildError(f"{self.face_name(p.face)}: cairo cannot draw it ({exc}); look for a "
                              "transform that scales by 0 or a huge factor") from None
-        if self.face_stamp:
-            version.draw(ctx, self.face_stamp(p.face))
+        marks = self.face_stamp(p.face) if self.face_stamp else ()
+        if marks:
+            version.draw(ctx, marks)
         _lib.cairo_restore(ptr)
 
     def _record(self, p, key: str, bleed: float):
