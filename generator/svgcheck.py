@@ -1,6 +1,7 @@
 """A rendered face's parsed document -> what in it would print differently from what was written:
-colours no renderer knows (they print black) and font families neither the pack's fonts/ nor
-pnpgen's have (fontconfig would put another font in their place). Checked on every face by build
+colours no renderer knows (they print black), font families neither the pack's fonts/ nor
+pnpgen's have (fontconfig would put another font in their place) and transforms with words
+where numbers go (the drawing would skip them). Checked on every face by build
 and validate alike, on the element tree the face was parsed into once (render.py): attributes
 and style declarations of every element, and the style of each run the text helpers placed.
 """
@@ -13,6 +14,7 @@ from .errors import close_to, did_you_mean
 from .facedoc import RUN_TAG
 from .fonts import library
 from .svgdraw import NAMED_COLORS
+from .svgdraw.transforms import well_formed as transform_well_formed
 
 PAINT_PROPERTIES = ("fill", "stroke", "stop-color", "flood-color", "lighting-color", "color")
 _HEX = re.compile(r"^#(?:[0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})$")
@@ -133,6 +135,9 @@ def _problem(prop: str, text: str, palette: dict | None) -> str:
             return ""
         return (f"{prop}={text!r} is not a colour (it would print black); "
                 + (_closest_colour(text, palette or {}) or "write '#rrggbb', a CSS colour name or a palette entry"))
+    if prop == "transform" and not transform_well_formed(text):
+        return (f"transform={text!r} is not a list of transforms of numbers (its other words would be "
+                "skipped); write e.g. translate(10,5) rotate(90) scale(2), with numbers only")
     if prop == "font-family" and not family_known(text):
         first = text.split(",")[0].strip().strip("'\"").strip()
         return (f"font-family {text!r} is neither in the pack's fonts/ nor one of pnpgen's "
@@ -145,7 +150,7 @@ def _colour_known(text: str) -> bool:
     return color_known(text)
 
 
-_CHECKED = frozenset(PAINT_PROPERTIES) | {"font-family", "style"}
+_CHECKED = frozenset(PAINT_PROPERTIES) | {"font-family", "style", "transform"}
 _RUN = "{http://www.w3.org/2000/svg}" + RUN_TAG
 _ICON = "<icon>"        # fine's key of an inline icon: (_ICON, fill, markup)
 

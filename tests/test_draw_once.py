@@ -160,3 +160,17 @@ def test_an_entity_in_the_icon_of_a_face_drawn_the_slow_way_is_refused():
             supported(face)
         with pytest.raises(ValueError, match="must not contain a DOCTYPE or entities"):
             dark_pixels(face)
+
+
+@pytest.mark.parametrize("text, meant", [
+    ("translate(1,2) scale(2)", True), ("rotate(90 10 20)", True), ("matrix(1 0 0 1 0 0)", True),
+    ("translate(-.5e1,+3)", True), ("skewX(10),skewY(5)", True), ("translate(1-2)", True), ("", True),
+    (" translate(3.125,1.5) scale(0.02500) translate(-0,-0) ", True),
+    ("translate(nan,5)", False), ("rotate(45deg)", False), ("translate(abc)", False), ("scale(2", False),
+    ("translate(1e)", False), ("translate(1,2) junk", False),
+])
+def test_a_transform_with_words_where_numbers_go_is_not_well_formed(text, meant):
+    """The drawing's scan reads 'translate(nan,5)' as translate(5): svgcheck refuses it first."""
+    assert transforms.well_formed(text) is meant
+    if meant and text.strip():
+        transforms._parse_transform_tuple(text)         # (and the drawing reads it)

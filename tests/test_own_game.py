@@ -140,6 +140,9 @@ def test_a_board_may_not_write_over_the_map(tmp_path):
     ('<rect fill="redd"/>', r"line 6: fill='redd' is not a colour \(it would print black\); did you mean 'red'\? \(the same"),
     ('<rect fill="ink"/>', r"line 6: fill='ink' is not a colour \(it would print black\); did you mean \{\{ palette\.ink \}\}\? \(the same"),
     ('<text font-family="DejaVu Sans">x</text>', r"font-family 'DejaVu Sans' is neither in the pack's fonts/ nor one of pnpgen's"),
+    ('<rect width="2" height="2" transform="translate(nan,5)"/>', r"line 6: transform='translate\(nan,5\)' is not a list of "
+                                                                  r"transforms of numbers \(its other words would be skipped\)"),
+    ('<rect width="2" height="2" transform="rotate(45deg)"/>', r"line 6: transform='rotate\(45deg\)' is not a list of transforms"),
     ("{{ text_box('a :stra: here', 5, 5, 40, 10) }}", r"icon ':stra:' .* did you mean ':star:'\?"),
     ("{{ text_box('a :gem: here', 5, 5, 40, 10) }}", r"icon ':gem:' .* not declared in game\.yaml icons; "
                                                      r"add it under icons: in game\.yaml \(gem: icons/gem\.svg\), or use one"),

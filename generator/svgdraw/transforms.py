@@ -11,7 +11,7 @@ import re
 from functools import lru_cache
 
 from .base import UnsupportedSVG
-from .units import MAX_COORDINATE, _number_list
+from .units import _NUMS_RE, MAX_COORDINATE, _number_list
 
 _TRANSFORM_RE = re.compile(
     r'[\s,]*(matrix|translate|scale|rotate|skewX|skewY)\s*\(([^)]*)\)')
@@ -64,6 +64,26 @@ _TRANSFORMS = {
     'skewX': ((1,), _skew_x),
     'skewY': ((1,), _skew_y),
 }
+
+
+_BETWEEN_NUMBERS_RE = re.compile(r'[\s,]*')
+
+
+def well_formed(value: str) -> bool:
+    """Is `value` a list of transform functions (matrix, translate, scale, rotate, skewX, skewY)
+    of numbers only? _parse_transform_tuple takes the numbers out of each function's text and
+    skips the rest ('translate(nan,5)' is drawn as translate(5)), so svgcheck refuses such a text
+    first with this. How many numbers each function takes is the drawing's to check. One pass
+    (no nested repeats to backtrack through, whatever the text)."""
+    pos, end = 0, len(value)
+    while pos < end:
+        match = _TRANSFORM_RE.match(value, pos)
+        if match is None:
+            return _END_RE.match(value, pos) is not None
+        if not _BETWEEN_NUMBERS_RE.fullmatch(_NUMS_RE.sub("", match.group(2))):
+            return False
+        pos = match.end()
+    return True
 
 
 def placed_matrix(x, y, scale, dx, dy):
