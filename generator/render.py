@@ -262,7 +262,7 @@ class FaceRenderer:
         runs = self.helpers.runs
         body = self._output(name, context, where, template)
         head = self._head(group)
-        body, markup = self._same_markup(group, name, body) or self._markup(body, name, context, where, template, group)
+        body, markup = self._same_markup(group, name, body) or self._markup(body, name, context, where, template, group, head)
         doc = self._document(markup, runs)      # once per markup: every check below reads its tree
         if doc is None:            # told as the SVG the blocks write reads (markup as the fallback)
             problem = (well_formed_problem(runs.written(markup), self.env, name, len(head))
@@ -296,10 +296,11 @@ class FaceRenderer:
             return last[1], last[2]
         return None
 
-    def _markup(self, body: str, name: str, context: dict, where: str, template, group: Group) -> tuple[str, str]:
+    def _markup(self, body: str, name: str, context: dict, where: str, template, group: Group,
+                head: str) -> tuple[str, str]:
         """(body, markup): the template's output as the face holds it (rendered again as SVG
         text where the template reworked a helper's output (|upper, slices...), pictures packed)
-        and the face's SVG, its <svg> tag around that. Remembered for the next face of the
+        and the face's SVG, its <svg> tag (`head`) around that. Remembered for the next face of the
         template when neither was needed (and the output is short)."""
         runs = self.helpers.runs
         if not runs.intact(body):
@@ -307,10 +308,10 @@ class FaceRenderer:
         elif "<image" in body:          # (each face's pictures are loaded and noted: never remembered)
             body = self._pack_pictures(body, name, where)
         elif len(body) <= MAX_DOCUMENT_CHARS // 16:
-            markup = self._head(group) + body + "</svg>"
+            markup = head + body + "</svg>"
             self._last_markup[group.id, name] = (len(runs.blocks), body, markup)
             return body, markup
-        return body, self._head(group) + body + "</svg>"
+        return body, head + body + "</svg>"
 
     def _head(self, group: Group) -> str:
         """The face's <svg> tag: its size with the bleed (written once per group)."""
