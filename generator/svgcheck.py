@@ -1,7 +1,7 @@
 """A rendered face's parsed document -> what in it would print differently from what was written:
 colours no renderer knows (they print black), font families neither the pack's fonts/ nor
-pnpgen's have (fontconfig would put another font in their place) and transforms with words
-where numbers go (the drawing would skip them). Checked on every face by build
+pnpgen's have (fontconfig would put another font in their place), transforms with words
+where numbers go (the drawing would skip them) and transforms in a style (never drawn). Checked on every face by build
 and validate alike, on the element tree the face was parsed into once (render.py): attributes
 and style declarations of every element, and the style of each run the text helpers placed.
 """
@@ -108,7 +108,7 @@ def _element_problems(attrib, found: dict, fine: set, palette) -> None:
         if name in _CHECKED and value not in found and (name, value) not in fine:
             declarations = _declarations(value) if name == "style" else ((name, value),)
             for prop, text in declarations:
-                problem = _problem(prop, text, palette)
+                problem = _problem(prop, text, palette, name == "style")
                 if problem:
                     found[value] = problem
                     break
@@ -129,12 +129,15 @@ def _fine_values(fonts) -> set:
     return set()
 
 
-def _problem(prop: str, text: str, palette: dict | None) -> str:
+def _problem(prop: str, text: str, palette: dict | None, in_style: bool = False) -> str:
     if prop in PAINT_PROPERTIES:
         if _colour_known(text):
             return ""
         return (f"{prop}={text!r} is not a colour (it would print black); "
                 + (_closest_colour(text, palette or {}) or "write '#rrggbb', a CSS colour name or a palette entry"))
+    if prop == "transform" and in_style:        # (cairosvg, which draws such a face, ignores it)
+        return (f"transform: {text} in a style attribute is not drawn; write it as the element's own "
+                f"transform=\"...\" attribute, with numbers only")
     if prop == "transform" and not transform_well_formed(text):
         return (f"transform={text!r} is not a list of transforms of numbers (its other words would be "
                 "skipped); write e.g. translate(10,5) rotate(90) scale(2), with numbers only")

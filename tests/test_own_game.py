@@ -143,6 +143,8 @@ def test_a_board_may_not_write_over_the_map(tmp_path):
     ('<rect width="2" height="2" transform="translate(nan,5)"/>', r"line 6: transform='translate\(nan,5\)' is not a list of "
                                                                   r"transforms of numbers \(its other words would be skipped\)"),
     ('<rect width="2" height="2" transform="rotate(45deg)"/>', r"line 6: transform='rotate\(45deg\)' is not a list of transforms"),
+    ('<rect width="2" height="2" style="transform: rotate(90)"/>', r"line 6: transform: rotate\(90\) in a style attribute "
+                                                                   r"is not drawn; write it as the element's own transform="),
     ("{{ text_box('a :stra: here', 5, 5, 40, 10) }}", r"icon ':stra:' .* did you mean ':star:'\?"),
     ("{{ text_box('a :gem: here', 5, 5, 40, 10) }}", r"icon ':gem:' .* not declared in game\.yaml icons; "
                                                      r"add it under icons: in game\.yaml \(gem: icons/gem\.svg\), or use one"),
